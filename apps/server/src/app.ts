@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import { createAuthRepository } from './features/auth/auth.repository.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { createAuthService } from './features/auth/auth.service.js';
+import { createMessagesRepository } from './features/messages/messages.repository.js';
+import { messagesRoutes } from './features/messages/messages.routes.js';
+import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
+import { permissionsRoutes } from './features/permissions/permissions.routes.js';
+import { systemRoutes } from './features/system/system.routes.js';
+import { createUsersRepository } from './features/users/users.repository.js';
+import { usersRoutes } from './features/users/users.routes.js';
+import { authPlugin } from './plugins/auth.js';
+import { bodyParsersPlugin } from './plugins/body-parsers.js';
+import { consolePlugin } from './plugins/console.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { openApiPlugin } from './plugins/openapi.js';
+import { requestLanguagePlugin } from './plugins/request-language.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { SERVER_VERSION } from './version.js';
+
+/** Never let a secret reach a log line: headers, bodies and token fields are redacted. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.refresh_token',
+  '*.access_token',
+  '*.token',
+];
+
+export interface BuildAppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  /** Tests pass false to keep their output quiet; the product logs to stdout as JSON. */
+  logger?: boolean;
+}
+
+export async function buildApp({ config, database, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } } : false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const { db } = database;
+  const authRepository = createAuthRepository(db);
+  const permissionsRepository = createPermissionsRepository(db);
+  const usersRepository = createUsersRepository(db);
+  const authService = createAuthService({
+    repository: authRepository,
+    settings: { accessTokenTtlSeconds: config.accessTokenTtlSeconds, refreshTokenTtlSeconds: config.refreshTokenTtlSeconds, throttle: config.signIn },
+    log: app.log,
+  });
+
+  // External plugins first, then the app's own, then the features (docs/decisions.md: plugin order).
+  await app.register(securityHeadersPlugin);
+  await app.register(bodyParsersPlugin);
+  await app.register(openApiPlugin, { version: SERVER_VERSION });
+  await app.register(requestLanguagePlugin);
+  await app.register(errorsPlugin);
+  await app.register(authPlugin, { authRepository, permissionsRepository });
+
+  await app.register(systemRoutes, { version: SERVER_VERSION, db });
+  await app.register(authRoutes, { service: authService });
+  await app.register(usersRoutes, { repository: usersRepository });
+  await app.register(permissionsRoutes, { repository: permissionsRepository });
+  await app.register(messagesRoutes, { repository: createMessagesRepository(db) });
+
+  if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
+  return app;
+}

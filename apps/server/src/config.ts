@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting comes from the environment; README.md lists them in one table. Parsed once at start
+ * so a bad value stops the process with a message naming the setting, not a failure later.
+ */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  ADMIN_ACCOUNT: z.string().min(1).max(64).default('admin'),
+  ADMIN_PASSWORD: z.string().min(8).max(128).optional().or(z.literal('').transform(() => undefined)),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  SIGN_IN_SLOW_AFTER: z.coerce.number().int().min(1).max(100).default(3),
+  SIGN_IN_LOCK_AFTER: z.coerce.number().int().min(2).max(1000).default(10),
+  SIGN_IN_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  SIGN_IN_MAX_DELAY_MS: z.coerce.number().int().min(0).max(30_000).default(5000),
+  WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminAccount: string;
+  adminPassword: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  signIn: { slowAfter: number; lockAfter: number; lockMinutes: number; maxDelayMs: number };
+  /** Built console to serve; absent when only the API runs (tests, dev with Vite). */
+  webDist: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Setting ${String(issue?.path[0])} is invalid: ${issue?.message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    adminAccount: e.ADMIN_ACCOUNT.trim().toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_MINUTES * 60,
+    refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_DAYS * 86_400,
+    signIn: { slowAfter: e.SIGN_IN_SLOW_AFTER, lockAfter: e.SIGN_IN_LOCK_AFTER, lockMinutes: e.SIGN_IN_LOCK_MINUTES, maxDelayMs: e.SIGN_IN_MAX_DELAY_MS },
+    webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : undefined,
+  };
+}

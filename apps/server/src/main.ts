@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './config.js';
+import { startServer } from './server.js';
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+function isAddressInUse(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+}
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  config.webDist ??= DEFAULT_WEB_DIST;
+  try {
+    const server = await startServer(config);
+    // Printed once, on the console, never through the logger: the first start's only copy of it.
+    if (server.seededAdmin) {
+      const { account, generatedPassword } = server.seededAdmin;
+      const lines = [
+        '',
+        '  Platform administrator created',
+        `    account:  ${account}`,
+        generatedPassword ? `    password: ${generatedPassword}   (shown once: store it now)` : '    password: the one set in ADMIN_PASSWORD',
+        '',
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }
+    process.stdout.write(`Sunward is running at http://localhost:${server.port}  (data: ${config.databaseUrl ? 'PostgreSQL' : join(config.dataDir, 'pg')})\n`);
+    const shutdown = (signal: string) => {
+      server.app.log.info({ signal }, 'shutting down');
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+  } catch (error) {
+    if (isAddressInUse(error)) {
+      process.stderr.write(`Port ${config.port} is already in use: set PORT to a free port (e.g. PORT=8081 npm start).\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+await main();

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { type DatabaseHandle, openDatabase } from './db/client.js';
+import { createAuthRepository } from './features/auth/auth.repository.js';
+import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
+import { type SeededAdmin, seedPlatformAdmin } from './features/users/admin-seed.js';
+import { createUsersRepository } from './features/users/users.repository.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  /** The port actually bound (PORT=0 picks a free one). */
+  port: number;
+  url: string;
+  seededAdmin: SeededAdmin | undefined;
+  close(): Promise<void>;
+}
+
+const HOUSEKEEPING_MS = 60 * 60 * 1000;
+
+/** Opens the database, syncs the permission catalogue, seeds the administrator and listens. */
+export async function startServer(config: Config, options: { logger?: boolean } = {}): Promise<RunningServer> {
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    const permissions = createPermissionsRepository(database.db);
+    await permissions.syncCatalogue();
+    const app = await buildApp({ config, database, logger: options.logger ?? true });
+    const seededAdmin = await seedPlatformAdmin(
+      { users: createUsersRepository(database.db), permissions, log: app.log },
+      { account: config.adminAccount, password: config.adminPassword },
+    );
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const authRepository = createAuthRepository(database.db);
+    const housekeeping = setInterval(() => {
+      authRepository.deleteExpired(new Date()).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
+    }, HOUSEKEEPING_MS);
+    housekeeping.unref();
+    return {
+      app,
+      database,
+      port,
+      url: `http://127.0.0.1:${port}`,
+      seededAdmin,
+      async close() {
+        clearInterval(housekeeping);
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BuiltInRole } from '@sunward/contracts/roles';
+import pg from 'pg';
+import { loadConfig } from '../config.js';
+import { createAuthRepository } from '../features/auth/auth.repository.js';
+import { hashPassword } from '../features/auth/password.js';
+import { createPermissionsRepository } from '../features/permissions/permissions.repository.js';
+import { createUsersRepository } from '../features/users/users.repository.js';
+import { type RunningServer, startServer } from '../server.js';
+
+/** The machine's PostgreSQL for the second run of the API suites (trust auth, database `test`). */
+export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export const ADMIN = { account: 'admin@test.local', password: 'Admin-Password-1' };
+
+export interface TestServer extends RunningServer {
+  /** Creates a user with a built-in role and returns its account and password. */
+  createUser(role: BuiltInRole, account?: string): Promise<{ id: number; account: string; password: string }>;
+  repositories: {
+    users: ReturnType<typeof createUsersRepository>;
+    auth: ReturnType<typeof createAuthRepository>;
+    permissions: ReturnType<typeof createPermissionsRepository>;
+  };
+}
+
+let counter = 0;
+
+/**
+ * A real server on an ephemeral port with a fresh database: PGlite in a temporary DATA_DIR, or a new
+ * database on the machine's PostgreSQL when TEST_DATABASE=postgres. Dropped again by close().
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sunward-test-'));
+  let databaseUrl: string | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (process.env.TEST_DATABASE === 'postgres') {
+    const name = `sunward_t_${process.pid}_${Date.now()}_${counter++}`;
+    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(TEST_POSTGRES_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? '',
+    ADMIN_ACCOUNT: ADMIN.account,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const server = await startServer(config, { logger: false });
+  const { db } = server.database;
+  const repositories = {
+    users: createUsersRepository(db),
+    auth: createAuthRepository(db),
+    permissions: createPermissionsRepository(db),
+  };
+  let users = 0;
+  return {
+    ...server,
+    repositories,
+    async createUser(role, account) {
+      const roleId = await repositories.permissions.builtInRoleId(role);
+      if (roleId === undefined) throw new Error(`no role ${role}`);
+      const name = account ?? `${role}-${++users}@test.local`;
+      const password = `Pw-${role}-${users}-secret`;
+      const id = await repositories.users.create({ account: name, passwordHash: await hashPassword(password), nickname: name.split('@')[0] ?? name, roleId });
+      return { id, account: name, password };
+    },
+    async close() {
+      await server.close();
+      await dropDatabase?.();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+// Three levels, one runner. scripts/test.mjs (npm test) picks which run; the PostgreSQL project
+// runs the same API files again against the machine's PostgreSQL (TEST_DATABASE=postgres).
+const apiFiles = ['apps/server/src/**/*.api.test.ts'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/web/src/**/*.test.tsx'],
+          exclude: ['**/*.api.test.ts', '**/node_modules/**'],
+        },
+      },
+      { test: { name: 'api', include: apiFiles, env: { TEST_DATABASE: 'pglite' }, testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: 'api-postgres', include: apiFiles, env: { TEST_DATABASE: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 } },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
