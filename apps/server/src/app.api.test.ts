@@ -39,9 +39,18 @@ describe('the envelope', () => {
 
   it('returns the current user in the spec’s shape', async () => {
     const { access_token } = await signIn(server.app, ADMIN.account, ADMIN.password);
-    const result = await call<{ userid: Record<string, unknown> }>(server.app, 'GET', '/api/v1/user', { token: access_token, query: { lan: 'zh' } });
+    const result = await call<{ userid: Record<string, unknown> }>(server.app, 'GET', '/api/v1/user', {
+      token: access_token,
+      query: { lan: 'zh' },
+    });
     expect(result.body.code).toBe(0);
-    expect(result.body.data.userid).toMatchObject({ account: ADMIN.account, nickname: expect.any(String), avatar: null, company: null, role: 'platform_admin' });
+    expect(result.body.data.userid).toMatchObject({
+      account: ADMIN.account,
+      nickname: expect.any(String),
+      avatar: null,
+      company: null,
+      role: 'platform_admin',
+    });
   });
 
   it('echoes a request id header on every response', async () => {

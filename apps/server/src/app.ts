@@ -64,7 +64,11 @@ export async function buildApp({ config, database, logger = true }: BuildAppOpti
   const usersRepository = createUsersRepository(db);
   const authService = createAuthService({
     repository: authRepository,
-    settings: { accessTokenTtlSeconds: config.accessTokenTtlSeconds, refreshTokenTtlSeconds: config.refreshTokenTtlSeconds, throttle: config.signIn },
+    settings: {
+      accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+      throttle: config.signIn,
+    },
     log: app.log,
   });
 

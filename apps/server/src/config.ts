@@ -15,7 +15,12 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   ADMIN_ACCOUNT: z.string().min(1).max(64).default('admin'),
-  ADMIN_PASSWORD: z.string().min(8).max(128).optional().or(z.literal('').transform(() => undefined)),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(8)
+    .max(128)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ACCESS_TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -60,7 +65,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_MINUTES * 60,
     refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_DAYS * 86_400,
-    signIn: { slowAfter: e.SIGN_IN_SLOW_AFTER, lockAfter: e.SIGN_IN_LOCK_AFTER, lockMinutes: e.SIGN_IN_LOCK_MINUTES, maxDelayMs: e.SIGN_IN_MAX_DELAY_MS },
+    signIn: {
+      slowAfter: e.SIGN_IN_SLOW_AFTER,
+      lockAfter: e.SIGN_IN_LOCK_AFTER,
+      lockMinutes: e.SIGN_IN_LOCK_MINUTES,
+      maxDelayMs: e.SIGN_IN_MAX_DELAY_MS,
+    },
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : undefined,
   };
 }

@@ -30,12 +30,16 @@ async function main(): Promise<void> {
         '',
         '  Platform administrator created',
         `    account:  ${account}`,
-        generatedPassword ? `    password: ${generatedPassword}   (shown once: store it now)` : '    password: the one set in ADMIN_PASSWORD',
+        generatedPassword
+          ? `    password: ${generatedPassword}   (shown once: store it now)`
+          : '    password: the one set in ADMIN_PASSWORD',
         '',
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     }
-    process.stdout.write(`Sunward is running at http://localhost:${server.port}  (data: ${config.databaseUrl ? 'PostgreSQL' : join(config.dataDir, 'pg')})\n`);
+    process.stdout.write(
+      `Sunward is running at http://localhost:${server.port}  (data: ${config.databaseUrl ? 'PostgreSQL' : join(config.dataDir, 'pg')})\n`,
+    );
     const shutdown = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
       server.close().then(

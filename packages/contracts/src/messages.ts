@@ -19,9 +19,7 @@ export type MessageParams = Record<string, string | number>;
 
 /** Fills {{name}} placeholders; an absent parameter is left visible rather than silently dropped. */
 export function interpolate(template: string, params: MessageParams = {}): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 export function translate(language: Language, key: MessageKey, params?: MessageParams): string {

@@ -92,7 +92,9 @@ export const ROLE_GRANTS: Record<BuiltInRole, readonly PermissionKey[]> = {
 export const PLATFORM_ONLY_PERMISSIONS: readonly PermissionKey[] = PERMISSION_KEYS.filter((key) => key.startsWith('firmware.'));
 
 /** What a company administrator may put into a custom role (issue 7's role picker). */
-export const COMPANY_ASSIGNABLE_PERMISSIONS: readonly PermissionKey[] = PERMISSION_KEYS.filter((key) => !PLATFORM_ONLY_PERMISSIONS.includes(key));
+export const COMPANY_ASSIGNABLE_PERMISSIONS: readonly PermissionKey[] = PERMISSION_KEYS.filter(
+  (key) => !PLATFORM_ONLY_PERMISSIONS.includes(key),
+);
 
 /** What a customer of a company can be given. */
 export const CUSTOMER_ASSIGNABLE_PERMISSIONS: readonly PermissionKey[] = ROLE_GRANTS.customer;

@@ -1,5 +1,5 @@
 import { Code } from '@sunward/contracts/codes';
-import { type PermissionKey, isPermissionKey } from '@sunward/contracts/permissions';
+import { isPermissionKey, type PermissionKey } from '@sunward/contracts/permissions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuthRepository } from '../features/auth/auth.repository.js';

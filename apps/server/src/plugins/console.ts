@@ -12,6 +12,7 @@ export const consolePlugin = fp<{ webDist: string }>(async (app: FastifyInstance
   }
   await app.register(fastifyStatic, {
     root: webDist,
+    preCompressed: true,
     setHeaders(reply, path) {
       reply.header('cache-control', path.includes(`${join(webDist, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },

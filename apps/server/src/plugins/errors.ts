@@ -25,7 +25,9 @@ export function describeIssue(language: Language, issue: ZodLikeIssue): Validati
         return translate(language, p.input === undefined ? 'validation.required' : 'validation.invalidType');
       case 'too_small':
         return p.origin === 'string' || p.origin === 'array'
-          ? translate(language, p.origin === 'string' && p.minimum === 1 ? 'validation.required' : 'validation.tooShort', { min: String(p.minimum) })
+          ? translate(language, p.origin === 'string' && p.minimum === 1 ? 'validation.required' : 'validation.tooShort', {
+              min: String(p.minimum),
+            })
           : translate(language, 'validation.tooSmall', { min: String(p.minimum) });
       case 'too_big':
         return p.origin === 'string' || p.origin === 'array'
@@ -52,7 +54,11 @@ export function describeIssue(language: Language, issue: ZodLikeIssue): Validati
 const serializeEnvelope = (payload: unknown) => JSON.stringify(payload);
 
 function send(reply: FastifyReply, code: ResponseCode, message: string, data: unknown = null) {
-  return reply.status(httpStatusForCode(code)).type('application/json; charset=utf-8').serializer(serializeEnvelope).send({ code, data, message });
+  return reply
+    .status(httpStatusForCode(code))
+    .type('application/json; charset=utf-8')
+    .serializer(serializeEnvelope)
+    .send({ code, data, message });
 }
 
 /** Every failure leaves as the spec's envelope with a localised message; nothing leaks a stack trace. */
@@ -75,11 +81,14 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       if (error.statusCode === 429) return send(reply, Code.RATE_LIMITED, translate(language, 'code.429'));
       const field = 'body';
       const problem = translate(language, 'validation.body');
-      return reply.status(error.statusCode === 413 ? 413 : 400).serializer(serializeEnvelope).send({
-        code: Code.VALIDATION,
-        data: { errors: [{ field, message: problem }] },
-        message: translate(language, 'validation.field', { field, problem }),
-      });
+      return reply
+        .status(error.statusCode === 413 ? 413 : 400)
+        .serializer(serializeEnvelope)
+        .send({
+          code: Code.VALIDATION,
+          data: { errors: [{ field, message: problem }] },
+          message: translate(language, 'validation.field', { field, problem }),
+        });
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, Code.SERVER_ERROR, translate(language, 'code.500'));

@@ -21,8 +21,6 @@ export const requestLanguagePlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('language', DEFAULT_LANGUAGE);
   app.addHook('onRequest', async (request) => {
     request.language =
-      parseLanguage(lanParameter(request.query)) ??
-      languageFromAcceptLanguage(request.headers['accept-language']) ??
-      DEFAULT_LANGUAGE;
+      parseLanguage(lanParameter(request.query)) ?? languageFromAcceptLanguage(request.headers['accept-language']) ?? DEFAULT_LANGUAGE;
   });
 });

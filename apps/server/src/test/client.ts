@@ -17,7 +17,12 @@ export interface CallResult<T = unknown> {
 }
 
 /** Calls the server through its full request pipeline (parsers, hooks, schemas, error handler). */
-export async function call<T = unknown>(app: FastifyInstance, method: 'GET' | 'POST' | 'DELETE', url: string, options: CallOptions = {}): Promise<CallResult<T>> {
+export async function call<T = unknown>(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let payload: string | undefined;

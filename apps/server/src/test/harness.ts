@@ -77,7 +77,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       if (roleId === undefined) throw new Error(`no role ${role}`);
       const name = account ?? `${role}-${++users}@test.local`;
       const password = `Pw-${role}-${users}-secret`;
-      const id = await repositories.users.create({ account: name, passwordHash: await hashPassword(password), nickname: name.split('@')[0] ?? name, roleId });
+      const id = await repositories.users.create({
+        account: name,
+        passwordHash: await hashPassword(password),
+        nickname: name.split('@')[0] ?? name,
+        roleId,
+      });
       return { id, account: name, password };
     },
     async close() {

@@ -1,7 +1,7 @@
 import { Code } from '@sunward/contracts/codes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { call, signIn, type Tokens } from '../../test/client.js';
+import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { setAccountDisabled } from '../users/users.service.js';
 
 let server: TestServer;
@@ -12,7 +12,9 @@ afterAll(async () => server?.close());
 
 describe('POST /oauth/token (password grant)', () => {
   it('signs in with form fields and returns an OAuth token pair', async () => {
-    const result = await call<Tokens>(server.app, 'POST', '/oauth/token', { form: { grant_type: 'password', username: ADMIN.account, password: ADMIN.password } });
+    const result = await call<Tokens>(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'password', username: ADMIN.account, password: ADMIN.password },
+    });
     expect(result.status).toBe(200);
     expect(result.body.code).toBe(0);
     expect(result.body.data.token_type).toBe('bearer');
@@ -21,26 +23,40 @@ describe('POST /oauth/token (password grant)', () => {
   });
 
   it('accepts JSON and treats the account case-insensitively', async () => {
-    const result = await call<Tokens>(server.app, 'POST', '/oauth/token', { json: { grant_type: 'password', username: ADMIN.account.toUpperCase(), password: ADMIN.password } });
+    const result = await call<Tokens>(server.app, 'POST', '/oauth/token', {
+      json: { grant_type: 'password', username: ADMIN.account.toUpperCase(), password: ADMIN.password },
+    });
     expect(result.body.code).toBe(0);
   });
 
   it('refuses a wrong password with code 102 and a localised message', async () => {
     const user = await server.createUser('owner');
-    const en = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'password', username: user.account, password: 'wrong-one' }, ip: '10.0.0.2' });
+    const en = await call(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'password', username: user.account, password: 'wrong-one' },
+      ip: '10.0.0.2',
+    });
     expect(en.body).toMatchObject({ code: Code.WRONG_CREDENTIALS, data: null, message: 'Wrong account or password.' });
-    const de = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'password', username: user.account, password: 'wrong-one' }, query: { lan: 'de' }, ip: '10.0.0.2' });
+    const de = await call(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'password', username: user.account, password: 'wrong-one' },
+      query: { lan: 'de' },
+      ip: '10.0.0.2',
+    });
     expect(de.body.code).toBe(Code.WRONG_CREDENTIALS);
     expect(de.body.message).not.toBe(en.body.message);
   });
 
   it('refuses an unknown account with the same code as a wrong password', async () => {
-    const result = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'password', username: 'nobody@test.local', password: 'whatever1' }, ip: '10.0.0.3' });
+    const result = await call(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'password', username: 'nobody@test.local', password: 'whatever1' },
+      ip: '10.0.0.3',
+    });
     expect(result.body.code).toBe(Code.WRONG_CREDENTIALS);
   });
 
   it('answers code 4 naming the missing field', async () => {
-    const result = await call<{ errors: { field: string }[] }>(server.app, 'POST', '/oauth/token', { form: { grant_type: 'password', username: 'x' } });
+    const result = await call<{ errors: { field: string }[] }>(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'password', username: 'x' },
+    });
     expect(result.status).toBe(400);
     expect(result.body.code).toBe(Code.VALIDATION);
     expect(result.body.data.errors.map((e) => e.field)).toContain('password');
@@ -50,7 +66,12 @@ describe('POST /oauth/token (password grant)', () => {
   it('answers code 4 for an unknown grant type and for malformed JSON', async () => {
     const grant = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'client_credentials' } });
     expect(grant.body.code).toBe(Code.VALIDATION);
-    const broken = await server.app.inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/json' }, payload: '{"grant_type":' });
+    const broken = await server.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"grant_type":',
+    });
     expect(broken.json()).toMatchObject({ code: Code.VALIDATION });
   });
 
@@ -62,9 +83,13 @@ describe('POST /oauth/token (password grant)', () => {
     const after = await call(server.app, 'GET', '/api/v1/user', { token: tokens.access_token });
     expect(after.status).toBe(401);
     expect(after.body.code).toBe(Code.TOKEN_INVALID);
-    const refresh = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token } });
+    const refresh = await call(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+    });
     expect(refresh.body.code).not.toBe(0);
-    const again = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'password', username: user.account, password: user.password } });
+    const again = await call(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'password', username: user.account, password: user.password },
+    });
     expect(again.body.code).toBe(Code.ACCOUNT_DISABLED);
   });
 });
@@ -75,12 +100,18 @@ describe('lock-out after repeated failures', () => {
     const ip = '10.1.0.1';
     const codes: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const r = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'password', username: user.account, password: `bad-${i}` }, ip: `10.1.0.${i + 10}` });
+      const r = await call(server.app, 'POST', '/oauth/token', {
+        form: { grant_type: 'password', username: user.account, password: `bad-${i}` },
+        ip: `10.1.0.${i + 10}`,
+      });
       codes.push(r.body.code);
     }
     expect(codes.slice(0, 3)).toEqual([102, 102, 102]);
     expect(codes[3]).toBe(Code.SIGN_IN_LOCKED);
-    const right = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'password', username: user.account, password: user.password }, ip });
+    const right = await call(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'password', username: user.account, password: user.password },
+      ip,
+    });
     expect(right.status).toBe(429);
     expect(right.body.code).toBe(Code.SIGN_IN_LOCKED);
     expect(right.body.message).toMatch(/\d+/);
@@ -90,13 +121,19 @@ describe('lock-out after repeated failures', () => {
     const ip = '10.2.0.1';
     const codes: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const r = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'password', username: `spray-${i}@test.local`, password: 'guess-1' }, ip });
+      const r = await call(server.app, 'POST', '/oauth/token', {
+        form: { grant_type: 'password', username: `spray-${i}@test.local`, password: 'guess-1' },
+        ip,
+      });
       codes.push(r.body.code);
     }
     expect(codes.slice(0, 11).every((c) => c === Code.WRONG_CREDENTIALS)).toBe(true);
     expect(codes.at(-1)).toBe(Code.SIGN_IN_LOCKED);
     // Another address is unaffected.
-    const other = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'password', username: ADMIN.account, password: ADMIN.password }, ip: '10.2.0.2' });
+    const other = await call(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'password', username: ADMIN.account, password: ADMIN.password },
+      ip: '10.2.0.2',
+    });
     expect(other.body.code).toBe(0);
   });
 });
@@ -104,7 +141,9 @@ describe('lock-out after repeated failures', () => {
 describe('refresh rotation and reuse detection', () => {
   it('issues a new pair and retires the old refresh token', async () => {
     const first = await signIn(server.app, ADMIN.account, ADMIN.password);
-    const rotated = await call<Tokens>(server.app, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: first.refresh_token } });
+    const rotated = await call<Tokens>(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+    });
     expect(rotated.body.code).toBe(0);
     expect(rotated.body.data.refresh_token).not.toBe(first.refresh_token);
     expect((await call(server.app, 'GET', '/api/v1/user', { token: rotated.body.data.access_token })).body.code).toBe(0);
@@ -112,12 +151,18 @@ describe('refresh rotation and reuse detection', () => {
 
   it('revokes the whole session when a retired refresh token is presented again', async () => {
     const first = await signIn(server.app, ADMIN.account, ADMIN.password);
-    const second = (await call<Tokens>(server.app, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: first.refresh_token } })).body.data;
-    const reuse = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: first.refresh_token } });
+    const second = (
+      await call<Tokens>(server.app, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: first.refresh_token } })
+    ).body.data;
+    const reuse = await call(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+    });
     expect(reuse.body.code).toBe(Code.REFRESH_INVALID);
     // The legitimate holder of the newest pair is signed out too.
     expect((await call(server.app, 'GET', '/api/v1/user', { token: second.access_token })).status).toBe(401);
-    const next = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: second.refresh_token } });
+    const next = await call(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: second.refresh_token },
+    });
     expect(next.body.code).toBe(Code.REFRESH_INVALID);
   });
 
@@ -133,7 +178,9 @@ describe('sign-out', () => {
     const out = await call(server.app, 'POST', '/oauth/revoke', { token: tokens.access_token, json: { token: tokens.refresh_token } });
     expect(out.body.code).toBe(0);
     expect((await call(server.app, 'GET', '/api/v1/user', { token: tokens.access_token })).status).toBe(401);
-    const refresh = await call(server.app, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token } });
+    const refresh = await call(server.app, 'POST', '/oauth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+    });
     expect(refresh.body.code).toBe(Code.REFRESH_INVALID);
   });
 

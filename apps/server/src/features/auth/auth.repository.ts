@@ -59,7 +59,9 @@ export function createAuthRepository(db: Database) {
     async createSession(input: { sessionId: string; userId: number; ip: string; userAgent: string | undefined; tokens: IssuedToken[] }) {
       await db.transaction(async (tx) => {
         await tx.insert(sessions).values({ id: input.sessionId, userId: input.userId, ip: input.ip, userAgent: input.userAgent ?? null });
-        await tx.insert(sessionTokens).values(input.tokens.map((t) => ({ tokenHash: t.hash, sessionId: input.sessionId, kind: t.kind, expiresAt: t.expiresAt })));
+        await tx
+          .insert(sessionTokens)
+          .values(input.tokens.map((t) => ({ tokenHash: t.hash, sessionId: input.sessionId, kind: t.kind, expiresAt: t.expiresAt })));
       });
     },
 

@@ -5,9 +5,7 @@ import { z } from 'zod';
 import { ok } from '../../lib/envelope.js';
 import type { AuthService } from './auth.service.js';
 
-const RevokeBodySchema = z
-  .object({ token: z.string().min(16).max(200).optional() })
-  .optional();
+const RevokeBodySchema = z.object({ token: z.string().min(16).max(200).optional() }).optional();
 
 export const authRoutes: FastifyPluginAsyncZod<{ service: AuthService }> = async (app, { service }) => {
   app.post(
@@ -27,7 +25,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ service: AuthService }> = async
       const body = request.body;
       const tokens =
         body.grant_type === 'password'
-          ? await service.signIn({ account: body.username, password: body.password, ip: request.ip, userAgent: request.headers['user-agent'] })
+          ? await service.signIn({
+              account: body.username,
+              password: body.password,
+              ip: request.ip,
+              userAgent: request.headers['user-agent'],
+            })
           : await service.refresh(body.refresh_token);
       return ok(request, tokens);
     },

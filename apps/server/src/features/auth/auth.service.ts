@@ -1,5 +1,5 @@
-import { Code } from '@sunward/contracts/codes';
 import type { TokenResponse } from '@sunward/contracts/auth';
+import { Code } from '@sunward/contracts/codes';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthRepository, IssuedToken } from './auth.repository.js';
@@ -52,7 +52,10 @@ export function createAuthService(deps: AuthDeps) {
       const accountKey = `account:${account}`;
       const addressKey = `ip:${input.ip}`;
       const at = now();
-      const [accountFailures, addressFailures] = await Promise.all([repository.readFailures(accountKey), repository.readFailures(addressKey)]);
+      const [accountFailures, addressFailures] = await Promise.all([
+        repository.readFailures(accountKey),
+        repository.readFailures(addressKey),
+      ]);
       for (const record of [accountFailures, addressFailures]) {
         if (record && isLocked(record, at)) {
           log.warn({ event: 'sign_in', outcome: 'locked', account, ip: input.ip }, 'sign-in refused: locked');
@@ -72,7 +75,10 @@ export function createAuthService(deps: AuthDeps) {
         const nextAccount = recordFailure(accountFailures, failedAt, settings.throttle);
         const nextAddress = recordFailure(addressFailures, failedAt, addressPolicy(settings.throttle));
         await Promise.all([repository.writeFailures(accountKey, nextAccount), repository.writeFailures(addressKey, nextAddress)]);
-        log.warn({ event: 'sign_in', outcome: 'wrong_credentials', account, ip: input.ip, failures: nextAccount.failures }, 'sign-in failed');
+        log.warn(
+          { event: 'sign_in', outcome: 'wrong_credentials', account, ip: input.ip, failures: nextAccount.failures },
+          'sign-in failed',
+        );
         const locked = [nextAccount, nextAddress].find((r) => isLocked(r, failedAt));
         if (locked) throw new ApiError(Code.SIGN_IN_LOCKED, { minutes: minutesUntilUnlock(locked, failedAt) });
         throw new ApiError(Code.WRONG_CREDENTIALS);
@@ -101,7 +107,10 @@ export function createAuthService(deps: AuthDeps) {
       if (row.disabledAt) throw new ApiError(Code.ACCOUNT_DISABLED);
       if (row.retiredAt) {
         await repository.revokeSession(row.sessionId, 'refresh_token_reuse', at);
-        log.warn({ event: 'refresh_reuse', sessionId: row.sessionId, userId: row.userId }, 'retired refresh token presented: session revoked');
+        log.warn(
+          { event: 'refresh_reuse', sessionId: row.sessionId, userId: row.userId },
+          'retired refresh token presented: session revoked',
+        );
         throw new ApiError(Code.REFRESH_INVALID);
       }
       const pair = issuePair(at);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { delayBeforeAnswer, FAILURE_WINDOW_MS, isLocked, minutesUntilUnlock, recordFailure, type ThrottlePolicy } from './sign-in-throttle.js';
+import {
+  delayBeforeAnswer,
+  FAILURE_WINDOW_MS,
+  isLocked,
+  minutesUntilUnlock,
+  recordFailure,
+  type ThrottlePolicy,
+} from './sign-in-throttle.js';
 
 const policy: ThrottlePolicy = { slowAfter: 3, lockAfter: 5, lockMinutes: 15, maxDelayMs: 5000 };
 const t0 = new Date('2026-01-01T00:00:00Z');

@@ -32,7 +32,10 @@ export function minutesUntilUnlock(record: FailureRecord, now: Date): number {
 
 /** The counter after one more failure, with a lock when it reaches the policy's limit. */
 export function recordFailure(record: FailureRecord | undefined, now: Date, policy: ThrottlePolicy): FailureRecord {
-  const fresh = !record || now.getTime() - record.firstFailedAt.getTime() > FAILURE_WINDOW_MS || (record.lockedUntil !== null && !isLocked(record, now));
+  const fresh =
+    !record ||
+    now.getTime() - record.firstFailedAt.getTime() > FAILURE_WINDOW_MS ||
+    (record.lockedUntil !== null && !isLocked(record, now));
   const failures = fresh ? 1 : record.failures + 1;
   const firstFailedAt = fresh ? now : record.firstFailedAt;
   const lockedUntil = failures >= policy.lockAfter ? new Date(now.getTime() + policy.lockMinutes * 60_000) : null;

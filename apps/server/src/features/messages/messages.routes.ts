@@ -9,7 +9,11 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ repository: MessagesReposit
     '/api/v1/message/count',
     {
       config: { access: 'signed-in' },
-      schema: { tags: ['Notices and messages'], summary: "The caller's unread message count (the bell's badge)", response: { 200: envelopeSchema(z.number().int()) } },
+      schema: {
+        tags: ['Notices and messages'],
+        summary: "The caller's unread message count (the bell's badge)",
+        response: { 200: envelopeSchema(z.number().int()) },
+      },
     },
     async (request) => ok(request, await repository.unreadCount(request.requireAuth().userId)),
   );

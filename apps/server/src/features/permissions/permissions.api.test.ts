@@ -16,7 +16,10 @@ describe('GET /api/v1/permission', () => {
   it("lists the caller's permissions: menus as type 0, buttons otherwise, names localised", async () => {
     const guest = await server.createUser('guest');
     const { access_token } = await signIn(server.app, guest.account, guest.password);
-    const en = await call<PermissionEntry[]>(server.app, 'GET', '/api/v1/permission', { token: access_token, query: { lan: 'en', source: 'web' } });
+    const en = await call<PermissionEntry[]>(server.app, 'GET', '/api/v1/permission', {
+      token: access_token,
+      query: { lan: 'en', source: 'web' },
+    });
     expect(en.body.code).toBe(0);
     expect(en.body.data.map((p) => p.key).sort()).toEqual([...ROLE_GRANTS.guest].sort());
     const plants = en.body.data.find((p) => p.key === 'station.view');

@@ -1,4 +1,4 @@
-import { PERMISSIONS, type PermissionKey, isPermissionKey } from '@sunward/contracts/permissions';
+import { isPermissionKey, PERMISSIONS, type PermissionKey } from '@sunward/contracts/permissions';
 import { BUILT_IN_ROLES, ROLE_GRANTS } from '@sunward/contracts/roles';
 import { and, asc, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
@@ -29,7 +29,10 @@ export function createPermissionsRepository(db: Database) {
         const keys = PERMISSIONS.map((p) => p.key as string);
         await tx.delete(permissions).where(notInArray(permissions.key, keys));
         for (const roleKey of BUILT_IN_ROLES) {
-          const existing = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.key, roleKey), isNull(roles.companyId)));
+          const existing = await tx
+            .select({ id: roles.id })
+            .from(roles)
+            .where(and(eq(roles.key, roleKey), isNull(roles.companyId)));
           const roleId =
             existing[0]?.id ??
             (await tx.insert(roles).values({ key: roleKey, name: roleKey, builtIn: true }).returning({ id: roles.id }))[0]?.id;
@@ -41,7 +44,10 @@ export function createPermissionsRepository(db: Database) {
     },
 
     async builtInRoleId(roleKey: string): Promise<number | undefined> {
-      const [row] = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.key, roleKey), isNull(roles.companyId)));
+      const [row] = await db
+        .select({ id: roles.id })
+        .from(roles)
+        .where(and(eq(roles.key, roleKey), isNull(roles.companyId)));
       return row?.id;
     },
 
@@ -55,7 +61,13 @@ export function createPermissionsRepository(db: Database) {
       // Guard against an empty key list: `IN ()` is invalid SQL.
       if (keys.length === 0) return [];
       return db
-        .select({ id: permissions.id, key: permissions.key, type: permissions.type, parentKey: permissions.parentKey, sort: permissions.sort })
+        .select({
+          id: permissions.id,
+          key: permissions.key,
+          type: permissions.type,
+          parentKey: permissions.parentKey,
+          sort: permissions.sort,
+        })
         .from(permissions)
         .where(inArray(permissions.key, [...keys]))
         .orderBy(asc(permissions.sort));

@@ -1,5 +1,5 @@
 import { envelopeSchema } from '@sunward/contracts/envelope';
-import { PermissionEntrySchema, PermissionQuerySchema, type PermissionKey } from '@sunward/contracts/permissions';
+import { PermissionEntrySchema, type PermissionKey, PermissionQuerySchema } from '@sunward/contracts/permissions';
 import { COMPANY_ASSIGNABLE_PERMISSIONS, CUSTOMER_ASSIGNABLE_PERMISSIONS } from '@sunward/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -31,11 +31,26 @@ export const permissionsRoutes: FastifyPluginAsyncZod<{ repository: PermissionsR
       url,
       {
         config: { access },
-        schema: { tags: ['Customers and roles'], summary, querystring: PermissionQuerySchema, response: { 200: envelopeSchema(z.array(PermissionEntrySchema)) } },
+        schema: {
+          tags: ['Customers and roles'],
+          summary,
+          querystring: PermissionQuerySchema,
+          response: { 200: envelopeSchema(z.array(PermissionEntrySchema)) },
+        },
       },
       async (request) => ok(request, presentPermissions(await repository.entriesByKeys(keys), request.language)),
     );
 
-  catalogueRoute('/api/v1/permission/company', 'company.role.list.view', COMPANY_ASSIGNABLE_PERMISSIONS, 'Permissions a company may grant to its roles (the role editor tree)');
-  catalogueRoute('/api/v1/permission/customer', 'user.producer', CUSTOMER_ASSIGNABLE_PERMISSIONS, 'Permissions a company may grant to its customers');
+  catalogueRoute(
+    '/api/v1/permission/company',
+    'company.role.list.view',
+    COMPANY_ASSIGNABLE_PERMISSIONS,
+    'Permissions a company may grant to its roles (the role editor tree)',
+  );
+  catalogueRoute(
+    '/api/v1/permission/customer',
+    'user.producer',
+    CUSTOMER_ASSIGNABLE_PERMISSIONS,
+    'Permissions a company may grant to its customers',
+  );
 };

@@ -10,7 +10,11 @@ export const systemRoutes: FastifyPluginAsyncZod<{ version: string; db: Database
     '/anonymous/about',
     {
       config: { access: 'public' },
-      schema: { tags: ['System'], summary: 'Product name and server version (footer, update dialog)', response: { 200: envelopeSchema(AboutSchema) } },
+      schema: {
+        tags: ['System'],
+        summary: 'Product name and server version (footer, update dialog)',
+        response: { 200: envelopeSchema(AboutSchema) },
+      },
     },
     async (request) => ok(request, { name: 'Sunward', version }),
   );
@@ -19,7 +23,11 @@ export const systemRoutes: FastifyPluginAsyncZod<{ version: string; db: Database
     '/api/health',
     {
       config: { access: 'public' },
-      schema: { tags: ['System'], summary: 'Liveness: the server answers and its database responds', response: { 200: envelopeSchema(z.object({ status: z.literal('ok') })) } },
+      schema: {
+        tags: ['System'],
+        summary: 'Liveness: the server answers and its database responds',
+        response: { 200: envelopeSchema(z.object({ status: z.literal('ok') })) },
+      },
     },
     async (request) => {
       await pingDatabase(db);

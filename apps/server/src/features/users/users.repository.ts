@@ -32,7 +32,14 @@ export function createUsersRepository(db: Database) {
       return row !== undefined;
     },
 
-    async create(input: { account: string; passwordHash: string; nickname: string; roleId: number; companyId?: number | null; language?: string }) {
+    async create(input: {
+      account: string;
+      passwordHash: string;
+      nickname: string;
+      roleId: number;
+      companyId?: number | null;
+      language?: string;
+    }) {
       const [row] = await db
         .insert(users)
         .values({ ...input, companyId: input.companyId ?? null })

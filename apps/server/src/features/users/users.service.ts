@@ -19,7 +19,13 @@ export function presentCurrentUser(row: ProfileRow): CurrentUser {
       company:
         row.companyId === null || row.companyName === null
           ? null
-          : { id: row.companyId, name: row.companyName, logoUrl: row.logoUrl, iconUrl: row.iconUrl, themeColor: row.themeColor ?? DEFAULT_THEME_COLOR },
+          : {
+              id: row.companyId,
+              name: row.companyName,
+              logoUrl: row.logoUrl,
+              iconUrl: row.iconUrl,
+              themeColor: row.themeColor ?? DEFAULT_THEME_COLOR,
+            },
     },
   };
 }

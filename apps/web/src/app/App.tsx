@@ -1,0 +1,48 @@
+import { DEFAULT_THEME_COLOR } from '@sunward/contracts/limits';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import type { Locale } from 'antd/es/locale';
+import type { ReactNode } from 'react';
+import { BrowserRouter } from 'react-router';
+import { ApiUiBridge } from './ApiUiBridge';
+import { AppRouter } from './AppRouter';
+import { SessionProvider, useSession } from './session';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
+});
+
+/** The company's theme colour becomes the console's primary colour for its users (default #E6002D). */
+function Themed({ antdLocale, children }: { antdLocale: Locale; children: ReactNode }) {
+  const { user } = useSession();
+  const colorPrimary = user?.company?.themeColor ?? DEFAULT_THEME_COLOR;
+  return (
+    <ConfigProvider
+      locale={antdLocale}
+      theme={{
+        token: { colorPrimary, colorLink: colorPrimary, borderRadius: 6 },
+        components: {
+          Layout: { headerBg: '#fff', headerPadding: '0 16px 0 8px', footerBg: 'transparent', footerPadding: '16px 24px', siderBg: '#fff' },
+          Menu: { activeBarBorderWidth: 0 },
+        },
+      }}
+    >
+      <AntApp>{children}</AntApp>
+    </ConfigProvider>
+  );
+}
+
+export function App({ antdLocale }: { antdLocale: Locale }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <Themed antdLocale={antdLocale}>
+          <ApiUiBridge />
+          <BrowserRouter>
+            <AppRouter />
+          </BrowserRouter>
+        </Themed>
+      </SessionProvider>
+    </QueryClientProvider>
+  );
+}

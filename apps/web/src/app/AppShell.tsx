@@ -1,0 +1,94 @@
+import { Alert, Layout } from 'antd';
+import { Suspense, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { NoAccessPage } from '../features/errors/NoAccessPage';
+import { NotFoundPage } from '../features/errors/NotFoundPage';
+import { AppFooter } from './AppFooter';
+import { LoadingOverlay } from './NavigationProgress';
+import { PAGES } from './pages';
+import { canOpen, findShellRoute, homePath } from './route-access';
+import { ALL_SHELL_ROUTES, type AppRoute } from './route-table';
+import { SideMenu } from './SideMenu';
+import { useSession } from './session';
+import { TopBar } from './TopBar';
+import { useDocumentTitle } from './useDocumentTitle';
+
+function RoutePage({ route }: { route: AppRoute }) {
+  const { has } = useSession();
+  useDocumentTitle(route.title);
+  if (!canOpen(route, has)) return <NoAccessPage />;
+  if (route.redirect) return <Navigate to={route.path === '/' ? (homePath(has) ?? '/403') : route.redirect} replace />;
+  const Page = route.page ? PAGES[route.page] : undefined;
+  return Page ? <Page route={route} /> : <NotFoundPage />;
+}
+
+function NotFoundInShell() {
+  useDocumentTitle('route.notFound');
+  return <NotFoundPage />;
+}
+
+function ShellRoutes({ location }: { location?: string }) {
+  return (
+    <Routes location={location}>
+      {ALL_SHELL_ROUTES.filter((r) => !r.newTab).map((route) => (
+        <Route key={route.path} path={route.path} element={<RoutePage route={route} />} />
+      ))}
+      <Route path="*" element={<NotFoundInShell />} />
+    </Routes>
+  );
+}
+
+/**
+ * Pages flagged `cached` stay mounted (hidden) once visited, so a plant list keeps its filters and
+ * scroll position when the user comes back (spec 01 §4). Each kept page renders its own routes at
+ * its own location, so it does not follow the address bar while hidden.
+ */
+function KeepAliveContent() {
+  const { pathname } = useLocation();
+  const visited = useRef(new Set<string>());
+  const cacheable = findShellRoute(pathname)?.cached === true;
+  if (cacheable) visited.current.add(pathname);
+  return (
+    <>
+      {[...visited.current].map((path) => (
+        <div key={path} hidden={path !== pathname} data-cached-page={path}>
+          <ShellRoutes location={path} />
+        </div>
+      ))}
+      {!cacheable && <ShellRoutes />}
+    </>
+  );
+}
+
+export function AppShell() {
+  const { t } = useTranslation();
+  const { permissions, permissionsError } = useSession();
+  const [collapsed, setCollapsed] = useState(false);
+
+  if (permissionsError) {
+    return (
+      <div className="sw-center-page">
+        <Alert type="error" showIcon title={t('shell.permissionLoadFailed')} />
+      </div>
+    );
+  }
+  if (!permissions) return <LoadingOverlay />;
+
+  return (
+    <Layout className="sw-shell">
+      <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={232} collapsedWidth={64} className="sw-sider" theme="light">
+        <SideMenu collapsed={collapsed} />
+      </Layout.Sider>
+      <Layout>
+        <TopBar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
+        <Layout.Content className="sw-content">
+          <Suspense fallback={<LoadingOverlay />}>
+            <KeepAliveContent />
+          </Suspense>
+        </Layout.Content>
+        <AppFooter />
+      </Layout>
+    </Layout>
+  );
+}

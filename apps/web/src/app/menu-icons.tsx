@@ -1,0 +1,23 @@
+import {
+  ApiOutlined,
+  AppstoreOutlined,
+  BankOutlined,
+  CloudUploadOutlined,
+  DatabaseOutlined,
+  FileSearchOutlined,
+  TeamOutlined,
+  ThunderboltOutlined,
+} from '@ant-design/icons';
+import type { ReactNode } from 'react';
+
+/** Icons of the top-level menu entries, kept apart from the route table so sign-in does not load them. */
+export const MENU_ICONS: Record<string, ReactNode> = {
+  '/plants': <ThunderboltOutlined />,
+  '/device': <AppstoreOutlined />,
+  '/firmware': <CloudUploadOutlined />,
+  '/workdata': <DatabaseOutlined />,
+  '/enterprise': <BankOutlined />,
+  '/customer': <TeamOutlined />,
+  '/log': <FileSearchOutlined />,
+  '/api/docs': <ApiOutlined />,
+};

@@ -1,0 +1,13 @@
+import type { ComponentType } from 'react';
+import { lazyNamed } from './lazy-page';
+import type { AppRoute, PageName } from './route-table';
+
+export interface PageProps {
+  route: AppRoute;
+}
+
+/** Feature pages by name, each loaded on demand. */
+export const PAGES: Record<PageName, ComponentType<PageProps>> = {
+  placeholder: lazyNamed(() => import('../features/home/PlaceholderPage'), 'PlaceholderPage'),
+  personalSettings: lazyNamed(() => import('../features/account/PersonalSettingsPage'), 'PersonalSettingsPage'),
+};

@@ -1,0 +1,83 @@
+import type { PermissionKey } from '@sunward/contracts/permissions';
+import { ROLE_GRANTS } from '@sunward/contracts/roles';
+import { describe, expect, it } from 'vitest';
+import { buildMenu, canOpen, findShellRoute, homePath, menuSelection } from './route-access';
+import { PUBLIC_ROUTES } from './route-table';
+
+const holder = (keys: readonly PermissionKey[]) => (key: PermissionKey) => keys.includes(key);
+
+describe('route table', () => {
+  it('lists exactly the public routes of spec 01 §2', () => {
+    expect(PUBLIC_ROUTES.map((r) => r.path).sort()).toEqual(
+      [
+        '/login',
+        '/loginThird',
+        '/reg',
+        '/forget',
+        '/agreement',
+        '/agreementen',
+        '/plantLayout',
+        '/register/userAgreement',
+        '/download-center',
+        '/resetSuccessful',
+        '/authorizationFailed',
+        '/app/download',
+        '/firmwareLogging',
+        '/success',
+        '/403',
+      ].sort(),
+    );
+  });
+
+  it('finds routes with parameters and keeps the spec permission keys', () => {
+    expect(findShellRoute('/plants/overview/12/1')?.title).toBe('route.plantOverview');
+    expect(findShellRoute('/enterprise/roles')?.permission).toBe('company.role.list.view');
+    expect(findShellRoute('/device/battery')?.permission).toBe('battery.list.view');
+    expect(findShellRoute('/nope')).toBeUndefined();
+  });
+});
+
+describe('buildMenu', () => {
+  it('gives a guest plants and the device group without company or firmware', () => {
+    const menu = buildMenu(holder(ROLE_GRANTS.guest));
+    expect(menu.map((e) => e.key)).toEqual(['/plants', '/device', '/api/docs']);
+    expect(menu[1]?.children?.map((c) => c.key)).toEqual([
+      '/device/gateway/list',
+      '/device/inverter',
+      '/device/battery',
+      '/device/acSwitch',
+      '/device/event',
+    ]);
+  });
+
+  it('hides hidden routes and drops a group whose children are all closed', () => {
+    const menu = buildMenu(holder(['company.management']));
+    expect(menu.find((e) => e.key === '/enterprise')).toBeUndefined();
+    expect(menu.some((e) => e.key === '/plant-add' || e.key === '/edit')).toBe(false);
+  });
+
+  it('marks the entry that opens in a new tab', () => {
+    expect(buildMenu(holder([])).find((e) => e.key === '/api/docs')?.newTab).toBe(true);
+  });
+});
+
+describe('menuSelection (spec 01 §2 highlight rules)', () => {
+  it('highlights plants for the plant overview, edit and add pages', () => {
+    for (const path of ['/plants/overview/3/2', '/plants/edit/3', '/plant-add']) expect(menuSelection(path).selected).toBe('/plants');
+  });
+  it('highlights inverters for the device setting pages and opens the device group', () => {
+    expect(menuSelection('/device/setting')).toEqual({ selected: '/device/inverter', open: ['/device'] });
+    expect(menuSelection('/plants/device/setting').selected).toBe('/device/inverter');
+  });
+});
+
+describe('homePath and canOpen', () => {
+  it('leads to /plants for plant viewers and to the first open page otherwise', () => {
+    expect(homePath(holder(['station.view']))).toBe('/plants');
+    expect(homePath(holder(['company.management', 'company.user']))).toBe('/enterprise/user');
+  });
+  it('opens routes without a key to any signed-in user', () => {
+    expect(canOpen({ path: '/edit', title: 'route.personalSettings' }, holder([]))).toBe(true);
+    expect(canOpen({ path: '/plants', title: 'route.plants', permission: 'station.view' }, holder([]))).toBe(false);
+  });
+});

@@ -1,0 +1,141 @@
+import type { PermissionKey } from '@sunward/contracts/permissions';
+import type { UiKey } from '../locales/en';
+
+/**
+ * Spec 01 §2 as data: every console route with its permission, title and menu behaviour.
+ * `page` names an entry of the page registry (app/pages.ts) so this file stays free of components
+ * and the sign-in page does not load the shell's code.
+ */
+export interface AppRoute {
+  path: string;
+  title: UiKey;
+  /** Menu and access key; a route without one is open to any signed-in user. */
+  permission?: PermissionKey;
+  /** Not shown in the menu. */
+  hidden?: boolean;
+  /** Kept alive once visited (spec 01 §4 "pages flagged cacheable"). */
+  cached?: boolean;
+  redirect?: string;
+  /** Menu entry opens in a new browser tab. */
+  newTab?: boolean;
+  /** The menu entry highlighted while this route shows (spec 01 §2 highlight rules). */
+  highlight?: string;
+  page?: PageName;
+  children?: AppRoute[];
+}
+
+export type PageName = 'placeholder' | 'personalSettings';
+
+export interface PublicRoute {
+  path: string;
+  title: UiKey;
+  page: 'login' | 'info' | 'noAccess';
+  /** Text of an information page. */
+  text?: UiKey;
+}
+
+/** Spec 01 §2 public routes: no sign-in needed. */
+export const PUBLIC_ROUTES: PublicRoute[] = [
+  { path: '/login', title: 'route.login', page: 'login' },
+  { path: '/loginThird', title: 'route.loginThird', page: 'info', text: 'public.thirdText' },
+  { path: '/reg', title: 'route.reg', page: 'info', text: 'public.registerText' },
+  { path: '/forget', title: 'route.forget', page: 'info', text: 'public.forgetText' },
+  { path: '/agreement', title: 'route.agreement', page: 'info', text: 'public.agreementText' },
+  { path: '/agreementen', title: 'route.agreementen', page: 'info', text: 'public.agreementText' },
+  { path: '/plantLayout', title: 'route.plantLayout', page: 'info', text: 'public.plantLayoutText' },
+  { path: '/register/userAgreement', title: 'route.userAgreement', page: 'info', text: 'public.agreementText' },
+  { path: '/download-center', title: 'route.downloadCenter', page: 'info', text: 'public.downloadText' },
+  { path: '/resetSuccessful', title: 'route.resetSuccessful', page: 'info', text: 'public.resetSuccessfulText' },
+  { path: '/authorizationFailed', title: 'route.authorizationFailed', page: 'info', text: 'public.authorizationFailedText' },
+  { path: '/app/download', title: 'route.appDownload', page: 'info', text: 'public.downloadText' },
+  { path: '/firmwareLogging', title: 'route.firmwareLogging', page: 'info', text: 'public.firmwareLoggingText' },
+  { path: '/success', title: 'route.success', page: 'info', text: 'public.successText' },
+  { path: '/403', title: 'route.noAccess', page: 'noAccess' },
+];
+
+const PLANTS = '/plants';
+const INVERTERS = '/device/inverter';
+
+/** Spec 01 §2 shell routes in menu order. */
+export const SHELL_ROUTES: AppRoute[] = [
+  { path: '/', title: 'route.plants', permission: 'station.view', hidden: true, redirect: PLANTS },
+  { path: PLANTS, title: 'route.plants', permission: 'station.view', cached: true, page: 'placeholder' },
+  { path: '/plant-add', title: 'route.plantAdd', permission: 'station.create', hidden: true, highlight: PLANTS, page: 'placeholder' },
+  { path: '/plants/overview/:id/:type', title: 'route.plantOverview', hidden: true, cached: true, highlight: PLANTS, page: 'placeholder' },
+  { path: '/plants/edit/:id', title: 'route.plantEdit', hidden: true, cached: true, highlight: PLANTS, page: 'placeholder' },
+  { path: '/plants/device/setting', title: 'route.plantDeviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
+  { path: '/plants/batt-setting', title: 'route.plantBatterySetting', hidden: true, highlight: PLANTS, page: 'placeholder' },
+  { path: '/edit', title: 'route.personalSettings', hidden: true, page: 'personalSettings' },
+  { path: '/acenter', title: 'route.appCenter', hidden: true, page: 'placeholder' },
+  { path: '/notice', title: 'route.notice', hidden: true, page: 'placeholder' },
+  {
+    path: '/device',
+    title: 'route.devices',
+    permission: 'equip.view',
+    redirect: '/device/gateway/list',
+    children: [
+      { path: '/device/gateway', title: 'route.gateways', permission: 'gateway.view', redirect: '/device/gateway/list', hidden: true },
+      { path: '/device/gateway/list', title: 'route.gateways', permission: 'gateway.view', page: 'placeholder' },
+      { path: INVERTERS, title: 'route.inverters', permission: 'inverter.view', page: 'placeholder' },
+      { path: '/device/battery', title: 'route.batteries', permission: 'battery.list.view', page: 'placeholder' },
+      { path: '/device/acSwitch', title: 'route.acSwitches', permission: 'smart.acSwitch', page: 'placeholder' },
+      { path: '/device/event', title: 'route.events', permission: 'event.view', page: 'placeholder' },
+      { path: '/device/setting', title: 'route.deviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
+      { path: '/device/batt-setting', title: 'route.batterySetting', hidden: true, highlight: '/device/battery', page: 'placeholder' },
+    ],
+  },
+  {
+    path: '/firmware',
+    title: 'route.firmware',
+    permission: 'firmware.management',
+    redirect: '/firmware/list',
+    children: [
+      { path: '/firmware/list', title: 'route.firmwareList', permission: 'firmware.management', page: 'placeholder' },
+      { path: '/firmware/batt', title: 'route.batteryFirmware', permission: 'firmware.battery.view', page: 'placeholder' },
+    ],
+  },
+  {
+    path: '/workdata',
+    title: 'route.workdata',
+    permission: 'workdata.view',
+    redirect: '/workdata/list',
+    children: [{ path: '/workdata/list', title: 'route.workdataList', permission: 'workdata.view', page: 'placeholder' }],
+  },
+  {
+    path: '/enterprise',
+    title: 'route.enterprise',
+    permission: 'company.management',
+    redirect: '/enterprise/user',
+    children: [
+      { path: '/enterprise/company', title: 'route.companyInfo', permission: 'company.info', page: 'placeholder' },
+      { path: '/enterprise/user', title: 'route.members', permission: 'company.user', page: 'placeholder' },
+      { path: '/enterprise/roles', title: 'route.roles', permission: 'company.role.list.view', page: 'placeholder' },
+    ],
+  },
+  {
+    path: '/customer',
+    title: 'route.customers',
+    permission: 'user.producer',
+    redirect: '/customer/list',
+    children: [
+      { path: '/customer/list', title: 'route.customerList', permission: 'customer.list.view', page: 'placeholder' },
+      { path: '/customer/type', title: 'route.customerTypes', permission: 'customer.type.list.view', page: 'placeholder' },
+    ],
+  },
+  {
+    path: '/log',
+    title: 'route.logs',
+    permission: 'logger.management',
+    redirect: '/log/uphold',
+    children: [{ path: '/log/uphold', title: 'route.maintenanceLog', permission: 'logger.upgrade.record', page: 'placeholder' }],
+  },
+  { path: '/logging', title: 'route.systemLog', hidden: true, page: 'placeholder' },
+  { path: '/systemupdate', title: 'route.systemUpdate', hidden: true, page: 'placeholder' },
+  { path: '/api/docs', title: 'route.apiDocs', newTab: true },
+];
+
+export function flattenRoutes(routes: readonly AppRoute[]): AppRoute[] {
+  return routes.flatMap((r) => [r, ...flattenRoutes(r.children ?? [])]);
+}
+
+export const ALL_SHELL_ROUTES = flattenRoutes(SHELL_ROUTES);

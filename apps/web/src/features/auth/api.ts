@@ -1,0 +1,49 @@
+import { AboutSchema, CurrentUserSchema, TokenResponseSchema } from '@sunward/contracts/auth';
+import { Code } from '@sunward/contracts/codes';
+import { toLanParam } from '@sunward/contracts/languages';
+import { PermissionEntrySchema } from '@sunward/contracts/permissions';
+import { z } from 'zod';
+import { apiRequest } from '../../lib/api-client';
+import { currentLanguage } from '../../lib/i18n';
+import { storedSession } from '../../lib/storage';
+
+export function signIn(account: string, password: string) {
+  return apiRequest('/oauth/token', {
+    method: 'POST',
+    anonymous: true,
+    form: { grant_type: 'password', username: account, password },
+    schema: TokenResponseSchema,
+    // The sign-in form shows these beside the fields instead of a toast.
+    tolerate: [Code.WRONG_CREDENTIALS, Code.ACCOUNT_DISABLED, Code.SIGN_IN_LOCKED, Code.VALIDATION],
+  });
+}
+
+/** Ends the session on the server; the caller clears local state whatever the answer. */
+export function revokeSession() {
+  const session = storedSession.read();
+  return apiRequest('/oauth/revoke', {
+    method: 'POST',
+    json: session ? { token: session.refresh_token } : {},
+    schema: z.null(),
+    tolerate: [Code.TOKEN_INVALID],
+  });
+}
+
+export function fetchCurrentUser() {
+  return apiRequest('/api/v1/user', { query: { lan: toLanParam(currentLanguage()) }, schema: CurrentUserSchema });
+}
+
+export function fetchPermissions() {
+  return apiRequest('/api/v1/permission', {
+    query: { lan: toLanParam(currentLanguage()), source: 'web' },
+    schema: z.array(PermissionEntrySchema),
+  });
+}
+
+export function fetchAbout() {
+  return apiRequest('/anonymous/about', { anonymous: true, schema: AboutSchema });
+}
+
+export function fetchUnreadCount() {
+  return apiRequest('/api/v1/message/count', { schema: z.number().int() });
+}

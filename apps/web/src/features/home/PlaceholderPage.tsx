@@ -1,0 +1,24 @@
+import { Button, Card, Empty, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { PageProps } from '../../app/pages';
+
+/** A route whose feature arrives in a later issue: its title and what to do meanwhile. */
+export function PlaceholderPage({ route }: PageProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Card className="sw-page-card">
+      <Typography.Title level={3} data-testid="page-title">
+        {t(route.title)}
+      </Typography.Title>
+      <Empty description={t('placeholder.text')}>
+        {route.path !== '/plants' && (
+          <Button type="primary" onClick={() => navigate('/plants')}>
+            {t('placeholder.home')}
+          </Button>
+        )}
+      </Empty>
+    </Card>
+  );
+}

@@ -1,0 +1,38 @@
+import type { Language } from '@sunward/contracts/languages';
+import type { Locale } from 'antd/es/locale';
+import dayjs from 'dayjs';
+
+// antd's own texts (pagination, date pickers, empty states) follow the console language; each
+// locale is its own chunk, loaded with the language.
+const loaders: Record<Language, () => Promise<{ antd: Locale; dayjs: string }>> = {
+  en: async () => ({ antd: (await import('antd/es/locale/en_GB')).default, dayjs: 'en-gb' }),
+  cn: async () => ({ antd: (await import('antd/es/locale/zh_CN')).default, dayjs: 'zh-cn' }),
+  vi: async () => ({ antd: (await import('antd/es/locale/vi_VN')).default, dayjs: 'vi' }),
+  es: async () => ({ antd: (await import('antd/es/locale/es_ES')).default, dayjs: 'es' }),
+  de: async () => ({ antd: (await import('antd/es/locale/de_DE')).default, dayjs: 'de' }),
+  cz: async () => ({ antd: (await import('antd/es/locale/cs_CZ')).default, dayjs: 'cs' }),
+  po: async () => ({ antd: (await import('antd/es/locale/pl_PL')).default, dayjs: 'pl' }),
+  tr: async () => ({ antd: (await import('antd/es/locale/tr_TR')).default, dayjs: 'tr' }),
+  el: async () => ({ antd: (await import('antd/es/locale/el_GR')).default, dayjs: 'el' }),
+  pt: async () => ({ antd: (await import('antd/es/locale/pt_PT')).default, dayjs: 'pt' }),
+};
+
+const dayjsLocales: Record<string, () => Promise<unknown>> = {
+  'en-gb': () => import('dayjs/locale/en-gb'),
+  'zh-cn': () => import('dayjs/locale/zh-cn'),
+  vi: () => import('dayjs/locale/vi'),
+  es: () => import('dayjs/locale/es'),
+  de: () => import('dayjs/locale/de'),
+  cs: () => import('dayjs/locale/cs'),
+  pl: () => import('dayjs/locale/pl'),
+  tr: () => import('dayjs/locale/tr'),
+  el: () => import('dayjs/locale/el'),
+  pt: () => import('dayjs/locale/pt'),
+};
+
+export async function loadAntdLocale(language: Language): Promise<Locale> {
+  const { antd, dayjs: dayjsLocale } = await loaders[language]();
+  await dayjsLocales[dayjsLocale]?.();
+  dayjs.locale(dayjsLocale);
+  return antd;
+}

@@ -1,0 +1,149 @@
+import { type TokenResponse, TokenResponseSchema } from '@sunward/contracts/auth';
+import { Code } from '@sunward/contracts/codes';
+import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
+import { z } from 'zod';
+import { currentLanguage } from './i18n';
+import { clearStoredUser, storedSession } from './storage';
+
+/** A refusal the server answered with a non-zero code; `handled` says the screen deals with it itself. */
+export class ApiCallError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: unknown,
+    readonly httpStatus: number,
+  ) {
+    super(message);
+  }
+}
+
+type QueryValue = string | number | boolean | undefined | readonly string[];
+
+export interface ApiRequest<T> {
+  method?: 'GET' | 'POST' | 'DELETE';
+  query?: Record<string, QueryValue>;
+  json?: unknown;
+  /** url-encoded body; arrays are sent as repeated keys (spec 01 §7). */
+  form?: Record<string, QueryValue>;
+  /** Validates the envelope's data; the client never hands out an unchecked shape. */
+  schema: z.ZodType<T>;
+  /** Codes this call handles itself: no toast, the promise rejects with ApiCallError. */
+  tolerate?: readonly number[];
+  /** Sent without the bearer token (sign-in, anonymous calls). */
+  anonymous?: boolean;
+}
+
+export interface ApiUi {
+  toast(message: string): void;
+  serverNotResponding(): void;
+  /** Leaves for the sign-in page, reloading the app (spec 01 §4). */
+  toLogin(): void;
+}
+
+let ui: ApiUi = {
+  toast: (message) => console.error(message),
+  serverNotResponding: () => console.error('server not responding'),
+  toLogin: () => window.location.assign('/login'),
+};
+
+/** The shell installs antd's toast and confirm here once it is mounted. */
+export function setApiUi(next: Partial<ApiUi>): void {
+  ui = { ...ui, ...next };
+}
+
+const EnvelopeSchema = z.object({ code: z.number(), data: z.unknown(), message: z.string() });
+
+function encode(params: Record<string, QueryValue>): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) out.append(key, item);
+    else out.append(key, String(value));
+  }
+  return out;
+}
+
+// One refresh at a time: calls that hit 401 meanwhile wait for it and retry with the new token.
+let refreshing: Promise<TokenResponse> | null = null;
+
+async function exchangeRefreshToken(refreshToken: string): Promise<TokenResponse> {
+  const response = await fetch('/oauth/token', {
+    method: 'POST',
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/x-www-form-urlencoded',
+      'accept-language': LANGUAGE_TAGS[currentLanguage()],
+    },
+    body: encode({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+  });
+  const envelope = EnvelopeSchema.parse(await response.json());
+  if (envelope.code !== Code.OK) throw new ApiCallError(envelope.code, envelope.message, envelope.data, response.status);
+  const tokens = TokenResponseSchema.parse(envelope.data);
+  storedSession.write(tokens);
+  return tokens;
+}
+
+function refreshSession(): Promise<TokenResponse> {
+  const session = storedSession.read();
+  if (!session) return Promise.reject(new ApiCallError(Code.TOKEN_INVALID, '', null, 401));
+  refreshing ??= exchangeRefreshToken(session.refresh_token).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function sessionEnded(): never {
+  clearStoredUser();
+  ui.toLogin();
+  throw new ApiCallError(Code.TOKEN_INVALID, '', null, 401);
+}
+
+export async function apiRequest<T>(path: string, request: ApiRequest<T>): Promise<T> {
+  const send = async (accessToken: string | undefined): Promise<Response> => {
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-language': LANGUAGE_TAGS[currentLanguage()] };
+    if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    let body: BodyInit | undefined;
+    if (request.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = encode(request.form);
+    } else if (request.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.json);
+    }
+    const query = request.query ? `?${encode(request.query)}` : '';
+    try {
+      return await fetch(`${path}${query}`, { method: request.method ?? 'GET', headers, body });
+    } catch (error) {
+      ui.serverNotResponding();
+      throw error;
+    }
+  };
+
+  const usedToken = request.anonymous ? undefined : storedSession.read()?.access_token;
+  let response = await send(usedToken);
+  if (response.status === 401 && !request.anonymous && usedToken) {
+    const current = storedSession.read()?.access_token;
+    // Another call may have refreshed already while this one was in flight.
+    const retryToken = current && current !== usedToken ? current : await refreshSession().then((t) => t.access_token, sessionEnded);
+    response = await send(retryToken);
+    if (response.status === 401) sessionEnded();
+  }
+  if (response.status >= 500) {
+    ui.serverNotResponding();
+    throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
+  }
+  let envelope: z.infer<typeof EnvelopeSchema>;
+  try {
+    envelope = EnvelopeSchema.parse(await response.json());
+  } catch {
+    ui.serverNotResponding();
+    throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
+  }
+  if (envelope.code === Code.OK) return request.schema.parse(envelope.data);
+  const error = new ApiCallError(envelope.code, envelope.message, envelope.data, response.status);
+  if (request.tolerate?.includes(envelope.code)) throw error;
+  if (envelope.code === Code.WRONG_CREDENTIALS) sessionEnded();
+  if (envelope.code === Code.TOKEN_INVALID && !request.anonymous) sessionEnded();
+  ui.toast(envelope.message);
+  throw error;
+}

@@ -1,0 +1,25 @@
+import { catalogueProblems } from '@sunward/contracts/catalogue-check';
+import { LANGUAGES, type Language } from '@sunward/contracts/languages';
+import { describe, expect, it } from 'vitest';
+import { cn } from './cn';
+import { cz } from './cz';
+import { de } from './de';
+import { el } from './el';
+import { en, type UiCatalogue } from './en';
+import { es } from './es';
+import { po } from './po';
+import { pt } from './pt';
+import { tr } from './tr';
+import { vi } from './vi';
+
+const CATALOGUES: Record<Language, UiCatalogue> = { en, cn, vi, es, de, cz, po, tr, el, pt };
+
+describe('console texts in ten languages', () => {
+  it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has every key, translated, with the same placeholders', (language) => {
+    expect(catalogueProblems(en, CATALOGUES[language], { mayEqualEnglish: (key) => key === 'app.name' })).toEqual([]);
+  });
+
+  it('uses explicit feature.area.phrase keys', () => {
+    for (const key of Object.keys(en)) expect(key).toMatch(/^[a-z]+\.[A-Za-z0-9]+(_one|_other)?$/);
+  });
+});

@@ -1,0 +1,11 @@
+import { createRoot } from 'react-dom/client';
+import './styles.css';
+import { App } from './app/App';
+import { loadAntdLocale } from './lib/antd-locale';
+import { initI18n } from './lib/i18n';
+
+const language = await initI18n();
+const antdLocale = await loadAntdLocale(language);
+const root = document.getElementById('root');
+if (!root) throw new Error('#root missing from index.html');
+createRoot(root).render(<App antdLocale={antdLocale} />);

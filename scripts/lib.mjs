@@ -1,0 +1,57 @@
+// Helpers shared by the root scripts (start, dev, test).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const webDist = join(root, 'apps/web/dist');
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** Builds the console when its build is missing or older than its sources. */
+export function ensureWebBuild() {
+  const built = newestMtime(join(webDist, 'index.html'));
+  const sources = Math.max(
+    ...['apps/web/src', 'apps/web/index.html', 'apps/web/public', 'apps/web/vite.config.ts', 'packages/contracts/src'].map((p) =>
+      newestMtime(join(root, p)),
+    ),
+  );
+  if (built > sources) return;
+  console.log('Building the console (apps/web)…');
+  const result = spawnSync('npm', ['run', 'build', '-w', '@sunward/web'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** Runs a child with our stdio and passes Ctrl-C and SIGTERM on to it. */
+export function runForwarding(command, args, options = {}) {
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  return child;
+}
+
+/** True when something accepts TCP connections at host:port within the timeout. */
+export function canConnect(port, host = '127.0.0.1', timeoutMs = 1500) {
+  return new Promise((resolvePromise) => {
+    const socket = createConnection({ port, host });
+    const done = (ok) => {
+      socket.destroy();
+      resolvePromise(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}

@@ -1,0 +1,48 @@
+// npm test: unit, API (PGlite, then the machine's PostgreSQL), and browser tests, with one summary.
+// Suites that need a service this machine lacks are skipped and named as skipped.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { canConnect, ensureWebBuild, root } from './lib.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const projects = ['unit', 'api'];
+const skipped = [];
+
+if (await canConnect(5432)) projects.push('api-postgres');
+else skipped.push('API suites on PostgreSQL: no server at 127.0.0.1:5432 (start PostgreSQL to run them)');
+
+if (existsSync(CHROMIUM)) {
+  ensureWebBuild();
+  projects.push('e2e');
+} else skipped.push(`browser suites: no chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+
+const out = mkdtempSync(join(tmpdir(), 'sunward-vitest-'));
+const report = join(out, 'report.json');
+const args = [
+  'vitest',
+  'run',
+  ...projects.flatMap((p) => ['--project', p]),
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+];
+const run = spawnSync('npx', args, { cwd: root, stdio: 'inherit' });
+
+let passed = 0;
+let failed = 0;
+let skippedTests = 0;
+if (existsSync(report)) {
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  passed = json.numPassedTests;
+  failed = json.numFailedTests + (json.numRuntimeErrorTests ?? 0);
+  skippedTests = json.numPendingTests + json.numTodoTests;
+}
+rmSync(out, { recursive: true, force: true });
+
+console.log('');
+for (const line of skipped) console.log(`SKIPPED ${line}`);
+console.log(`projects run: ${projects.join(', ')}`);
+console.log(`${passed} passed, ${failed} failed, ${skippedTests} skipped`);
+process.exit(run.status === 0 && failed === 0 ? 0 : 1);
