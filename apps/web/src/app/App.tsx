@@ -1,10 +1,9 @@
 import { DEFAULT_THEME_COLOR } from '@sunward/contracts/limits';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import type { ReactNode } from 'react';
 import { BrowserRouter } from 'react-router';
-import { ApiUiBridge } from './ApiUiBridge';
 import { AppRouter } from './AppRouter';
 import { SessionProvider, useSession } from './session';
 
@@ -27,7 +26,7 @@ function Themed({ antdLocale, children }: { antdLocale: Locale; children: ReactN
         },
       }}
     >
-      <AntApp>{children}</AntApp>
+      {children}
     </ConfigProvider>
   );
 }
@@ -37,7 +36,6 @@ export function App({ antdLocale }: { antdLocale: Locale }) {
     <QueryClientProvider client={queryClient}>
       <SessionProvider>
         <Themed antdLocale={antdLocale}>
-          <ApiUiBridge />
           <BrowserRouter>
             <AppRouter />
           </BrowserRouter>

@@ -1,9 +1,10 @@
-import { Alert, Layout } from 'antd';
+import { Alert, App as AntApp, Layout } from 'antd';
 import { Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { NoAccessPage } from '../features/errors/NoAccessPage';
 import { NotFoundPage } from '../features/errors/NotFoundPage';
+import { ApiUiBridge } from './ApiUiBridge';
 import { AppFooter } from './AppFooter';
 import { LoadingOverlay } from './NavigationProgress';
 import { PAGES } from './pages';
@@ -76,19 +77,22 @@ export function AppShell() {
   if (!permissions) return <LoadingOverlay />;
 
   return (
-    <Layout className="sw-shell">
-      <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={232} collapsedWidth={64} className="sw-sider" theme="light">
-        <SideMenu collapsed={collapsed} />
-      </Layout.Sider>
-      <Layout>
-        <TopBar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
-        <Layout.Content className="sw-content">
-          <Suspense fallback={<LoadingOverlay />}>
-            <KeepAliveContent />
-          </Suspense>
-        </Layout.Content>
-        <AppFooter />
+    <AntApp>
+      <ApiUiBridge />
+      <Layout className="sw-shell">
+        <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={232} collapsedWidth={64} className="sw-sider" theme="light">
+          <SideMenu collapsed={collapsed} />
+        </Layout.Sider>
+        <Layout>
+          <TopBar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
+          <Layout.Content className="sw-content">
+            <Suspense fallback={<LoadingOverlay />}>
+              <KeepAliveContent />
+            </Suspense>
+          </Layout.Content>
+          <AppFooter />
+        </Layout>
       </Layout>
-    </Layout>
+    </AntApp>
   );
 }

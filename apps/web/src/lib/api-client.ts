@@ -40,9 +40,23 @@ export interface ApiUi {
   toLogin(): void;
 }
 
+// Until the shell installs its themed versions (public pages), antd's static message and confirm are
+// loaded on first use, so the sign-in page does not carry them.
 let ui: ApiUi = {
-  toast: (message) => console.error(message),
-  serverNotResponding: () => console.error('server not responding'),
+  toast: (text) => {
+    void import('antd/es/message').then(({ default: message }) => message.error(text));
+  },
+  serverNotResponding: () => {
+    void Promise.all([import('antd/es/modal'), import('i18next')]).then(([{ default: Modal }, { default: i18n }]) =>
+      Modal.confirm({
+        title: i18n.t('error.serverDownTitle'),
+        content: i18n.t('error.serverDownText'),
+        okText: i18n.t('error.reload'),
+        cancelText: i18n.t('error.cancel'),
+        onOk: () => window.location.reload(),
+      }),
+    );
+  },
   toLogin: () => window.location.assign('/login'),
 };
 

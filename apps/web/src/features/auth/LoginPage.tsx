@@ -1,42 +1,54 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import { LIMITS } from '@sunward/contracts/limits';
-import { Alert, Button, Form, Input } from 'antd';
-import { useState } from 'react';
+import { hasSpace } from '@sunward/contracts/validators';
+import { Alert, Button, Input } from 'antd';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../../app/session';
 import { LanguagePickerLite } from '../../components/LanguagePickerLite';
 import { ApiCallError } from '../../lib/api-client';
-import { passwordRule } from '../../lib/form-rules';
 
-interface LoginValues {
-  account: string;
-  password: string;
+interface FieldErrors {
+  account?: string;
+  password?: string;
 }
 
+/**
+ * The sign-in page. A plain form rather than antd's Form keeps this page, the first one every user
+ * loads, within its JavaScript budget (docs/benchmarks.md); the rules are the same as elsewhere.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const { signIn } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
-  const [form] = Form.useForm<LoginValues>();
+  const [account, setAccount] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
 
-  const onFinish = async (values: LoginValues) => {
+  const validate = (): FieldErrors => ({
+    account: account.trim() === '' ? t('login.accountRequired') : undefined,
+    password: password === '' ? t('login.passwordRequired') : hasSpace(password) ? t('validation.noSpaces') : undefined,
+  });
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validate();
+    setErrors(found);
+    if (found.account || found.password) return;
     setSubmitting(true);
     setRefusal(null);
     try {
-      await signIn(values.account.trim(), values.password);
+      await signIn(account.trim(), password);
       const from = (location.state as { from?: string } | null)?.from;
-      navigate(from && from !== '/login' ? from : '/', { replace: true });
+      await navigate(from && from !== '/login' ? from : '/', { replace: true });
     } catch (error) {
-      if (error instanceof ApiCallError && error.code === Code.WRONG_CREDENTIALS) {
-        form.setFields([{ name: 'password', errors: [error.message] }]);
-      } else if (error instanceof ApiCallError && error.message) {
-        setRefusal(error.message);
-      }
+      if (error instanceof ApiCallError && error.code === Code.WRONG_CREDENTIALS) setErrors({ password: error.message });
+      else if (error instanceof ApiCallError && error.message) setRefusal(error.message);
     } finally {
       setSubmitting(false);
     }
@@ -58,43 +70,58 @@ export function LoginPage() {
         </ul>
       </section>
       <section className="sw-login-panel">
-        <div className="sw-login-lang">
-          <LanguagePickerLite />
-        </div>
         <div className="sw-login-card">
           <h1>{t('login.title')}</h1>
           <p className="sw-muted">{t('login.subtitle')}</p>
           {refusal && <Alert type="error" showIcon title={refusal} className="sw-login-alert" data-testid="login-refusal" />}
-          <Form form={form} layout="vertical" requiredMark={false} onFinish={onFinish} size="large">
-            <Form.Item
-              name="account"
-              label={t('login.account')}
-              rules={[{ required: true, whitespace: true, message: t('login.accountRequired') }]}
-            >
+          <form onSubmit={onSubmit} noValidate>
+            <div className="sw-field">
+              <label htmlFor="account">{t('login.account')}</label>
               <Input
+                id="account"
+                size="large"
                 prefix={<UserOutlined />}
                 placeholder={t('login.accountPlaceholder')}
                 autoComplete="username"
                 maxLength={LIMITS.accountMaxLength}
                 autoFocus
+                value={account}
+                status={errors.account ? 'error' : undefined}
+                aria-invalid={!!errors.account}
+                aria-describedby={errors.account ? 'account-error' : undefined}
+                onChange={(e) => setAccount(e.target.value)}
               />
-            </Form.Item>
-            <Form.Item
-              name="password"
-              label={t('login.password')}
-              rules={[{ required: true, message: t('login.passwordRequired') }, passwordRule(t)]}
-            >
+              {errors.account && (
+                <div id="account-error" className="sw-field-error" role="alert">
+                  {errors.account}
+                </div>
+              )}
+            </div>
+            <div className="sw-field">
+              <label htmlFor="password">{t('login.password')}</label>
               <Input.Password
+                id="password"
+                size="large"
                 prefix={<LockOutlined />}
                 placeholder={t('login.passwordPlaceholder')}
                 autoComplete="current-password"
                 maxLength={LIMITS.passwordMaxLength}
+                value={password}
+                status={errors.password ? 'error' : undefined}
+                aria-invalid={!!errors.password}
+                aria-describedby={errors.password ? 'password-error' : undefined}
+                onChange={(e) => setPassword(e.target.value)}
               />
-            </Form.Item>
-            <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">
+              {errors.password && (
+                <div id="password-error" className="sw-field-error" role="alert">
+                  {errors.password}
+                </div>
+              )}
+            </div>
+            <Button type="primary" htmlType="submit" size="large" block loading={submitting} data-testid="login-submit">
               {t('login.submit')}
             </Button>
-          </Form>
+          </form>
           <div className="sw-login-links">
             <Link to="/forget">{t('login.forgot')}</Link>
             <Link to="/reg">{t('login.register')}</Link>
@@ -102,6 +129,10 @@ export function LoginPage() {
           <div className="sw-login-third">
             <Link to="/loginThird">{t('login.third')}</Link>
           </div>
+        </div>
+        {/* After the form in document order, so the account field is the first input and tab stop. */}
+        <div className="sw-login-lang">
+          <LanguagePickerLite />
         </div>
       </section>
     </main>
