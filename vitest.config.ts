@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Three levels, one runner. scripts/test.mjs (npm test) picks which run; the PostgreSQL project
 // runs the same API files again against the machine's PostgreSQL (TEST_DATABASE=postgres).
+// *.process.test.ts start the product's own entry point, once, on PGlite.
 const apiFiles = ['apps/server/src/**/*.api.test.ts'];
 
 export default defineConfig({
@@ -11,10 +12,18 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/web/src/**/*.test.tsx'],
-          exclude: ['**/*.api.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.api.test.ts', '**/*.process.test.ts', '**/node_modules/**'],
         },
       },
-      { test: { name: 'api', include: apiFiles, env: { TEST_DATABASE: 'pglite' }, testTimeout: 30_000, hookTimeout: 60_000 } },
+      {
+        test: {
+          name: 'api',
+          include: [...apiFiles, 'apps/server/src/**/*.process.test.ts'],
+          env: { TEST_DATABASE: 'pglite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
       { test: { name: 'api-postgres', include: apiFiles, env: { TEST_DATABASE: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 } },
       {
         test: {

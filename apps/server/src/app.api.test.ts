@@ -60,6 +60,35 @@ describe('the envelope', () => {
   });
 });
 
+describe('request bodies (spec 01 §7)', () => {
+  it('accepts multipart form data as well as url-encoded and JSON', async () => {
+    const form = new FormData();
+    form.append('grant_type', 'password');
+    form.append('username', ADMIN.account);
+    form.append('password', ADMIN.password);
+    const request = new Request('http://local/oauth/token', { method: 'POST', body: form });
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+    expect(response.json()).toMatchObject({ code: 0, data: { token_type: 'bearer' } });
+  });
+
+  it('answers code 4 for a body it cannot read, without a stack trace', async () => {
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<x/>',
+    });
+    const body = response.json() as { code: number; message: string };
+    expect(body.code).toBe(Code.VALIDATION);
+    expect(body.message).not.toMatch(/at .*\.ts/);
+  });
+});
+
 describe('security headers', () => {
   it('sends a strict CSP, nosniff and frame protection', async () => {
     const result = await call(server.app, 'GET', '/anonymous/about');

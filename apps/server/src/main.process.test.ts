@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The product's own entry point, as `npm start` runs it: printed login, restarts, logs, port errors.
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const dataDirs: string[] = [];
+afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+function freshDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sunward-main-'));
+  dataDirs.push(dir);
+  return dir;
+}
+
+/** Starts main.ts and resolves once it says where it runs (or rejects with what it printed). */
+function startMain(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /running at http:\/\/localhost:(\d+)/.exec(out);
+      if (match) {
+        clearInterval(timer);
+        resolve({ child, url: `http://127.0.0.1:${match[1]}`, output: () => out });
+      }
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      reject(Object.assign(new Error(`exited ${code}`), { output: out, code }));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function signIn(url: string, account: string, password: string) {
+  const response = await fetch(`${url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: account, password }),
+  });
+  return (await response.json()) as { code: number; data: { access_token: string } };
+}
+
+describe('npm start (main.ts)', () => {
+  it('prints a generated admin password once, and keeps data across a restart', async () => {
+    const dataDir = freshDataDir();
+    const first = await startMain({ DATA_DIR: dataDir, ADMIN_ACCOUNT: 'root@example.com', ADMIN_PASSWORD: '' });
+    const password = /password: (\S+)/.exec(first.output())?.[1];
+    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(first.output()).toContain('account:  root@example.com');
+    expect((await signIn(first.url, 'root@example.com', password ?? '')).code).toBe(0);
+    await stop(first.child);
+
+    const second = await startMain({ DATA_DIR: dataDir, ADMIN_ACCOUNT: 'root@example.com', ADMIN_PASSWORD: '' });
+    expect(second.output()).not.toContain('password:');
+    expect((await signIn(second.url, 'root@example.com', password ?? '')).code).toBe(0);
+    await stop(second.child);
+  }, 60_000);
+
+  it('logs JSON lines with request ids, and never a password or token', async () => {
+    const started = await startMain({ DATA_DIR: freshDataDir(), ADMIN_PASSWORD: 'Secret-Admin-Pw-1' });
+    const wrong = await signIn(started.url, 'admin', 'Wrong-Secret-Pw-9');
+    expect(wrong.code).toBe(102);
+    const right = await signIn(started.url, 'admin', 'Secret-Admin-Pw-1');
+    await fetch(`${started.url}/api/v1/user`, { headers: { authorization: `Bearer ${right.data.access_token}` } });
+    await stop(started.child);
+    const log = started.output();
+    expect(log).not.toContain('Secret-Admin-Pw-1');
+    expect(log).not.toContain('Wrong-Secret-Pw-9');
+    expect(log).not.toContain(right.data.access_token);
+    const lines = log
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.some((l) => l.event === 'sign_in' && l.outcome === 'wrong_credentials' && l.account === 'admin')).toBe(true);
+    expect(lines.some((l) => l.event === 'sign_in' && l.outcome === 'success')).toBe(true);
+    expect(lines.filter((l) => l.msg === 'request completed').every((l) => typeof l.reqId === 'string')).toBe(true);
+  }, 60_000);
+
+  it('stops with a one-line message naming PORT when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const failure = await startMain({ DATA_DIR: freshDataDir(), PORT: String(port) }).then(
+      () => undefined,
+      (error: { output: string; code: number }) => error,
+    );
+    blocker.close();
+    expect(failure?.code).toBe(1);
+    expect(failure?.output.trim().split('\n').at(-1)).toBe(
+      `Port ${port} is already in use: set PORT to a free port (e.g. PORT=8081 npm start).`,
+    );
+  }, 60_000);
+
+  it('refuses an invalid setting by name', async () => {
+    const failure = await startMain({ DATA_DIR: freshDataDir(), PORT: 'eighty' }).then(
+      () => undefined,
+      (error: { output: string; code: number }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.output).toContain('Setting PORT is invalid');
+  }, 30_000);
+});
