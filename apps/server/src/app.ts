@@ -6,13 +6,18 @@ import type { DatabaseHandle } from './db/client.js';
 import { createAuthRepository } from './features/auth/auth.repository.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthService } from './features/auth/auth.service.js';
+import { liveRoutes } from './features/live/live.routes.js';
 import { createMessagesRepository } from './features/messages/messages.repository.js';
 import { messagesRoutes } from './features/messages/messages.routes.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { permissionsRoutes } from './features/permissions/permissions.routes.js';
+import { createPlantAccess } from './features/plants/plant-access.js';
 import { systemRoutes } from './features/system/system.routes.js';
 import { createUsersRepository } from './features/users/users.repository.js';
 import { usersRoutes } from './features/users/users.routes.js';
+import { ingestRoutes } from './ingest/ingest.routes.js';
+import type { IngestStats as IngestStatsSnapshot } from './ingest/ingest-pipeline.js';
+import type { LiveHub } from './ingest/live-hub.js';
 import { authPlugin } from './plugins/auth.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { consolePlugin } from './plugins/console.js';
@@ -36,11 +41,14 @@ const REDACT = [
 export interface BuildAppOptions {
   config: Config;
   database: DatabaseHandle;
+  live: LiveHub;
+  /** Ingest figures for the operators' stats call (the pipeline starts after the app is built). */
+  ingestStats: () => IngestStatsSnapshot;
   /** Tests pass false to keep their output quiet; the product logs to stdout as JSON. */
   logger?: boolean;
 }
 
-export async function buildApp({ config, database, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, live, ingestStats, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } } : false,
     genReqId: (req) => {
@@ -85,6 +93,8 @@ export async function buildApp({ config, database, logger = true }: BuildAppOpti
   await app.register(usersRoutes, { repository: usersRepository });
   await app.register(permissionsRoutes, { repository: permissionsRepository });
   await app.register(messagesRoutes, { repository: createMessagesRepository(db) });
+  await app.register(liveRoutes, { live, plantAccess: createPlantAccess(db) });
+  await app.register(ingestRoutes, { stats: () => ({ ...ingestStats(), liveConnections: live.size }), live });
 
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
   return app;

@@ -29,6 +29,17 @@ const EnvSchema = z.object({
   SIGN_IN_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   SIGN_IN_MAX_DELAY_MS: z.coerce.number().int().min(0).max(30_000).default(5000),
   WEB_DIST: z.string().optional(),
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
+  MQTT_HOST: z.string().default('0.0.0.0'),
+  MQTT_URL: z
+    .string()
+    .regex(/^mqtts?:\/\//, 'must start with mqtt:// or mqtts://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  OFFLINE_AFTER_INTERVALS: z.coerce.number().min(1.5).max(100).default(3),
+  SIMULATOR: z.enum(['on', 'off']).default('on'),
+  SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
+  SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export interface Config {
@@ -44,6 +55,12 @@ export interface Config {
   signIn: { slowAfter: number; lockAfter: number; lockMinutes: number; maxDelayMs: number };
   /** Built console to serve; absent when only the API runs (tests, dev with Vite). */
   webDist: string | undefined;
+  /** portExplicit: MQTT_PORT was set, so a taken port is an error rather than a reason to try the next. */
+  mqtt: { port: number; host: string; url: string | undefined; portExplicit: boolean };
+  /** A device is offline after this many of its gateway's report intervals without a report. */
+  offlineAfterIntervals: number;
+  /** npm start runs the demo fleet's simulator beside the server. */
+  simulator: { seed: number; intervalSeconds: number } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -72,5 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDelayMs: e.SIGN_IN_MAX_DELAY_MS,
     },
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : undefined,
+    mqtt: { port: e.MQTT_PORT, host: e.MQTT_HOST, url: e.MQTT_URL, portExplicit: env.MQTT_PORT !== undefined && env.MQTT_PORT !== '' },
+    offlineAfterIntervals: e.OFFLINE_AFTER_INTERVALS,
+    simulator: e.SIMULATOR === 'on' ? { seed: e.SIMULATOR_SEED, intervalSeconds: e.SIMULATOR_INTERVAL } : undefined,
   };
 }

@@ -28,7 +28,7 @@ function freshDataDir(): string {
 /** Starts main.ts and resolves once it says where it runs (or rejects with what it printed). */
 function startMain(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -117,7 +117,7 @@ describe('npm start (main.ts)', () => {
     blocker.close();
     expect(failure?.code).toBe(1);
     expect(failure?.output.trim().split('\n').at(-1)).toBe(
-      `Port ${port} is already in use: set PORT to a free port (e.g. PORT=8081 npm start).`,
+      `Port ${port} is already in use: set PORT to a free port (e.g. PORT=${port + 1} npm start).`,
     );
   }, 60_000);
 

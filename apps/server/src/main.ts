@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
+import { startDemoFleet } from './features/fleet/demo-runner.js';
 import { startServer } from './server.js';
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -40,8 +41,10 @@ async function main(): Promise<void> {
     process.stdout.write(
       `Sunward is running at http://localhost:${server.port}  (data: ${config.databaseUrl ? 'PostgreSQL' : join(config.dataDir, 'pg')})\n`,
     );
+    const simulator = config.simulator ? await startDemoFleet(server, config) : undefined;
     const shutdown = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
+      simulator?.stop();
       server.close().then(
         () => process.exit(0),
         () => process.exit(1),
@@ -51,7 +54,9 @@ async function main(): Promise<void> {
     process.once('SIGTERM', () => shutdown('SIGTERM'));
   } catch (error) {
     if (isAddressInUse(error)) {
-      process.stderr.write(`Port ${config.port} is already in use: set PORT to a free port (e.g. PORT=8081 npm start).\n`);
+      const setting = (error as { setting?: string }).setting ?? 'PORT';
+      const port = setting === 'MQTT_PORT' ? config.mqtt.port : config.port;
+      process.stderr.write(`Port ${port} is already in use: set ${setting} to a free port (e.g. ${setting}=${port + 1} npm start).\n`);
       process.exit(1);
     }
     throw error;

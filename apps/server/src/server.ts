@@ -6,6 +6,8 @@ import { createAuthRepository } from './features/auth/auth.repository.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { type SeededAdmin, seedPlatformAdmin } from './features/users/admin-seed.js';
 import { createUsersRepository } from './features/users/users.repository.js';
+import { createLiveHub } from './ingest/live-hub.js';
+import { startTelemetry, type Telemetry } from './ingest/telemetry-service.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -14,6 +16,7 @@ export interface RunningServer {
   port: number;
   url: string;
   seededAdmin: SeededAdmin | undefined;
+  telemetry: Telemetry;
   close(): Promise<void>;
 }
 
@@ -21,11 +24,19 @@ const HOUSEKEEPING_MS = 60 * 60 * 1000;
 
 /** Opens the database, syncs the permission catalogue, seeds the administrator and listens. */
 export async function startServer(config: Config, options: { logger?: boolean } = {}): Promise<RunningServer> {
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const database = await openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    onIdleError: (error) => process.stderr.write(`database connection lost (${error.message}); reconnecting on next use\n`),
+  });
   try {
     const permissions = createPermissionsRepository(database.db);
     await permissions.syncCatalogue();
-    const app = await buildApp({ config, database, logger: options.logger ?? true });
+    const live = createLiveHub();
+    let telemetry: Telemetry | undefined;
+    const ingestStats = () => telemetry?.pipeline.stats ?? { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
+    const app = await buildApp({ config, database, live, ingestStats, logger: options.logger ?? true });
+    telemetry = await startTelemetry(config, database.db, app.log, live);
     const seededAdmin = await seedPlatformAdmin(
       { users: createUsersRepository(database.db), permissions, log: app.log },
       { account: config.adminAccount, password: config.adminPassword },
@@ -44,8 +55,10 @@ export async function startServer(config: Config, options: { logger?: boolean } 
       port,
       url: `http://127.0.0.1:${port}`,
       seededAdmin,
+      telemetry: telemetry,
       async close() {
         clearInterval(housekeeping);
+        await telemetry.close();
         await app.close();
         await database.close();
       },

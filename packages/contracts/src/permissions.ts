@@ -75,6 +75,9 @@ export const PERMISSIONS = [
 
   menu('logger.management'),
   menu('logger.upgrade.record', 'logger.management'),
+
+  // Platform operations (Sunward): ingest health, broker and pipeline figures.
+  button('system.monitor', 'logger.management'),
 ] as const satisfies readonly PermissionDefinition[];
 
 export type PermissionKey = (typeof PERMISSIONS)[number]['key'];

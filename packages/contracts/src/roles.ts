@@ -89,7 +89,9 @@ export const ROLE_GRANTS: Record<BuiltInRole, readonly PermissionKey[]> = {
 };
 
 /** Keys only the platform may hold: a company cannot grant them to its own roles. */
-export const PLATFORM_ONLY_PERMISSIONS: readonly PermissionKey[] = PERMISSION_KEYS.filter((key) => key.startsWith('firmware.'));
+export const PLATFORM_ONLY_PERMISSIONS: readonly PermissionKey[] = PERMISSION_KEYS.filter(
+  (key) => key.startsWith('firmware.') || key.startsWith('system.'),
+);
 
 /** What a company administrator may put into a custom role (issue 7's role picker). */
 export const COMPANY_ASSIGNABLE_PERMISSIONS: readonly PermissionKey[] = PERMISSION_KEYS.filter(

@@ -2,7 +2,20 @@
 // Migrations in ./migrations are generated from it with `npm run db:generate -w @sunward/server`.
 // No relative imports here: drizzle-kit loads this file on its own.
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  real,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -132,4 +145,140 @@ export const messages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('messages_user_state').on(t.userId, t.state)],
+);
+
+// ---- Telemetry (issue 3) ----
+
+/** Plants: the fields telemetry needs (location and time zone for day boundaries); issue 4 adds the rest. */
+export const plants = pgTable(
+  'plants',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    companyId: integer('company_id').references(() => companies.id),
+    ownerId: integer('owner_id').references(() => users.id),
+    plantType: smallint('plant_type').notNull().default(1),
+    capacityKwp: doublePrecision('capacity_kwp').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    timezone: text('timezone').notNull(),
+    address: text('address'),
+    status: smallint('status').notNull().default(2),
+    createdAt: createdAt(),
+  },
+  (t) => [index('plants_company').on(t.companyId), index('plants_owner').on(t.ownerId)],
+);
+
+/** Data loggers. The registration key is stored as SHA-256: it is a random secret, not a human password. */
+export const gateways = pgTable(
+  'gateways',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    sn: text('sn').notNull().unique(),
+    keyHash: text('key_hash').notNull(),
+    plantId: integer('plant_id').references(() => plants.id, { onDelete: 'set null' }),
+    companyId: integer('company_id').references(() => companies.id),
+    alias: text('alias'),
+    online: boolean('online').notNull().default(false),
+    status: smallint('status').notNull().default(2),
+    lastOnlineAt: timestamp('last_online_at', { withTimezone: true }),
+    lastIp: text('last_ip'),
+    rssi: smallint('rssi'),
+    commType: text('comm_type'),
+    iccid: text('iccid'),
+    hwVersion: text('hw_version'),
+    fwVersion: text('fw_version'),
+    reportIntervalS: integer('report_interval_s').notNull().default(300),
+    lastSeq: integer('last_seq'),
+    gapCount: integer('gap_count').notNull().default(0),
+    lastReportAt: timestamp('last_report_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('gateways_plant').on(t.plantId)],
+);
+
+export const devices = pgTable(
+  'devices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    sn: text('sn').notNull().unique(),
+    gatewayId: integer('gateway_id').references(() => gateways.id, { onDelete: 'set null' }),
+    plantId: integer('plant_id').references(() => plants.id, { onDelete: 'set null' }),
+    /** Battery slave packs point at their master. */
+    parentId: integer('parent_id'),
+    family: text('family').notNull(),
+    protocolId: text('protocol_id').notNull(),
+    alias: text('alias'),
+    model: text('model'),
+    ratedPowerW: doublePrecision('rated_power_w'),
+    status: smallint('status').notNull().default(2),
+    lastReportAt: timestamp('last_report_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('devices_plant').on(t.plantId), index('devices_gateway').on(t.gatewayId)],
+);
+
+/**
+ * One row per device report: the decoded numeric points in the protocol's order (numericPointIds).
+ * Partitioned by month on ts (see the migration); the key makes a redelivered report a no-op.
+ */
+export const readings = pgTable(
+  'readings',
+  {
+    deviceId: integer('device_id').notNull(),
+    ts: timestamp('ts', { withTimezone: true }).notNull(),
+    values: real('values').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.ts] })],
+);
+
+/** The latest reading of each device: what lists, maps and energy-flow views read. */
+export const deviceRealtime = pgTable('device_realtime', {
+  deviceId: integer('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  ts: timestamp('ts', { withTimezone: true }).notNull(),
+  values: real('values').array().notNull(),
+  powerW: doublePrecision('power_w'),
+  energyTotalWh: doublePrecision('energy_total_wh'),
+  soc: real('soc'),
+});
+
+/**
+ * Per device and plant-local day: the lowest and highest reading of the cumulative energy counter and
+ * the peak power. Upserts with least/greatest are order-independent and idempotent, so replays and
+ * redeliveries never double-count; a day's energy is its highest counter minus the previous day's.
+ */
+export const deviceEnergyDaily = pgTable(
+  'device_energy_daily',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    counterMinWh: doublePrecision('counter_min_wh'),
+    counterMaxWh: doublePrecision('counter_max_wh'),
+    peakW: doublePrecision('peak_w'),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.day] })],
+);
+
+/** Device events opened and cleared from the protocol's event table. */
+export const deviceEvents = pgTable(
+  'device_events',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    plantId: integer('plant_id'),
+    code: integer('code').notNull(),
+    level: text('level').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+    clearedAt: timestamp('cleared_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('device_events_open').on(t.deviceId, t.code).where(sql`${t.clearedAt} is null`),
+    index('device_events_plant').on(t.plantId, t.openedAt),
+  ],
 );

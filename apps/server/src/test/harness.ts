@@ -59,6 +59,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ADMIN_ACCOUNT: ADMIN.account,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'silent',
+    MQTT_PORT: '0',
+    MQTT_HOST: '127.0.0.1',
     ...env,
   });
   const server = await startServer(config, { logger: false });

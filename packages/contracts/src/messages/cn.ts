@@ -107,6 +107,7 @@ export const cn: MessageCatalogue = {
   'permission.customer.type.edit': '编辑客户类型',
   'permission.logger.management': '日志',
   'permission.logger.upgrade.record': '维护日志',
+  'permission.system.monitor': '数据接入监控',
 
   'role.platform_admin': '平台管理员',
   'role.company_admin': '公司管理员',

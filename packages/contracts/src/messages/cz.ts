@@ -107,6 +107,7 @@ export const cz: MessageCatalogue = {
   'permission.customer.type.edit': 'Upravit typy zákazníků',
   'permission.logger.management': 'Protokoly',
   'permission.logger.upgrade.record': 'Protokol údržby',
+  'permission.system.monitor': 'Sledování příjmu dat',
 
   'role.platform_admin': 'Správce platformy',
   'role.company_admin': 'Správce společnosti',

@@ -107,6 +107,7 @@ export const de: MessageCatalogue = {
   'permission.customer.type.edit': 'Kundentypen bearbeiten',
   'permission.logger.management': 'Protokolle',
   'permission.logger.upgrade.record': 'Wartungsprotokoll',
+  'permission.system.monitor': 'Überwachung der Datenaufnahme',
 
   'role.platform_admin': 'Plattformadministrator',
   'role.company_admin': 'Unternehmensadministrator',

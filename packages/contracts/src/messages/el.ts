@@ -107,6 +107,7 @@ export const el: MessageCatalogue = {
   'permission.customer.type.edit': 'Επεξεργασία τύπων πελατών',
   'permission.logger.management': 'Αρχεία καταγραφής',
   'permission.logger.upgrade.record': 'Αρχείο συντήρησης',
+  'permission.system.monitor': 'Παρακολούθηση λήψης δεδομένων',
 
   'role.platform_admin': 'Διαχειριστής πλατφόρμας',
   'role.company_admin': 'Διαχειριστής εταιρείας',

@@ -110,6 +110,7 @@ export const en = {
   'permission.customer.type.edit': 'Edit customer types',
   'permission.logger.management': 'Logs',
   'permission.logger.upgrade.record': 'Maintenance log',
+  'permission.system.monitor': 'Ingest monitoring',
 
   'role.platform_admin': 'Platform administrator',
   'role.company_admin': 'Company administrator',

@@ -107,6 +107,7 @@ export const es: MessageCatalogue = {
   'permission.customer.type.edit': 'Editar tipos de cliente',
   'permission.logger.management': 'Registros',
   'permission.logger.upgrade.record': 'Registro de mantenimiento',
+  'permission.system.monitor': 'Supervisión de la ingesta de datos',
 
   'role.platform_admin': 'Administrador de la plataforma',
   'role.company_admin': 'Administrador de la empresa',

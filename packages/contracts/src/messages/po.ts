@@ -107,6 +107,7 @@ export const po: MessageCatalogue = {
   'permission.customer.type.edit': 'Edytuj typy klientów',
   'permission.logger.management': 'Dzienniki',
   'permission.logger.upgrade.record': 'Dziennik konserwacji',
+  'permission.system.monitor': 'Monitorowanie odbioru danych',
 
   'role.platform_admin': 'Administrator platformy',
   'role.company_admin': 'Administrator firmy',

@@ -107,6 +107,7 @@ export const pt: MessageCatalogue = {
   'permission.customer.type.edit': 'Editar tipos de cliente',
   'permission.logger.management': 'Registos',
   'permission.logger.upgrade.record': 'Registo de manutenção',
+  'permission.system.monitor': 'Monitorização da receção de dados',
 
   'role.platform_admin': 'Administrador da plataforma',
   'role.company_admin': 'Administrador da empresa',

@@ -107,6 +107,7 @@ export const tr: MessageCatalogue = {
   'permission.customer.type.edit': 'Müşteri türlerini düzenle',
   'permission.logger.management': 'Günlükler',
   'permission.logger.upgrade.record': 'Bakım günlüğü',
+  'permission.system.monitor': 'Veri alımı izleme',
 
   'role.platform_admin': 'Platform yöneticisi',
   'role.company_admin': 'Şirket yöneticisi',

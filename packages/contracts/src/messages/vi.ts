@@ -107,6 +107,7 @@ export const vi: MessageCatalogue = {
   'permission.customer.type.edit': 'Chỉnh sửa loại khách hàng',
   'permission.logger.management': 'Nhật ký',
   'permission.logger.upgrade.record': 'Nhật ký bảo trì',
+  'permission.system.monitor': 'Giám sát tiếp nhận dữ liệu',
 
   'role.platform_admin': 'Quản trị viên nền tảng',
   'role.company_admin': 'Quản trị viên công ty',

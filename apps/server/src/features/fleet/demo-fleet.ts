@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { PlantType } from '@sunward/contracts/device-status';
+import type { SimulatedFleet, SimulatedGateway } from '@sunward/contracts/simulated-fleet';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { companies, devices, gateways, plants } from '../../db/schema.js';
+import { hashGatewayKey } from '../../ingest/gateway-auth.js';
+import { DEMO_SITES } from './demo-sites.js';
+
+export const DEMO_COMPANY = 'Sunward Demo Solar';
+
+type Device = SimulatedGateway['devices'][number];
+
+/** The devices a demo plant gets, by its type and size (deterministic from the plant's index). */
+export function demoDevices(index: number, site: (typeof DEMO_SITES)[number]): Device[] {
+  const tag = String(index + 1).padStart(2, '0');
+  const out: Device[] = [];
+  const inverterCount = Math.max(1, Math.ceil(site.capacityKwp / 100));
+  if (site.plantType === PlantType.DC_COUPLED_STORAGE) {
+    out.push({
+      sn: `HY${tag}00001`,
+      protocolId: site.capacityKwp > 10 ? 'sunspec-hybrid-hv' : 'sunspec-hybrid-lv',
+      family: 'hybrid_inverter',
+      ratedPowerW: site.capacityKwp * 1000,
+    });
+    out.push({
+      sn: `BT${tag}00001`,
+      protocolId: 'sunspec-battery-bms',
+      family: 'battery',
+      capacityKwh: Math.round(site.capacityKwp * 1.2),
+    });
+  } else {
+    for (let i = 1; i <= inverterCount; i++) {
+      out.push({
+        sn: `IN${tag}${String(i).padStart(5, '0')}`,
+        protocolId: site.capacityKwp > 12 ? 'sunspec-inverter-3p' : 'sunspec-inverter-1p',
+        family: 'inverter',
+        ratedPowerW: (site.capacityKwp * 1000) / inverterCount,
+      });
+    }
+    if (site.plantType === PlantType.AC_COUPLED_STORAGE) {
+      out.push({ sn: `HY${tag}00001`, protocolId: 'sunspec-hybrid-lv', family: 'hybrid_inverter', ratedPowerW: 5000 });
+      out.push({ sn: `BT${tag}00001`, protocolId: 'sunspec-battery-bms', family: 'battery', capacityKwh: 10 });
+    }
+  }
+  out.push({ sn: `MT${tag}00001`, protocolId: 'sunspec-meter-3p', family: 'meter' });
+  if (site.load === 'commercial') out.push({ sn: `WS${tag}00001`, protocolId: 'sunspec-weather-station', family: 'weather_station' });
+  if (site.capacityKwp >= 200) out.push({ sn: `CB${tag}00001`, protocolId: 'sunspec-combiner-box', family: 'combiner_box' });
+  if (index % 4 === 1)
+    for (let i = 1; i <= 4; i++)
+      out.push({ sn: `OP${tag}0000${i}`, protocolId: 'sunspec-optimizer', family: 'optimizer', ratedPowerW: 450 });
+  if (index % 5 === 3) out.push({ sn: `HP${tag}00001`, protocolId: 'vendor-heat-pump', family: 'heat_pump', ratedPowerW: 3000 });
+  if (index % 6 === 2) out.push({ sn: `SW${tag}00001`, protocolId: 'vendor-ac-switch', family: 'ac_switch' });
+  return out;
+}
+
+/**
+ * Creates the demo company with its plants, gateways and devices, once. Returns the fleet the
+ * simulator plays (with the gateways' keys, which only exist here: the database keeps their hashes).
+ */
+export async function provisionDemoFleet(
+  db: Database,
+  options: { seed: number; mqttUrl: string; intervalSeconds: number },
+): Promise<SimulatedFleet> {
+  return db.transaction(async (tx) => {
+    const [company] = await tx.insert(companies).values({ name: DEMO_COMPANY }).returning({ id: companies.id });
+    if (!company) throw new Error('demo company not created');
+    const fleet: SimulatedFleet = { seed: options.seed, mqttUrl: options.mqttUrl, gateways: [] };
+    for (const [index, site] of DEMO_SITES.entries()) {
+      const [plant] = await tx
+        .insert(plants)
+        .values({
+          name: site.name,
+          companyId: company.id,
+          plantType: site.plantType,
+          capacityKwp: site.capacityKwp,
+          latitude: site.latitude,
+          longitude: site.longitude,
+          timezone: site.timezone,
+        })
+        .returning({ id: plants.id });
+      if (!plant) throw new Error('demo plant not created');
+      const sn = `GW${String(index + 1).padStart(2, '0')}${String(options.seed % 100000).padStart(6, '0')}`;
+      const key = randomBytes(12).toString('base64url');
+      const [gateway] = await tx
+        .insert(gateways)
+        .values({ sn, keyHash: hashGatewayKey(key), plantId: plant.id, companyId: company.id, reportIntervalS: options.intervalSeconds })
+        .returning({ id: gateways.id });
+      if (!gateway) throw new Error('demo gateway not created');
+      const list = demoDevices(index, site);
+      await tx.insert(devices).values(
+        list.map((d) => ({
+          sn: d.sn,
+          gatewayId: gateway.id,
+          plantId: plant.id,
+          family: d.family,
+          protocolId: d.protocolId,
+          ratedPowerW: d.ratedPowerW ?? null,
+          model: d.protocolId,
+        })),
+      );
+      fleet.gateways.push({ sn, key, intervalSeconds: options.intervalSeconds, plant: { ...site }, devices: list });
+    }
+    return fleet;
+  });
+}
+
+export async function demoFleetExists(db: Database): Promise<boolean> {
+  const [row] = await db.select({ id: companies.id }).from(companies).where(eq(companies.name, DEMO_COMPANY));
+  return row !== undefined;
+}

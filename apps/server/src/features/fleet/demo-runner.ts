@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SimulatedFleetSchema } from '@sunward/contracts/simulated-fleet';
+import type { Config } from '../../config.js';
+import type { RunningServer } from '../../server.js';
+import { demoFleetExists, provisionDemoFleet } from './demo-fleet.js';
+
+const SIMULATOR_MAIN = fileURLToPath(new URL('../../../../simulator/src/main.ts', import.meta.url));
+
+/**
+ * npm start: on a fresh database, provision the demo company and its fleet (written to
+ * DATA_DIR/demo-fleet.json with the gateways' keys, readable only by this user), then run the simulator
+ * as a separate process against this server's broker, so the console is alive on first start.
+ */
+export async function startDemoFleet(server: RunningServer, config: Config): Promise<{ stop(): void } | undefined> {
+  const settings = config.simulator;
+  const mqttPort = server.telemetry.mqttPort;
+  if (!settings || mqttPort === undefined) return undefined;
+  const fleetFile = join(config.dataDir, 'demo-fleet.json');
+  const mqttUrl = `mqtt://127.0.0.1:${mqttPort}`;
+  if (!(await demoFleetExists(server.database.db))) {
+    const fleet = await provisionDemoFleet(server.database.db, { seed: settings.seed, mqttUrl, intervalSeconds: settings.intervalSeconds });
+    await server.telemetry.pipeline.start();
+    writeFileSync(fleetFile, JSON.stringify(fleet, null, 2), { mode: 0o600 });
+    server.app.log.info({ plants: fleet.gateways.length, fleetFile }, 'demo fleet provisioned');
+  }
+  if (!existsSync(fleetFile)) {
+    server.app.log.warn({ fleetFile }, 'demo fleet exists but its file is missing: simulator not started');
+    return undefined;
+  }
+  const fleet = SimulatedFleetSchema.parse(JSON.parse(readFileSync(fleetFile, 'utf8')));
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  const run = () => {
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', SIMULATOR_MAIN, '--fleet', fleetFile, '--url', mqttUrl, '--seed', String(fleet.seed)],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    child.once('exit', (code) => {
+      if (stopping) return;
+      server.app.log.warn({ code }, 'simulator exited: restarting in 5 s');
+      setTimeout(run, 5000).unref();
+    });
+  };
+  run();
+  return {
+    stop() {
+      stopping = true;
+      child?.kill('SIGTERM');
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { LiveEvent, LiveHub } from '../../ingest/live-hub.js';
+import type { PlantAccess } from '../plants/plant-access.js';
+
+const HEARTBEAT_MS = 25_000;
+const VISIBILITY_REFRESH_MS = 60_000;
+
+/**
+ * GET /api/v1/live: Server-Sent Events with device and plant changes the caller may see, pushed as
+ * reports are stored (no polling). Sunward addition; the spec has no push channel.
+ */
+export const liveRoutes: FastifyPluginAsyncZod<{ live: LiveHub; plantAccess: PlantAccess }> = async (app, { live, plantAccess }) => {
+  app.get(
+    '/api/v1/live',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['Live'], summary: 'Server-Sent Events: device status and power, plant status, as they change' },
+    },
+    async (request, reply) => {
+      const auth = request.requireAuth();
+      let visible = await plantAccess.visiblePlantIds(auth);
+      const refresh = setInterval(() => {
+        plantAccess.visiblePlantIds(auth).then(
+          (ids) => {
+            visible = ids;
+          },
+          () => undefined,
+        );
+      }, VISIBILITY_REFRESH_MS);
+      const canSee = (event: LiveEvent) => visible === undefined || (event.plantId !== null && visible.has(event.plantId));
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      raw.write('retry: 3000\n\n');
+      const unsubscribe = live.subscribe((event) => {
+        if (canSee(event)) raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      });
+      const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      request.raw.on('close', () => {
+        clearInterval(heartbeat);
+        clearInterval(refresh);
+        unsubscribe();
+      });
+    },
+  );
+};

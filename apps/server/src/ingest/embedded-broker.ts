@@ -1,0 +1,165 @@
+import { createServer, type Server } from 'node:net';
+import { StatusPayloadSchema } from '@sunward/contracts/gateway-protocol';
+import { Aedes, type AuthenticateError } from 'aedes';
+import type { FastifyBaseLogger } from 'fastify';
+import { gatewayKeyMatches, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
+import type { IngestPipeline } from './ingest-pipeline.js';
+import type { TelemetryRepository } from './telemetry.repository.js';
+
+export interface EmbeddedBroker {
+  port: number;
+  close(): Promise<void>;
+}
+
+function authError(message: string, returnCode: 4 | 5): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+/**
+ * The MQTT broker inside the server (aedes). Gateways authenticate with SN and registration key; each
+ * may publish only on its own up topics and subscribe only to its own command topic. A report is
+ * acknowledged (PUBACK) only after the pipeline has committed it: aedes writes PUBACK when
+ * authorizePublish calls back.
+ */
+export async function startEmbeddedBroker(deps: {
+  port: number;
+  host: string;
+  repository: TelemetryRepository;
+  pipeline: IngestPipeline;
+  log: FastifyBaseLogger;
+  /** With the default port taken (another broker on this machine), try this many following ports. */
+  fallbackPorts: number;
+}): Promise<EmbeddedBroker> {
+  const { repository, pipeline, log } = deps;
+  const gatewayIds = new Map<string, number>();
+  const broker = await Aedes.createBroker({
+    concurrency: 1000,
+    authenticate(client, username, password, done) {
+      if (!isValidGatewayIdentity(client.id, username) || !password) {
+        done(authError('bad identity', 4), false);
+        return;
+      }
+      repository.gatewayCredentials(client.id).then(
+        (gateway) => {
+          if (!gateway || !gatewayKeyMatches(password.toString('utf8'), gateway.keyHash)) {
+            log.warn({ event: 'gateway_refused', gateway: client.id }, 'gateway refused: unknown SN or wrong key');
+            done(authError('bad username or password', 4), false);
+            return;
+          }
+          gatewayIds.set(client.id, gateway.id);
+          done(null, true);
+        },
+        (error: unknown) => {
+          log.error({ err: error }, 'gateway authentication failed');
+          done(authError('server unavailable', 5), false);
+        },
+      );
+    },
+    authorizePublish(client, packet, callback) {
+      // The broker itself publishes (client null) for wills and internal messages.
+      if (!client) return callback(null);
+      const kind = mayPublish(client.id, packet.topic);
+      const gatewayId = gatewayIds.get(client.id);
+      if (!kind || gatewayId === undefined) {
+        log.warn({ event: 'publish_refused', gateway: client.id, topic: packet.topic }, 'publish outside own topics refused');
+        return callback(new Error('not authorised'));
+      }
+      const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+      if (kind === 'report') {
+        pipeline.submitReport({ id: gatewayId, sn: client.id }, payload).then(
+          () => callback(null),
+          // Not stored: refusing the publish closes the connection without PUBACK, so the gateway resends.
+          () => callback(new Error('not stored')),
+        );
+        return;
+      }
+      if (kind === 'status') {
+        const status = safeStatus(payload);
+        if (status) {
+          const presence = repository.setGatewayPresence(gatewayId, {
+            online: status.online,
+            at: new Date(),
+            ip: client.conn && 'remoteAddress' in client.conn ? String(client.conn.remoteAddress) : null,
+          });
+          const info = repository.setGatewayInfo(gatewayId, {
+            fw: status.fw,
+            hw: status.hw,
+            rssi: status.rssi,
+            comm: status.comm,
+            iccid: status.iccid,
+            interval: status.interval,
+          });
+          Promise.all([presence, info]).then(
+            () => callback(null),
+            () => callback(null),
+          );
+          return;
+        }
+      }
+      callback(null);
+    },
+    authorizeSubscribe(client, subscription, callback) {
+      if (!maySubscribe(client.id, subscription.topic)) {
+        log.warn(
+          { event: 'subscribe_refused', gateway: client.id, topic: subscription.topic },
+          'subscription outside own command topic refused',
+        );
+        // A null subscription answers SUBACK with failure (0x80) and delivers nothing.
+        return callback(null, null);
+      }
+      callback(null, subscription);
+    },
+  });
+
+  broker.on('client', (client) => {
+    const gatewayId = gatewayIds.get(client.id);
+    const ip = client.conn && 'remoteAddress' in client.conn ? String(client.conn.remoteAddress) : null;
+    if (gatewayId !== undefined) void repository.setGatewayPresence(gatewayId, { online: true, at: new Date(), ip }).catch(() => undefined);
+  });
+  broker.on('clientDisconnect', (client) => {
+    const gatewayId = gatewayIds.get(client.id);
+    if (gatewayId !== undefined) void repository.setGatewayPresence(gatewayId, { online: false, at: new Date() }).catch(() => undefined);
+  });
+
+  const server: Server = createServer(broker.handle);
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, deps.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await listen(deps.port + attempt);
+      break;
+    } catch (error) {
+      const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      if (!inUse || attempt >= deps.fallbackPorts || deps.port === 0) {
+        await new Promise<void>((resolve) => broker.close(() => resolve()));
+        throw Object.assign(error as Error, { setting: 'MQTT_PORT' });
+      }
+      log.warn({ port: deps.port + attempt }, 'MQTT port in use (another broker?): trying the next one; set MQTT_PORT to choose');
+    }
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : deps.port;
+  log.info({ port }, 'MQTT broker listening');
+  return {
+    port,
+    async close() {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function safeStatus(payload: Buffer) {
+  try {
+    const parsed = StatusPayloadSchema.safeParse(JSON.parse(payload.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,255 @@
+import { type DeviceStatusValue, worstStatus } from '@sunward/contracts/device-status';
+import { protocolById } from '@sunward/protocol/maps/index';
+import type { FastifyBaseLogger } from 'fastify';
+import { statusFromReading } from './device-state.js';
+import type { LiveHub } from './live-hub.js';
+import { localDay } from './local-day.js';
+import { type DecodedReading, decodeReport, parseReport, type RejectReason } from './report-decoder.js';
+import type { DailyRow, DeviceRecord, TelemetryRepository } from './telemetry.repository.js';
+
+export interface IngestSettings {
+  /** Flush a batch when it holds this many readings… */
+  maxBatchReadings: number;
+  /** …or when its oldest report has waited this long. */
+  maxBatchDelayMs: number;
+  /** Readings accepted but not yet committed; beyond it, submitters wait (backpressure). */
+  maxPendingReadings: number;
+  maxAgeMs: number;
+  maxFutureMs: number;
+}
+
+export const DEFAULT_INGEST_SETTINGS: IngestSettings = {
+  maxBatchReadings: 2000,
+  maxBatchDelayMs: 20,
+  maxPendingReadings: 50_000,
+  maxAgeMs: 31 * 24 * 3600 * 1000,
+  maxFutureMs: 5 * 60 * 1000,
+};
+
+interface Pending {
+  gatewayId: number;
+  seq: number;
+  readings: DecodedReading[];
+  done: () => void;
+  fail: (error: unknown) => void;
+}
+
+export interface IngestStats {
+  reportsStored: number;
+  readingsStored: number;
+  batches: number;
+  rejected: Partial<Record<RejectReason, number>>;
+  gaps: number;
+}
+
+/**
+ * MQTT → decode → batch → store → rollups → status/events. `submitReport` resolves once the report is
+ * committed, so the broker acknowledges (PUBACK) only what is stored.
+ */
+export function createIngestPipeline(deps: {
+  repository: TelemetryRepository;
+  log: FastifyBaseLogger;
+  live: LiveHub;
+  settings?: Partial<IngestSettings>;
+}) {
+  const settings = { ...DEFAULT_INGEST_SETTINGS, ...deps.settings };
+  const { repository, log, live } = deps;
+  const devicesBySn = new Map<string, DeviceRecord>();
+  const devicesById = new Map<number, DeviceRecord>();
+  const openEvents = new Map<number, Set<number>>();
+  const lastSeq = new Map<number, number>();
+  const stats: IngestStats = { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
+  let queue: Pending[] = [];
+  let queuedReadings = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> = Promise.resolve();
+  const waiters: (() => void)[] = [];
+
+  function remember(device: DeviceRecord) {
+    devicesBySn.set(device.sn, device);
+    devicesById.set(device.id, device);
+  }
+
+  function reject(reason: RejectReason, gatewaySn: string, detail?: string, sn?: string) {
+    stats.rejected[reason] = (stats.rejected[reason] ?? 0) + 1;
+    log.warn({ event: 'report_rejected', reason, gateway: gatewaySn, device: sn, detail }, 'report rejected');
+  }
+
+  async function flush(): Promise<void> {
+    timer = null;
+    const batch = queue;
+    queue = [];
+    queuedReadings = 0;
+    if (batch.length === 0) return;
+    const readings = batch.flatMap((p) => p.readings);
+    // The newest reading per device drives realtime, status and events.
+    const latest = new Map<number, DecodedReading>();
+    for (const r of readings) {
+      const seen = latest.get(r.deviceId);
+      if (!seen || seen.ts < r.ts) latest.set(r.deviceId, r);
+    }
+    const daily = new Map<string, DailyRow>();
+    for (const r of readings) {
+      const device = devicesById.get(r.deviceId);
+      const day = localDay(r.ts, device?.timezone ?? 'UTC');
+      const key = `${r.deviceId}|${day}`;
+      const row = daily.get(key) ?? { deviceId: r.deviceId, day, counterMinWh: null, counterMaxWh: null, peakW: null };
+      if (r.energyTotalWh !== null) {
+        row.counterMinWh = row.counterMinWh === null ? r.energyTotalWh : Math.min(row.counterMinWh, r.energyTotalWh);
+        row.counterMaxWh = row.counterMaxWh === null ? r.energyTotalWh : Math.max(row.counterMaxWh, r.energyTotalWh);
+      }
+      if (r.powerW !== null) row.peakW = row.peakW === null ? r.powerW : Math.max(row.peakW, r.powerW);
+      daily.set(key, row);
+    }
+    const statuses: { deviceId: number; status: DeviceStatusValue; ts: Date }[] = [];
+    const toOpen: { deviceId: number; plantId: number | null; code: number; level: string; at: Date }[] = [];
+    const toClear: { deviceId: number; code: number; at: Date }[] = [];
+    for (const r of latest.values()) {
+      statuses.push({ deviceId: r.deviceId, status: statusFromReading(r.operatingState, r.activeEvents), ts: r.ts });
+      const open = openEvents.get(r.deviceId) ?? new Set<number>();
+      const active = new Set(r.activeEvents.map((e) => e.code));
+      for (const e of r.activeEvents)
+        if (!open.has(e.code))
+          toOpen.push({
+            deviceId: r.deviceId,
+            plantId: devicesById.get(r.deviceId)?.plantId ?? null,
+            code: e.code,
+            level: e.level,
+            at: r.ts,
+          });
+      for (const code of open) if (!active.has(code)) toClear.push({ deviceId: r.deviceId, code, at: r.ts });
+    }
+    const gatewayRows = new Map<number, { gatewayId: number; lastSeq: number; gaps: number; at: Date }>();
+    for (const p of batch) {
+      const previous = lastSeq.get(p.gatewayId);
+      const gaps = previous !== undefined && p.seq > previous + 1 ? p.seq - previous - 1 : 0;
+      if (previous === undefined || p.seq > previous) lastSeq.set(p.gatewayId, p.seq);
+      const row = gatewayRows.get(p.gatewayId) ?? { gatewayId: p.gatewayId, lastSeq: p.seq, gaps: 0, at: new Date() };
+      row.lastSeq = Math.max(row.lastSeq, p.seq);
+      row.gaps += gaps;
+      gatewayRows.set(p.gatewayId, row);
+      if (gaps > 0) {
+        stats.gaps += gaps;
+        log.warn({ event: 'report_gap', gatewayId: p.gatewayId, missing: gaps, after: previous }, 'gap in report sequence');
+      }
+    }
+    try {
+      const plantIds = await repository.writeBatch({
+        readings: readings.map((r) => ({ deviceId: r.deviceId, ts: r.ts, values: r.values })),
+        realtime: [...latest.values()].map((r) => ({
+          deviceId: r.deviceId,
+          ts: r.ts,
+          values: r.values,
+          powerW: r.powerW,
+          energyTotalWh: r.energyTotalWh,
+          soc: r.soc,
+        })),
+        daily: [...daily.values()],
+        statuses,
+        openEvents: toOpen,
+        clearEvents: toClear,
+        gateways: [...gatewayRows.values()],
+      });
+      for (const e of toOpen) openEvents.set(e.deviceId, (openEvents.get(e.deviceId) ?? new Set()).add(e.code));
+      for (const e of toClear) openEvents.get(e.deviceId)?.delete(e.code);
+      await refreshPlantStatuses(plantIds);
+      stats.batches++;
+      stats.reportsStored += batch.length;
+      stats.readingsStored += readings.length;
+      for (const p of batch) p.done();
+      for (const s of statuses) {
+        const r = latest.get(s.deviceId);
+        live.publish({
+          type: 'device',
+          deviceId: s.deviceId,
+          plantId: devicesById.get(s.deviceId)?.plantId ?? null,
+          status: s.status,
+          powerW: r?.powerW ?? null,
+          soc: r?.soc ?? null,
+          ts: s.ts.toISOString(),
+        });
+      }
+    } catch (error) {
+      log.error({ err: error, reports: batch.length }, 'ingest batch failed: reports not acknowledged');
+      for (const p of batch) p.fail(error);
+    } finally {
+      while (waiters.length > 0 && queuedReadings < settings.maxPendingReadings) waiters.shift()?.();
+    }
+  }
+
+  async function refreshPlantStatuses(plantIds: readonly number[]) {
+    for (const { plantId, statuses } of await repository.plantDeviceStatuses(plantIds)) {
+      const status = worstStatus(statuses as DeviceStatusValue[]);
+      await repository.setPlantStatus(plantId, status);
+      live.publish({ type: 'plant', plantId, status });
+    }
+  }
+
+  function schedule() {
+    if (queuedReadings >= settings.maxBatchReadings) {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      flushing = flushing.then(flush);
+    } else if (!timer) {
+      timer = setTimeout(() => {
+        flushing = flushing.then(flush);
+      }, settings.maxBatchDelayMs);
+    }
+  }
+
+  return {
+    stats,
+
+    async start(): Promise<void> {
+      for (const device of await repository.loadDevices()) remember(device);
+      for (const e of await repository.openEvents()) openEvents.set(e.deviceId, (openEvents.get(e.deviceId) ?? new Set()).add(e.code));
+    },
+
+    /** Forget cached devices after the registry changed (a plant was created, a device moved). */
+    async refreshDevice(sn: string): Promise<void> {
+      const device = await repository.findDevice(sn);
+      if (device) remember(device);
+    },
+
+    /** Resolves when the report is committed; rejects if storing it failed (the broker then does not ack). */
+    async submitReport(gateway: { id: number; sn: string }, payload: Buffer): Promise<void> {
+      const parsed = parseReport(payload);
+      if (!parsed.ok) {
+        reject(parsed.reason, gateway.sn, parsed.detail);
+        return;
+      }
+      // Devices added since start are looked up once, then cached.
+      for (const d of parsed.report.devices) if (!devicesBySn.has(d.sn)) await this.refreshDevice(d.sn);
+      const decoded = decodeReport(parsed.report, {
+        gatewayId: gateway.id,
+        now: new Date(),
+        maxAgeMs: settings.maxAgeMs,
+        maxFutureMs: settings.maxFutureMs,
+        findDevice: (sn) => devicesBySn.get(sn),
+        findProtocol: protocolById,
+      });
+      for (const r of decoded.rejected) reject(r.reason, gateway.sn, r.detail, r.sn);
+      if (decoded.readings.length === 0) return;
+      while (queuedReadings >= settings.maxPendingReadings) await new Promise<void>((resolve) => waiters.push(resolve));
+      await new Promise<void>((done, fail) => {
+        queue.push({ gatewayId: gateway.id, seq: decoded.seq, readings: decoded.readings, done, fail });
+        queuedReadings += decoded.readings.length;
+        schedule();
+      });
+    },
+
+    async sweepOffline(multiple: number, offlineStatus: number): Promise<void> {
+      const plantIds = await repository.markSilentDevicesOffline(multiple, new Date(), offlineStatus);
+      await refreshPlantStatuses(plantIds);
+    },
+
+    /** Commits whatever is queued (used at shutdown). */
+    async drain(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      flushing = flushing.then(flush);
+      await flushing;
+    },
+  };
+}
+
+export type IngestPipeline = ReturnType<typeof createIngestPipeline>;

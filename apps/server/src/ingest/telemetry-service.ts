@@ -1,0 +1,65 @@
+import { DeviceStatus } from '@sunward/contracts/device-status';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
+import { createIngestPipeline, type IngestPipeline, type IngestSettings } from './ingest-pipeline.js';
+import type { LiveHub } from './live-hub.js';
+import { createTelemetryRepository } from './telemetry.repository.js';
+
+export interface Telemetry {
+  pipeline: IngestPipeline;
+  live: LiveHub;
+  /** The embedded broker's port (undefined with an external broker). */
+  mqttPort: number | undefined;
+  close(): Promise<void>;
+}
+
+const SWEEP_MS = 15_000;
+const PARTITION_CHECK_MS = 6 * 3600 * 1000;
+
+/** Starts ingest: partitions, the pipeline, the broker, and the offline sweep. Runnable on its own for scale-out. */
+export async function startTelemetry(
+  config: Config,
+  db: Database,
+  log: FastifyBaseLogger,
+  live: LiveHub,
+  settings?: Partial<IngestSettings>,
+): Promise<Telemetry> {
+  const repository = createTelemetryRepository(db);
+  await repository.ensureReadingPartitions(new Date(), 2);
+  const pipeline = createIngestPipeline({ repository, log, live, settings });
+  await pipeline.start();
+  let broker: EmbeddedBroker | undefined;
+  if (!config.mqtt.url) {
+    broker = await startEmbeddedBroker({
+      port: config.mqtt.port,
+      host: config.mqtt.host,
+      repository,
+      pipeline,
+      log,
+      fallbackPorts: config.mqtt.portExplicit ? 0 : 10,
+    });
+  }
+  const sweep = setInterval(() => {
+    pipeline
+      .sweepOffline(config.offlineAfterIntervals, DeviceStatus.OFFLINE)
+      .catch((error: unknown) => log.error({ err: error }, 'offline sweep failed'));
+  }, SWEEP_MS);
+  const partitions = setInterval(() => {
+    repository.ensureReadingPartitions(new Date(), 2).catch((error: unknown) => log.error({ err: error }, 'partition maintenance failed'));
+  }, PARTITION_CHECK_MS);
+  sweep.unref();
+  partitions.unref();
+  return {
+    pipeline,
+    live,
+    mqttPort: broker?.port,
+    async close() {
+      clearInterval(sweep);
+      clearInterval(partitions);
+      await broker?.close();
+      await pipeline.drain();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { GATEWAY_PROTOCOL_VERSION, gatewayTopic, type ReportPayload, type StatusPayload } from '@sunward/contracts/gateway-protocol';
+import mqtt, { type MqttClient } from 'mqtt';
+
+export interface GatewayConnection {
+  publishReport(report: Omit<ReportPayload, 'v' | 'seq'>): void;
+  /** Reports waiting for an acknowledgement or for the connection (store and forward). */
+  readonly pending: number;
+  readonly connected: boolean;
+  /** Drops the network connection for a while, as a real gateway losing its uplink would. */
+  dropConnection(forMs: number): void;
+  close(): Promise<void>;
+}
+
+/**
+ * One gateway on the wire: client id and username are its SN, password its key; status is retained
+ * with a last will saying offline; reports go out QoS 1 with a sequence number. mqtt.js keeps QoS 1
+ * messages in its outgoing store while disconnected and sends them after reconnecting.
+ */
+export function connectGateway(options: {
+  url: string;
+  sn: string;
+  key: string;
+  intervalSeconds: number;
+  firmware: string;
+  rssi: () => number;
+  onCommand?: (payload: Buffer) => void;
+  onError?: (error: Error) => void;
+}): GatewayConnection {
+  let seq = 0;
+  let inFlight = 0;
+  const status = (online: boolean): StatusPayload => ({
+    v: GATEWAY_PROTOCOL_VERSION,
+    online,
+    fw: options.firmware,
+    hw: 'SWG-4G-2.1',
+    rssi: options.rssi(),
+    comm: '4G',
+    iccid: `8986${options.sn.replace(/\D/g, '').padEnd(16, '0').slice(0, 16)}`,
+    interval: options.intervalSeconds,
+  });
+  const client: MqttClient = mqtt.connect(options.url, {
+    clientId: options.sn,
+    username: options.sn,
+    password: options.key,
+    protocolVersion: 4,
+    clean: false,
+    keepalive: 60,
+    reconnectPeriod: 2000,
+    connectTimeout: 10_000,
+    queueQoSZero: false,
+    will: { topic: gatewayTopic(options.sn, 'status'), payload: Buffer.from(JSON.stringify(status(false))), qos: 1, retain: true },
+  });
+  client.on('connect', () => {
+    client.publish(gatewayTopic(options.sn, 'status'), JSON.stringify(status(true)), { qos: 1, retain: true });
+    client.subscribe(gatewayTopic(options.sn, 'cmd'), { qos: 1 });
+  });
+  client.on('message', (_topic, payload) => options.onCommand?.(payload));
+  client.on('error', (error) => options.onError?.(error));
+
+  return {
+    publishReport(report) {
+      seq += 1;
+      inFlight += 1;
+      const payload: ReportPayload = { v: GATEWAY_PROTOCOL_VERSION, seq, ...report };
+      client.publish(gatewayTopic(options.sn, 'report'), JSON.stringify(payload), { qos: 1 }, () => {
+        inFlight -= 1;
+      });
+    },
+    get pending() {
+      return inFlight;
+    },
+    get connected() {
+      return client.connected;
+    },
+    dropConnection(forMs) {
+      client.stream?.destroy();
+      client.options.reconnectPeriod = forMs;
+      setTimeout(() => {
+        client.options.reconnectPeriod = 2000;
+      }, forMs).unref();
+    },
+    close() {
+      return new Promise((resolve) => client.end(false, {}, () => resolve()));
+    },
+  };
+}

@@ -1,0 +1,581 @@
+/**
+ * The pure decoder and encoder for register maps (spec 02 §3 Protocol). The server decodes what gateways
+ * send with `decodeBlocks`; the simulator produces the same frames with `encodeValues`. Gateway input is
+ * untrusted, so nothing here throws on bad input: whatever cannot be decoded becomes a readable problem.
+ */
+import type { DataType, DecodedValue, DecodeResult, EventLevel, ProtocolDefinition, RegisterBlock, RegisterPoint } from './types.js';
+
+/** Longest block accepted from a gateway; a Modbus read returns at most 125, so more means garbage. */
+const MAX_BLOCK_REGISTERS = 2000;
+/** SunSpec scale factors stay within ±10; anything else is a corrupt register, not a real exponent. */
+const MAX_SCALE_FACTOR = 10;
+/** A Modbus read returns at most 125 registers, so the encoder never builds longer blocks than a gateway reads. */
+const ENCODE_BLOCK_REGISTERS = 125;
+/** Gaps up to this size are read through (filled with 0) rather than starting a new block, as gateways do. */
+const ENCODE_MAX_GAP = 32;
+const ADDRESS_SPACE = 0x10000;
+
+type FixedWidthType = Exclude<DataType, 'string'>;
+
+const TYPE_REGISTERS: Record<FixedWidthType, number> = {
+  u16: 1,
+  s16: 1,
+  u32: 2,
+  s32: 2,
+  u64: 4,
+  f32: 2,
+  bits16: 1,
+  bits32: 2,
+};
+
+/** Registers a value of a fixed-width type occupies (strings take the point's own `count`). */
+export function registersForType(type: FixedWidthType): number {
+  return TYPE_REGISTERS[type];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Hex
+
+/** Parses the hex form gateways use (4 hex digits per register, big-endian); null when it is not that form. */
+export function registersFromHex(hex: string): number[] | null {
+  if (typeof hex !== 'string' || hex.length % 4 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
+  const registers: number[] = [];
+  for (let i = 0; i < hex.length; i += 4) registers.push(Number.parseInt(hex.slice(i, i + 4), 16));
+  return registers;
+}
+
+/** Inverse of `registersFromHex` (lower case). Values outside 0..65535 are cut to 16 bits, as on the wire. */
+export function registersToHex(registers: readonly number[]): string {
+  let hex = '';
+  for (const register of registers) {
+    const word = Number.isFinite(register) ? Math.trunc(register) & 0xffff : 0;
+    hex += word.toString(16).padStart(4, '0');
+  }
+  return hex;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared helpers
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isFixedWidthType(type: unknown): type is FixedWidthType {
+  return typeof type === 'string' && Object.hasOwn(TYPE_REGISTERS, type);
+}
+
+function isScaleFactor(value: number): boolean {
+  return Number.isInteger(value) && Math.abs(value) <= MAX_SCALE_FACTOR;
+}
+
+/** The points referenced as scale factors: they are decoded and encoded as plain s16 exponents. */
+function scaleFactorIds(points: readonly RegisterPoint[]): Set<string> {
+  const ids = new Set<string>();
+  for (const point of points) if (point.scaleFactorPoint !== undefined) ids.add(point.scaleFactorPoint);
+  return ids;
+}
+
+/** The map's points, or none when what was passed is not a map (callers never throw). */
+function pointsOf(protocol: ProtocolDefinition): RegisterPoint[] {
+  return isRecord(protocol) && Array.isArray(protocol.points) ? protocol.points.filter(isRecord) : [];
+}
+
+/** Why a point cannot be read or written at all (a map error), or null when its shape is sound. */
+function pointShapeProblem(point: RegisterPoint): string | null {
+  if (!Number.isInteger(point.address) || point.address < 0 || point.address >= ADDRESS_SPACE) return `address ${point.address} is invalid`;
+  if (!Number.isInteger(point.count) || point.count < 1 || point.address + point.count > ADDRESS_SPACE) {
+    return `register count ${point.count} is invalid`;
+  }
+  if (point.type === 'string') {
+    const skip = point.skipBytes ?? 0;
+    if (!Number.isInteger(skip) || skip < 0 || skip > point.count * 2) return `skipBytes ${skip} is invalid`;
+    return null;
+  }
+  if (!isFixedWidthType(point.type)) return `type ${String(point.type)} is unknown`;
+  if (point.count !== TYPE_REGISTERS[point.type])
+    return `type ${point.type} needs ${TYPE_REGISTERS[point.type]} registers, not ${point.count}`;
+  const scale = point.scale ?? 1;
+  const base = point.base ?? 0;
+  if (!Number.isFinite(scale) || scale === 0) return `scale ${scale} is invalid`;
+  if (!Number.isFinite(base)) return `base ${base} is invalid`;
+  return null;
+}
+
+/** x × 10^exponent, dividing for negative exponents because 10^-n is not exact in binary but 10^n is. */
+function shiftDecimal(value: number, exponent: number): number {
+  return exponent >= 0 ? value * 10 ** exponent : value / 10 ** -exponent;
+}
+
+/** Decimal places of a number as written (0.1 → 1, 0.025 → 3, 1e-7 → 7), so results can be rounded to them. */
+function decimalsOf(value: number): number {
+  if (!Number.isFinite(value) || Number.isInteger(value)) return 0;
+  const text = String(Math.abs(value));
+  const exponentAt = text.indexOf('e-');
+  if (exponentAt >= 0) {
+    const mantissa = text.slice(0, exponentAt);
+    const dot = mantissa.indexOf('.');
+    return Number(text.slice(exponentAt + 2)) + (dot >= 0 ? mantissa.length - dot - 1 : 0);
+  }
+  const dot = text.indexOf('.');
+  return dot >= 0 ? text.length - dot - 1 : 0;
+}
+
+/** Rounds away binary noise (230.10000000000002 → 230.1); toFixed is exact decimal rounding of the double. */
+function roundTo(value: number, decimals: number): number {
+  const rounded = Number.parseFloat(value.toFixed(Math.min(decimals, 100)));
+  return rounded === 0 ? 0 : rounded;
+}
+
+/** The shortest decimal that is still the same float32, so 230.1f reads as 230.1 and re-encodes bit for bit. */
+function shortestFloat32(value: number): number {
+  if (!Number.isFinite(value) || value === 0) return value === 0 ? 0 : value;
+  for (let precision = 1; precision < 9; precision++) {
+    const candidate = Number(value.toPrecision(precision));
+    if (Math.fround(candidate) === value) return candidate;
+  }
+  return Number(value.toPrecision(9));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Decoding
+
+type RawValue = { kind: 'value'; value: number | string } | { kind: 'absent' } | { kind: 'problem'; reason: string };
+
+const ABSENT: RawValue = { kind: 'absent' };
+
+function rawValue(value: number | string): RawValue {
+  return { kind: 'value', value };
+}
+
+function swapBytes(word: number): number {
+  return ((word & 0xff) << 8) | (word >> 8);
+}
+
+function float32FromWords(high: number, low: number): number {
+  const view = new DataView(new ArrayBuffer(4));
+  view.setUint16(0, high);
+  view.setUint16(2, low);
+  return view.getFloat32(0);
+}
+
+/** Printable ASCII as is; anything else would be a corrupt byte, shown as the replacement character. */
+function decodeAscii(bytes: readonly number[]): string {
+  let text = '';
+  for (const byte of bytes) {
+    if (byte === 0) break; // C string: the value ends at the first NUL, the rest is padding
+    text += byte >= 0x20 && byte <= 0x7e ? String.fromCharCode(byte) : '\uFFFD';
+  }
+  return text.replace(/ +$/, '');
+}
+
+/**
+ * Raw value of a point from its registers (already checked to be 0..65535, `count` of them). SunSpec's
+ * "not implemented" sentinels come back as absent.
+ */
+function readRaw(point: RegisterPoint, registers: readonly number[]): RawValue {
+  const words = point.byteSwap ? registers.map(swapBytes) : registers;
+  if (point.type === 'string') {
+    const bytes: number[] = [];
+    for (const word of words) bytes.push(word >> 8, word & 0xff);
+    const text = decodeAscii(bytes.slice(point.skipBytes ?? 0));
+    return text === '' ? ABSENT : rawValue(text); // SunSpec: an all-NUL string is not implemented
+  }
+  // Register order on the wire is high word first unless the device sends the low word first.
+  const ordered = point.wordSwap ? [...words].reverse() : words;
+  const w0 = ordered[0] ?? 0;
+  const w1 = ordered[1] ?? 0;
+  const accumulatorUnset = (value: number) => point.accumulator === true && value === 0;
+  switch (point.type) {
+    case 'u16':
+    case 'bits16':
+      return w0 === 0xffff || accumulatorUnset(w0) ? ABSENT : rawValue(w0);
+    case 's16':
+      return w0 === 0x8000 ? ABSENT : rawValue(w0 >= 0x8000 ? w0 - 0x10000 : w0);
+    case 'u32':
+    case 'bits32': {
+      const value = w0 * 0x10000 + w1;
+      return value === 0xffffffff || accumulatorUnset(value) ? ABSENT : rawValue(value);
+    }
+    case 's32': {
+      const value = w0 * 0x10000 + w1;
+      return value === 0x80000000 ? ABSENT : rawValue(value >= 0x80000000 ? value - 0x100000000 : value);
+    }
+    case 'u64': {
+      const w2 = ordered[2] ?? 0;
+      const w3 = ordered[3] ?? 0;
+      if (w0 === 0xffff && w1 === 0xffff && w2 === 0xffff && w3 === 0xffff) return ABSENT;
+      // Numbers are exact only below 2^53: w0 must stay under 0x20 for the value to fit.
+      if (w0 >= 0x20) return { kind: 'problem', reason: 'u64 value is above 2^53 and cannot be represented exactly' };
+      const value = ((w0 * 0x10000 + w1) * 0x10000 + w2) * 0x10000 + w3;
+      return accumulatorUnset(value) ? ABSENT : rawValue(value);
+    }
+    case 'f32': {
+      const value = float32FromWords(w0, w1);
+      if (Number.isNaN(value)) return ABSENT;
+      if (!Number.isFinite(value)) return { kind: 'problem', reason: 'f32 value is infinite' };
+      return rawValue(shortestFloat32(value));
+    }
+    default:
+      return { kind: 'problem', reason: `type ${String(point.type)} is unknown` };
+  }
+}
+
+/** Engineering value: raw × 10^sf × scale + base, rounded to the decimals those factors can produce. */
+function engineeringValue(point: RegisterPoint, raw: number, scaleFactor: number): number {
+  const scale = point.scale ?? 1;
+  const base = point.base ?? 0;
+  if (scaleFactor === 0 && scale === 1 && base === 0) return raw;
+  const value = shiftDecimal(raw, scaleFactor) * scale + base;
+  if (point.type === 'f32') return Number(value.toPrecision(12)); // floats carry their own decimals; trim the noise only
+  return roundTo(value, decimalsOf(scale) + Math.max(0, -scaleFactor) + decimalsOf(base));
+}
+
+interface Image {
+  registers: Map<number, number>;
+  problems: string[];
+}
+
+function imageKey(functionCode: number, address: number): number {
+  return functionCode * ADDRESS_SPACE + address;
+}
+
+function describeBlock(index: number, block: Record<string, unknown>): string {
+  return `block ${index} (function ${String(block.functionCode)}, address ${String(block.address)})`;
+}
+
+interface ParsedBlock {
+  functionCode: 3 | 4;
+  address: number;
+  registers: readonly number[];
+}
+
+/** A sound block from a gateway, or the reason it is rejected. */
+function parseBlock(block: Record<string, unknown>): ParsedBlock | string {
+  const { functionCode, address, registers } = block;
+  if (functionCode !== 3 && functionCode !== 4) return 'function code is not 3 (holding) or 4 (input)';
+  if (typeof address !== 'number' || !Number.isInteger(address) || address < 0 || address >= ADDRESS_SPACE) {
+    return 'address is not an integer 0..65535';
+  }
+  if (!Array.isArray(registers)) return 'registers are not a list';
+  if (registers.length > MAX_BLOCK_REGISTERS) return `${registers.length} registers is more than ${MAX_BLOCK_REGISTERS}`;
+  if (address + registers.length > ADDRESS_SPACE) return 'registers run past address 65535';
+  const checked: number[] = [];
+  for (let i = 0; i < registers.length; i++) {
+    const register: unknown = registers[i];
+    if (typeof register !== 'number' || !Number.isInteger(register) || register < 0 || register > 0xffff) {
+      return `register ${i} is ${String(register)}, not an integer 0..65535`;
+    }
+    checked.push(register);
+  }
+  return { functionCode, address, registers: checked };
+}
+
+/**
+ * One register image per report: blocks are merged so a point may straddle two reads. Where blocks
+ * overlap the first one wins, so a late duplicate cannot change a value already taken.
+ */
+function buildImage(blocks: readonly RegisterBlock[]): Image {
+  const image: Image = { registers: new Map(), problems: [] };
+  if (!Array.isArray(blocks)) {
+    image.problems.push('blocks are not a list');
+    return image;
+  }
+  blocks.forEach((block: unknown, index) => {
+    if (!isRecord(block)) {
+      image.problems.push(`block ${index} is not an object; ignored`);
+      return;
+    }
+    const parsed = parseBlock(block);
+    if (typeof parsed === 'string') {
+      image.problems.push(`${describeBlock(index, block)}: ${parsed}; block ignored`);
+      return;
+    }
+    parsed.registers.forEach((register, i) => {
+      const key = imageKey(parsed.functionCode, parsed.address + i);
+      if (!image.registers.has(key)) image.registers.set(key, register);
+    });
+  });
+  return image;
+}
+
+function registerRange(point: RegisterPoint): string {
+  const last = point.address + point.count - 1;
+  return `function ${point.functionCode}, ${last === point.address ? `register ${point.address}` : `registers ${point.address}..${last}`}`;
+}
+
+/** The point's registers, 'none' when the report has none of them, 'partial' when it has only some. */
+function pointRegisters(image: Image, point: RegisterPoint): number[] | 'none' | 'partial' {
+  const registers: number[] = [];
+  for (let i = 0; i < point.count; i++) {
+    const register = image.registers.get(imageKey(point.functionCode, point.address + i));
+    if (register !== undefined) registers.push(register);
+  }
+  if (registers.length === point.count) return registers;
+  return registers.length === 0 ? 'none' : 'partial';
+}
+
+/**
+ * Decodes a gateway's register blocks with a map. Values are engineering values (scale factors, `scale`
+ * and `base` applied); points the device marks "not implemented" are simply absent. Never throws.
+ */
+export function decodeBlocks(protocol: ProtocolDefinition, blocks: readonly RegisterBlock[]): DecodeResult {
+  const values: Record<string, DecodedValue> = {};
+  const image = buildImage(blocks);
+  const problems = image.problems;
+  const points = pointsOf(protocol);
+  const byId = new Map<string, RegisterPoint>();
+  for (const point of points) if (!byId.has(point.id)) byId.set(point.id, point);
+
+  // Scale factors are needed by many points; resolve each once. A number is the exponent, null means
+  // absent (not implemented: dependants are absent too), a string is the problem that stops dependants.
+  const scaleFactors = new Map<string, number | null | string>();
+  const resolveScaleFactor = (id: string): number | null | string => {
+    const known = scaleFactors.get(id);
+    if (known !== undefined) return known;
+    let result: number | null | string;
+    const point = byId.get(id);
+    if (point === undefined) result = `scale factor point "${id}" is not in the map`;
+    else if (pointShapeProblem(point) !== null || point.type !== 's16') result = `scale factor point "${id}" is not a valid s16 point`;
+    else {
+      const registers = pointRegisters(image, point);
+      if (typeof registers === 'string') result = `scale factor "${id}" (${registerRange(point)}) is missing from the report`;
+      else {
+        const raw = readRaw(point, registers);
+        if (raw.kind === 'absent') result = null;
+        else if (raw.kind === 'value' && typeof raw.value === 'number' && isScaleFactor(raw.value)) result = raw.value;
+        else result = `scale factor "${id}" is ${raw.kind === 'value' ? String(raw.value) : 'invalid'}, not an exponent -10..10`;
+      }
+    }
+    scaleFactors.set(id, result);
+    return result;
+  };
+
+  for (const point of points) {
+    const shape = pointShapeProblem(point);
+    if (shape !== null) {
+      problems.push(`point "${point.id}": ${shape}`);
+      continue;
+    }
+    const registers = pointRegisters(image, point);
+    if (registers === 'partial') {
+      problems.push(`point "${point.id}" (${registerRange(point)}) is only partly in the report`);
+      continue;
+    }
+    if (registers === 'none') {
+      if (point.required) problems.push(`required point "${point.id}" (${registerRange(point)}) is missing from the report`);
+      continue;
+    }
+    const raw = readRaw(point, registers);
+    if (raw.kind === 'absent') continue;
+    if (raw.kind === 'problem') {
+      problems.push(`point "${point.id}": ${raw.reason}`);
+      continue;
+    }
+    if (typeof raw.value === 'string') {
+      values[point.id] = raw.value;
+      continue;
+    }
+    let scaleFactor = 0;
+    if (point.scaleFactorPoint !== undefined) {
+      const resolved = resolveScaleFactor(point.scaleFactorPoint);
+      if (resolved === null) continue;
+      if (typeof resolved === 'string') {
+        problems.push(`point "${point.id}": ${resolved}`);
+        continue;
+      }
+      scaleFactor = resolved;
+    }
+    const value = engineeringValue(point, raw.value, scaleFactor);
+    if (!Number.isFinite(value)) {
+      problems.push(`point "${point.id}": scaled value is not finite`);
+      continue;
+    }
+    values[point.id] = value;
+  }
+  return { values, problems };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Encoding
+
+export interface EncodeOptions {
+  /** Only produce blocks for this function code (default: every function code the map uses). */
+  functionCode?: 3 | 4;
+}
+
+/** Inclusive raw ranges; the sentinel is left out so a clamped value still reads back as a value. */
+const RAW_RANGES: Record<Exclude<FixedWidthType, 'f32'>, [number, number]> = {
+  u16: [0, 0xfffe],
+  s16: [-0x7fff, 0x7fff],
+  u32: [0, 0xfffffffe],
+  s32: [-0x7fffffff, 0x7fffffff],
+  u64: [0, Number.MAX_SAFE_INTEGER],
+  bits16: [0, 0xfffe],
+  bits32: [0, 0xfffffffe],
+};
+
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** Big-endian words meaning "not implemented" for a type, written for points without a value. */
+function sentinelWords(point: RegisterPoint): number[] {
+  switch (point.type) {
+    case 'u16':
+    case 'bits16':
+      return [point.accumulator ? 0 : 0xffff];
+    case 's16':
+      return [0x8000];
+    case 'u32':
+    case 'bits32':
+      return point.accumulator ? [0, 0] : [0xffff, 0xffff];
+    case 's32':
+      return [0x8000, 0];
+    case 'u64':
+      return point.accumulator ? [0, 0, 0, 0] : [0xffff, 0xffff, 0xffff, 0xffff];
+    case 'f32':
+      return [0x7fc0, 0]; // quiet NaN
+    default:
+      return new Array<number>(point.count).fill(0); // strings: all NUL
+  }
+}
+
+function encodeString(point: RegisterPoint, text: string): number[] {
+  const bytes = new Array<number>(point.count * 2).fill(0);
+  let at = point.skipBytes ?? 0;
+  for (const char of text) {
+    if (at >= bytes.length) break;
+    const code = char.codePointAt(0) ?? 0x3f;
+    bytes[at++] = code >= 0x20 && code <= 0x7e ? code : 0x3f; // ASCII only: anything else becomes '?'
+  }
+  const words: number[] = [];
+  for (let i = 0; i < bytes.length; i += 2) words.push(((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0));
+  return words;
+}
+
+/** Big-endian words of an unsigned integer below 2^53, `count` registers wide. */
+function wordsOf(value: number, count: number): number[] {
+  const words = new Array<number>(count).fill(0);
+  let rest = value;
+  for (let i = count - 1; i >= 0; i--) {
+    words[i] = rest % 0x10000;
+    rest = Math.floor(rest / 0x10000);
+  }
+  return words;
+}
+
+function numericValue(value: DecodedValue | undefined): number | null {
+  if (typeof value === 'number') return Number.isNaN(value) ? null : value;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const parsed = Number(value);
+    return Number.isNaN(parsed) ? null : parsed;
+  }
+  return null;
+}
+
+/** Big-endian words of a point's value (absent or unusable → the type's sentinel), before any swapping. */
+function valueWords(point: RegisterPoint, value: DecodedValue | undefined, scaleFactor: number): number[] {
+  if (point.type === 'string') return value === undefined ? sentinelWords(point) : encodeString(point, String(value));
+  const engineering = numericValue(value);
+  if (engineering === null || !isFixedWidthType(point.type)) return sentinelWords(point);
+  const raw = shiftDecimal((engineering - (point.base ?? 0)) / (point.scale ?? 1), -scaleFactor);
+  if (point.type === 'f32') {
+    const view = new DataView(new ArrayBuffer(4));
+    view.setFloat32(0, Math.min(FLOAT32_MAX, Math.max(-FLOAT32_MAX, raw)));
+    return [view.getUint16(0), view.getUint16(2)];
+  }
+  const [min, max] = RAW_RANGES[point.type];
+  const integer = Math.min(max, Math.max(min, Math.round(raw)));
+  return wordsOf(integer < 0 ? integer + 2 ** (16 * point.count) : integer, point.count);
+}
+
+/** Registers of one point as they go on the wire, with the device's word and byte order. */
+function encodePoint(point: RegisterPoint, value: DecodedValue | undefined, scaleFactor: number): number[] {
+  const words = valueWords(point, value, scaleFactor);
+  if (point.wordSwap && point.type !== 'string') words.reverse();
+  return point.byteSwap ? words.map(swapBytes) : words;
+}
+
+/**
+ * Registers for engineering values, as a gateway would read them: contiguous blocks per function code
+ * (at most 125 registers, short gaps read through as 0). Points without a value get their "not
+ * implemented" sentinel; scale factor points without a value are written as 0, the exponent used for
+ * their dependants. Values beyond a type's range are clamped. Never throws.
+ */
+export function encodeValues(protocol: ProtocolDefinition, values: Record<string, DecodedValue>, options?: EncodeOptions): RegisterBlock[] {
+  const points = pointsOf(protocol);
+  const given: Record<string, DecodedValue> = isRecord(values) ? values : {};
+  const factorIds = scaleFactorIds(points);
+  const scaleFactorOf = (id: string | undefined): number => {
+    if (id === undefined || !Object.hasOwn(given, id)) return 0;
+    const value = numericValue(given[id]);
+    return value !== null && isScaleFactor(value) ? value : 0;
+  };
+
+  const encoded: { point: RegisterPoint; words: number[] }[] = [];
+  for (const point of points) {
+    if (options?.functionCode !== undefined && point.functionCode !== options.functionCode) continue;
+    if (point.functionCode !== 3 && point.functionCode !== 4) continue;
+    if (pointShapeProblem(point) !== null) continue;
+    const value = Object.hasOwn(given, point.id) ? given[point.id] : undefined;
+    const words = factorIds.has(point.id)
+      ? encodePoint(point, scaleFactorOf(point.id), 0)
+      : encodePoint(point, value, scaleFactorOf(point.scaleFactorPoint));
+    encoded.push({ point, words });
+  }
+  encoded.sort((a, b) => a.point.functionCode - b.point.functionCode || a.point.address - b.point.address);
+
+  const blocks: { functionCode: number; address: number; registers: number[] }[] = [];
+  for (const { point, words } of encoded) {
+    const current = blocks.at(-1);
+    const end = point.address + point.count;
+    const joins =
+      current !== undefined &&
+      current.functionCode === point.functionCode &&
+      point.address <= current.address + current.registers.length + ENCODE_MAX_GAP &&
+      end - current.address <= ENCODE_BLOCK_REGISTERS;
+    const block = joins ? current : { functionCode: point.functionCode, address: point.address, registers: [] };
+    if (!joins) blocks.push(block);
+    while (block.address + block.registers.length < end) block.registers.push(0);
+    words.forEach((word, i) => {
+      block.registers[point.address - block.address + i] = word;
+    });
+  }
+  return blocks;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Events and storage order
+
+export interface ActiveEvent {
+  code: number;
+  level: EventLevel;
+  bit: number;
+  point: string;
+}
+
+/** The map's events whose bit is set in decoded values, in map order. */
+export function decodeEvents(protocol: ProtocolDefinition, values: Record<string, DecodedValue>): ActiveEvent[] {
+  const active: ActiveEvent[] = [];
+  if (!isRecord(protocol) || !Array.isArray(protocol.events) || !isRecord(values)) return active;
+  for (const event of protocol.events) {
+    const value = Object.hasOwn(values, event.point) ? values[event.point] : undefined;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) continue;
+    if (!Number.isInteger(event.bit) || event.bit < 0 || event.bit > 63) continue;
+    // Arithmetic rather than bit operators: those work on 32-bit signed integers only.
+    if (Math.floor(value / 2 ** event.bit) % 2 === 1) {
+      active.push({ code: event.code, level: event.level, bit: event.bit, point: event.point });
+    }
+  }
+  return active;
+}
+
+/**
+ * Ids of the numeric points a report stores, in map order: everything except strings and points that
+ * only serve as scale factors (already applied to the values). The server keeps a report as a real[]
+ * in exactly this order, so the order is part of the storage format.
+ */
+export function numericPointIds(protocol: ProtocolDefinition): string[] {
+  const points = pointsOf(protocol);
+  const factorIds = scaleFactorIds(points);
+  return points.filter((point) => point.type !== 'string' && !factorIds.has(point.id)).map((point) => point.id);
+}
