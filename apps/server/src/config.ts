@@ -36,6 +36,16 @@ const EnvSchema = z.object({
     .regex(/^mqtts?:\/\//, 'must start with mqtt:// or mqtts://')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  MQTT_CONSUMERS: z.coerce.number().int().min(1).max(256).default(16),
+  MQTT_CONSUMER_ID: z
+    .string()
+    .regex(/^[\w-]{1,64}$/)
+    .optional(),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[\w-]{1,64}$/)
+    .default('sunward-ingest'),
+  MQTT_SESSION_EXPIRY_S: z.coerce.number().int().min(0).max(604_800).default(86_400),
   OFFLINE_AFTER_INTERVALS: z.coerce.number().min(1.5).max(100).default(3),
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
@@ -56,7 +66,16 @@ export interface Config {
   /** Built console to serve; absent when only the API runs (tests, dev with Vite). */
   webDist: string | undefined;
   /** portExplicit: MQTT_PORT was set, so a taken port is an error rather than a reason to try the next. */
-  mqtt: { port: number; host: string; url: string | undefined; portExplicit: boolean };
+  mqtt: {
+    port: number;
+    host: string;
+    url: string | undefined;
+    portExplicit: boolean;
+    consumers: number;
+    consumerId: string | undefined;
+    shareGroup: string;
+    sessionExpirySeconds: number;
+  };
   /** A device is offline after this many of its gateway's report intervals without a report. */
   offlineAfterIntervals: number;
   /** npm start runs the demo fleet's simulator beside the server. */
@@ -89,7 +108,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDelayMs: e.SIGN_IN_MAX_DELAY_MS,
     },
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : undefined,
-    mqtt: { port: e.MQTT_PORT, host: e.MQTT_HOST, url: e.MQTT_URL, portExplicit: env.MQTT_PORT !== undefined && env.MQTT_PORT !== '' },
+    mqtt: {
+      port: e.MQTT_PORT,
+      host: e.MQTT_HOST,
+      url: e.MQTT_URL,
+      portExplicit: env.MQTT_PORT !== undefined && env.MQTT_PORT !== '',
+      consumers: e.MQTT_CONSUMERS,
+      consumerId: e.MQTT_CONSUMER_ID,
+      shareGroup: e.MQTT_SHARE_GROUP,
+      sessionExpirySeconds: e.MQTT_SESSION_EXPIRY_S,
+    },
     offlineAfterIntervals: e.OFFLINE_AFTER_INTERVALS,
     simulator: e.SIMULATOR === 'on' ? { seed: e.SIMULATOR_SEED, intervalSeconds: e.SIMULATOR_INTERVAL } : undefined,
   };

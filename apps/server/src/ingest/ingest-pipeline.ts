@@ -14,6 +14,8 @@ export interface IngestSettings {
   maxBatchDelayMs: number;
   /** Readings accepted but not yet committed; beyond it, submitters wait (backpressure). */
   maxPendingReadings: number;
+  /** Flush at once when this many reports wait (the number of consumers that each hold one). */
+  flushAtReports: number;
   maxAgeMs: number;
   maxFutureMs: number;
 }
@@ -22,6 +24,7 @@ export const DEFAULT_INGEST_SETTINGS: IngestSettings = {
   maxBatchReadings: 2000,
   maxBatchDelayMs: 20,
   maxPendingReadings: 50_000,
+  flushAtReports: Number.POSITIVE_INFINITY,
   maxAgeMs: 31 * 24 * 3600 * 1000,
   maxFutureMs: 5 * 60 * 1000,
 };
@@ -186,7 +189,7 @@ export function createIngestPipeline(deps: {
   }
 
   function schedule() {
-    if (queuedReadings >= settings.maxBatchReadings) {
+    if (queuedReadings >= settings.maxBatchReadings || queue.length >= settings.flushAtReports) {
       if (timer) clearTimeout(timer);
       timer = null;
       flushing = flushing.then(flush);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
+import { type ExternalConsumer, startExternalConsumer } from './external-broker.js';
 import { createIngestPipeline, type IngestPipeline, type IngestSettings } from './ingest-pipeline.js';
 import type { LiveHub } from './live-hub.js';
 import { createTelemetryRepository } from './telemetry.repository.js';
@@ -28,10 +29,28 @@ export async function startTelemetry(
 ): Promise<Telemetry> {
   const repository = createTelemetryRepository(db);
   await repository.ensureReadingPartitions(new Date(), 2);
-  const pipeline = createIngestPipeline({ repository, log, live, settings });
+  // With an external broker each consumer connection holds one report until it is stored: flush as soon as all of them wait.
+  const pipeline = createIngestPipeline({
+    repository,
+    log,
+    live,
+    settings: { ...(config.mqtt.url ? { flushAtReports: config.mqtt.consumers } : {}), ...settings },
+  });
   await pipeline.start();
   let broker: EmbeddedBroker | undefined;
-  if (!config.mqtt.url) {
+  let consumer: ExternalConsumer | undefined;
+  if (config.mqtt.url) {
+    consumer = await startExternalConsumer({
+      url: config.mqtt.url,
+      consumerId: config.mqtt.consumerId,
+      connections: config.mqtt.consumers,
+      shareGroup: config.mqtt.shareGroup,
+      sessionExpirySeconds: config.mqtt.sessionExpirySeconds,
+      repository,
+      pipeline,
+      log,
+    });
+  } else {
     broker = await startEmbeddedBroker({
       port: config.mqtt.port,
       host: config.mqtt.host,
@@ -58,8 +77,10 @@ export async function startTelemetry(
     async close() {
       clearInterval(sweep);
       clearInterval(partitions);
+      await consumer?.stop();
       await broker?.close();
       await pipeline.drain();
+      await consumer?.close();
     },
   };
 }

@@ -1,0 +1,110 @@
+import { hostname } from 'node:os';
+import { parseGatewayTopic, StatusPayloadSchema, TOPIC_ROOT } from '@sunward/contracts/gateway-protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { IngestPipeline } from './ingest-pipeline.js';
+import type { TelemetryRepository } from './telemetry.repository.js';
+
+export interface ExternalConsumer {
+  connections: number;
+  /** Leaves the share group so the broker sends new reports to the other servers only. */
+  stop(): Promise<void>;
+  /** Ends the sessions (expiry 0): call after the pipeline has stored and acknowledged what it held. */
+  close(): Promise<void>;
+}
+
+/**
+ * The server as a client of an external broker (MQTT_URL): several connections in one MQTT 5 shared
+ * subscription group, so the broker spreads reports over them and over several server processes.
+ * Each PUBACK is sent only after the report is committed (customHandleAcks); mqtt.js handles one
+ * packet at a time per connection, hence several connections. Sessions are persistent and named
+ * stably (MQTT_CONSUMER_ID), so after a crash the broker redelivers what was not acknowledged.
+ * A graceful stop unsubscribes, stores and acknowledges what it holds, then ends its sessions.
+ */
+export async function startExternalConsumer(deps: {
+  url: string;
+  consumerId: string | undefined;
+  connections: number;
+  shareGroup: string;
+  sessionExpirySeconds: number;
+  repository: TelemetryRepository;
+  pipeline: IngestPipeline;
+  log: FastifyBaseLogger;
+}): Promise<ExternalConsumer> {
+  const { repository, pipeline, log } = deps;
+  const gatewayIds = new Map<string, number | null>();
+  const base = deps.consumerId ?? `${hostname()}`;
+
+  async function gatewayId(sn: string): Promise<number | null> {
+    if (!gatewayIds.has(sn)) gatewayIds.set(sn, (await repository.gatewayCredentials(sn))?.id ?? null);
+    return gatewayIds.get(sn) ?? null;
+  }
+
+  async function handle(topic: string, payload: Buffer): Promise<void> {
+    const parsed = parseGatewayTopic(topic);
+    if (!parsed) return;
+    const id = await gatewayId(parsed.sn);
+    if (id === null) {
+      log.warn({ event: 'report_rejected', reason: 'unknown_gateway', gateway: parsed.sn }, 'message from an unregistered gateway dropped');
+      return;
+    }
+    if (parsed.kind === 'report') return pipeline.submitReport({ id, sn: parsed.sn }, payload);
+    if (parsed.kind === 'status') {
+      try {
+        const status = StatusPayloadSchema.parse(JSON.parse(payload.toString('utf8')));
+        await repository.setGatewayPresence(id, { online: status.online, at: new Date() });
+        await repository.setGatewayInfo(id, {
+          fw: status.fw,
+          hw: status.hw,
+          rssi: status.rssi,
+          comm: status.comm,
+          iccid: status.iccid,
+          interval: status.interval,
+        });
+      } catch {
+        log.warn({ event: 'status_rejected', gateway: parsed.sn }, 'malformed gateway status dropped');
+      }
+    }
+  }
+
+  const topics = [`$share/${deps.shareGroup}/${TOPIC_ROOT}/+/report`, `$share/${deps.shareGroup}/${TOPIC_ROOT}/+/status`];
+  const clients: MqttClient[] = [];
+  for (let i = 0; i < deps.connections; i++) {
+    const client = mqtt.connect(deps.url, {
+      clientId: `sunward-${base}-${i}`,
+      protocolVersion: 5,
+      clean: false,
+      properties: { sessionExpiryInterval: deps.sessionExpirySeconds },
+      reconnectPeriod: 1000,
+      customHandleAcks: (topic, message, _packet, done) => {
+        handle(topic, message).then(
+          () => done(0),
+          // Not stored: no PUBACK; dropping the connection makes the broker redeliver it.
+          (error: unknown) => {
+            log.error({ err: error, topic }, 'report not stored: connection dropped for redelivery');
+            client.stream?.destroy();
+          },
+        );
+      },
+    });
+    client.on('connect', (connack) => {
+      // A resumed session keeps its subscriptions; subscribing again is harmless.
+      if (!connack.sessionPresent) client.subscribe(topics, { qos: 1 });
+    });
+    client.on('error', (error) => log.error({ err: error }, 'external broker connection error'));
+    clients.push(client);
+  }
+  await Promise.all(clients.map((c) => new Promise<void>((resolve) => (c.connected ? resolve() : c.once('connect', () => resolve())))));
+  log.info({ url: deps.url.replace(/\/\/[^@]*@/, '//***@'), connections: deps.connections }, 'consuming from external MQTT broker');
+  return {
+    connections: deps.connections,
+    async stop() {
+      await Promise.all(clients.map((c) => (c.connected ? c.unsubscribeAsync(topics).then(() => undefined) : Promise.resolve())));
+    },
+    async close() {
+      // A graceful stop leaves no session behind: Mosquitto would keep routing shared messages to it.
+      // After a crash the session stays, and the same MQTT_CONSUMER_ID resumes it.
+      await Promise.all(clients.map((c) => c.endAsync(false, { properties: { sessionExpiryInterval: 0 } })));
+    },
+  };
+}
