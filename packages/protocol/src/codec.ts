@@ -123,8 +123,28 @@ function decimalsOf(value: number): number {
 
 /** Rounds away binary noise (230.10000000000002 → 230.1); toFixed is exact decimal rounding of the double. */
 function roundTo(value: number, decimals: number): number {
+  // Fast path for the usual case: exact while value × 10^decimals stays an integer-safe double.
+  if (decimals <= 15) {
+    const factor = 10 ** decimals;
+    const shifted = value * factor;
+    if (Math.abs(shifted) < 2 ** 52) {
+      const rounded = Math.round(shifted) / factor;
+      return rounded === 0 ? 0 : rounded;
+    }
+  }
   const rounded = Number.parseFloat(value.toFixed(Math.min(decimals, 100)));
   return rounded === 0 ? 0 : rounded;
+}
+
+// decimalsOf works on strings: remember it per number, as maps use a handful of scales and bases.
+const decimalsCache = new Map<number, number>();
+function cachedDecimalsOf(value: number): number {
+  let known = decimalsCache.get(value);
+  if (known === undefined) {
+    known = decimalsOf(value);
+    if (decimalsCache.size < 10_000) decimalsCache.set(value, known);
+  }
+  return known;
 }
 
 /** The shortest decimal that is still the same float32, so 230.1f reads as 230.1 and re-encodes bit for bit. */
@@ -185,17 +205,18 @@ function readRaw(point: RegisterPoint, registers: readonly number[]): RawValue {
   const ordered = point.wordSwap ? [...words].reverse() : words;
   const w0 = ordered[0] ?? 0;
   const w1 = ordered[1] ?? 0;
-  const accumulatorUnset = (value: number) => point.accumulator === true && value === 0;
+  // SunSpec accumulators use 0 for "not implemented" (a plain expression: no closure on this hot path).
+  const accumulator = point.accumulator === true;
   switch (point.type) {
     case 'u16':
     case 'bits16':
-      return w0 === 0xffff || accumulatorUnset(w0) ? ABSENT : rawValue(w0);
+      return w0 === 0xffff || (accumulator && w0 === 0) ? ABSENT : rawValue(w0);
     case 's16':
       return w0 === 0x8000 ? ABSENT : rawValue(w0 >= 0x8000 ? w0 - 0x10000 : w0);
     case 'u32':
     case 'bits32': {
       const value = w0 * 0x10000 + w1;
-      return value === 0xffffffff || accumulatorUnset(value) ? ABSENT : rawValue(value);
+      return value === 0xffffffff || (accumulator && value === 0) ? ABSENT : rawValue(value);
     }
     case 's32': {
       const value = w0 * 0x10000 + w1;
@@ -208,7 +229,7 @@ function readRaw(point: RegisterPoint, registers: readonly number[]): RawValue {
       // Numbers are exact only below 2^53: w0 must stay under 0x20 for the value to fit.
       if (w0 >= 0x20) return { kind: 'problem', reason: 'u64 value is above 2^53 and cannot be represented exactly' };
       const value = ((w0 * 0x10000 + w1) * 0x10000 + w2) * 0x10000 + w3;
-      return accumulatorUnset(value) ? ABSENT : rawValue(value);
+      return accumulator && value === 0 ? ABSENT : rawValue(value);
     }
     case 'f32': {
       const value = float32FromWords(w0, w1);
@@ -228,12 +249,34 @@ function engineeringValue(point: RegisterPoint, raw: number, scaleFactor: number
   if (scaleFactor === 0 && scale === 1 && base === 0) return raw;
   const value = shiftDecimal(raw, scaleFactor) * scale + base;
   if (point.type === 'f32') return Number(value.toPrecision(12)); // floats carry their own decimals; trim the noise only
-  return roundTo(value, decimalsOf(scale) + Math.max(0, -scaleFactor) + decimalsOf(base));
+  return roundTo(value, cachedDecimalsOf(scale) + Math.max(0, -scaleFactor) + cachedDecimalsOf(base));
 }
 
 interface Image {
+  /** Filled only when blocks overlap; otherwise points are read straight from their block. */
   registers: Map<number, number>;
+  blocks: ParsedBlock[];
+  overlapping: boolean;
   problems: string[];
+}
+
+interface DecodePlan {
+  points: RegisterPoint[];
+  byId: Map<string, RegisterPoint>;
+  shapes: (string | null)[];
+}
+
+// A map is decoded thousands of times a second: what depends only on the map is worked out once.
+const plans = new WeakMap<ProtocolDefinition, DecodePlan>();
+function planOf(protocol: ProtocolDefinition): DecodePlan {
+  const cached = isRecord(protocol) ? plans.get(protocol) : undefined;
+  if (cached) return cached;
+  const points = pointsOf(protocol);
+  const byId = new Map<string, RegisterPoint>();
+  for (const point of points) if (!byId.has(point.id)) byId.set(point.id, point);
+  const plan = { points, byId, shapes: points.map(pointShapeProblem) };
+  if (isRecord(protocol)) plans.set(protocol, plan);
+  return plan;
 }
 
 function imageKey(functionCode: number, address: number): number {
@@ -276,7 +319,7 @@ function parseBlock(block: Record<string, unknown>): ParsedBlock | string {
  * overlap the first one wins, so a late duplicate cannot change a value already taken.
  */
 function buildImage(blocks: readonly RegisterBlock[]): Image {
-  const image: Image = { registers: new Map(), problems: [] };
+  const image: Image = { registers: new Map(), blocks: [], overlapping: false, problems: [] };
   if (!Array.isArray(blocks)) {
     image.problems.push('blocks are not a list');
     return image;
@@ -291,11 +334,29 @@ function buildImage(blocks: readonly RegisterBlock[]): Image {
       image.problems.push(`${describeBlock(index, block)}: ${parsed}; block ignored`);
       return;
     }
-    parsed.registers.forEach((register, i) => {
-      const key = imageKey(parsed.functionCode, parsed.address + i);
-      if (!image.registers.has(key)) image.registers.set(key, register);
-    });
+    image.blocks.push(parsed);
   });
+  const sorted = [...image.blocks].sort((a, b) => a.functionCode - b.functionCode || a.address - b.address);
+  for (let i = 1; i < sorted.length; i++) {
+    const previous = sorted[i - 1];
+    const current = sorted[i];
+    if (
+      previous &&
+      current &&
+      previous.functionCode === current.functionCode &&
+      current.address < previous.address + previous.registers.length
+    )
+      image.overlapping = true;
+  }
+  // Overlapping blocks need one merged image so the first block wins register by register.
+  if (image.overlapping) {
+    for (const parsed of image.blocks) {
+      parsed.registers.forEach((register, i) => {
+        const key = imageKey(parsed.functionCode, parsed.address + i);
+        if (!image.registers.has(key)) image.registers.set(key, register);
+      });
+    }
+  }
   return image;
 }
 
@@ -306,6 +367,22 @@ function registerRange(point: RegisterPoint): string {
 
 /** The point's registers, 'none' when the report has none of them, 'partial' when it has only some. */
 function pointRegisters(image: Image, point: RegisterPoint): number[] | 'none' | 'partial' {
+  if (!image.overlapping) {
+    // Without overlaps each register is in at most one block; a point may still straddle two.
+    const registers: number[] = [];
+    for (let i = 0; i < point.count; i++) {
+      const address = point.address + i;
+      for (const block of image.blocks) {
+        if (block.functionCode === point.functionCode && address >= block.address && address < block.address + block.registers.length) {
+          const register = block.registers[address - block.address];
+          if (register !== undefined) registers.push(register);
+          break;
+        }
+      }
+    }
+    if (registers.length === point.count) return registers;
+    return registers.length === 0 ? 'none' : 'partial';
+  }
   const registers: number[] = [];
   for (let i = 0; i < point.count; i++) {
     const register = image.registers.get(imageKey(point.functionCode, point.address + i));
@@ -316,6 +393,37 @@ function pointRegisters(image: Image, point: RegisterPoint): number[] | 'none' |
 }
 
 /**
+ * A scale factor point's exponent: a number, null when absent (not implemented: its dependants are
+ * absent too), or the problem that stops its dependants. A module-level function rather than a
+ * closure: this runs for every device of every report.
+ */
+function resolveScaleFactor(
+  image: Image,
+  byId: Map<string, RegisterPoint>,
+  cache: Map<string, number | null | string>,
+  id: string,
+): number | null | string {
+  const known = cache.get(id);
+  if (known !== undefined) return known;
+  let result: number | null | string;
+  const point = byId.get(id);
+  if (point === undefined) result = `scale factor point "${id}" is not in the map`;
+  else if (pointShapeProblem(point) !== null || point.type !== 's16') result = `scale factor point "${id}" is not a valid s16 point`;
+  else {
+    const registers = pointRegisters(image, point);
+    if (typeof registers === 'string') result = `scale factor "${id}" (${registerRange(point)}) is missing from the report`;
+    else {
+      const raw = readRaw(point, registers);
+      if (raw.kind === 'absent') result = null;
+      else if (raw.kind === 'value' && typeof raw.value === 'number' && isScaleFactor(raw.value)) result = raw.value;
+      else result = `scale factor "${id}" is ${raw.kind === 'value' ? String(raw.value) : 'invalid'}, not an exponent -10..10`;
+    }
+  }
+  cache.set(id, result);
+  return result;
+}
+
+/**
  * Decodes a gateway's register blocks with a map. Values are engineering values (scale factors, `scale`
  * and `base` applied); points the device marks "not implemented" are simply absent. Never throws.
  */
@@ -323,36 +431,12 @@ export function decodeBlocks(protocol: ProtocolDefinition, blocks: readonly Regi
   const values: Record<string, DecodedValue> = {};
   const image = buildImage(blocks);
   const problems = image.problems;
-  const points = pointsOf(protocol);
-  const byId = new Map<string, RegisterPoint>();
-  for (const point of points) if (!byId.has(point.id)) byId.set(point.id, point);
+  const { points, byId, shapes } = planOf(protocol);
 
-  // Scale factors are needed by many points; resolve each once. A number is the exponent, null means
-  // absent (not implemented: dependants are absent too), a string is the problem that stops dependants.
+  // Scale factors are needed by many points; resolve each once.
   const scaleFactors = new Map<string, number | null | string>();
-  const resolveScaleFactor = (id: string): number | null | string => {
-    const known = scaleFactors.get(id);
-    if (known !== undefined) return known;
-    let result: number | null | string;
-    const point = byId.get(id);
-    if (point === undefined) result = `scale factor point "${id}" is not in the map`;
-    else if (pointShapeProblem(point) !== null || point.type !== 's16') result = `scale factor point "${id}" is not a valid s16 point`;
-    else {
-      const registers = pointRegisters(image, point);
-      if (typeof registers === 'string') result = `scale factor "${id}" (${registerRange(point)}) is missing from the report`;
-      else {
-        const raw = readRaw(point, registers);
-        if (raw.kind === 'absent') result = null;
-        else if (raw.kind === 'value' && typeof raw.value === 'number' && isScaleFactor(raw.value)) result = raw.value;
-        else result = `scale factor "${id}" is ${raw.kind === 'value' ? String(raw.value) : 'invalid'}, not an exponent -10..10`;
-      }
-    }
-    scaleFactors.set(id, result);
-    return result;
-  };
-
-  for (const point of points) {
-    const shape = pointShapeProblem(point);
+  for (const [index, point] of points.entries()) {
+    const shape = shapes[index] ?? null;
     if (shape !== null) {
       problems.push(`point "${point.id}": ${shape}`);
       continue;
@@ -378,7 +462,7 @@ export function decodeBlocks(protocol: ProtocolDefinition, blocks: readonly Regi
     }
     let scaleFactor = 0;
     if (point.scaleFactorPoint !== undefined) {
-      const resolved = resolveScaleFactor(point.scaleFactorPoint);
+      const resolved = resolveScaleFactor(image, byId, scaleFactors, point.scaleFactorPoint);
       if (resolved === null) continue;
       if (typeof resolved === 'string') {
         problems.push(`point "${point.id}": ${resolved}`);

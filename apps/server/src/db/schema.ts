@@ -282,3 +282,19 @@ export const deviceEvents = pgTable(
     index('device_events_plant').on(t.plantId, t.openedAt),
   ],
 );
+
+/**
+ * Generation per plant and plant-local day, kept current from device_energy_daily by the ingest
+ * pipeline (a few seconds behind). Plant month, year and total read this, never raw readings.
+ */
+export const plantEnergyDaily = pgTable(
+  'plant_energy_daily',
+  {
+    plantId: integer('plant_id')
+      .notNull()
+      .references(() => plants.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    energyWh: doublePrecision('energy_wh').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.plantId, t.day] })],
+);

@@ -20,6 +20,8 @@ export interface IngestSettings {
   maxFutureMs: number;
 }
 
+const PLANT_DAY_REFRESH_MS = 5000;
+
 export const DEFAULT_INGEST_SETTINGS: IngestSettings = {
   maxBatchReadings: 2000,
   maxBatchDelayMs: 20,
@@ -53,6 +55,8 @@ export function createIngestPipeline(deps: {
   repository: TelemetryRepository;
   log: FastifyBaseLogger;
   live: LiveHub;
+  /** Recomputes plant-level daily energy for plant-days that received readings. */
+  refreshPlantDays?: (plantDays: { plantId: number; day: string }[]) => Promise<void>;
   settings?: Partial<IngestSettings>;
 }) {
   const settings = { ...DEFAULT_INGEST_SETTINGS, ...deps.settings };
@@ -61,8 +65,22 @@ export function createIngestPipeline(deps: {
   const devicesById = new Map<number, DeviceRecord>();
   const openEvents = new Map<number, Set<number>>();
   const lastSeq = new Map<number, number>();
+  // Last status written per device: plant statuses are recomputed only when one changes.
+  const knownStatus = new Map<number, number>();
   const stats: IngestStats = { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
   let queue: Pending[] = [];
+  // Plant-days with new readings; their plant totals are refreshed together every few seconds.
+  const dirtyPlantDays = new Map<string, { plantId: number; day: string }>();
+  const plantDayTimer = setInterval(() => {
+    if (dirtyPlantDays.size === 0 || !deps.refreshPlantDays) return;
+    const days = [...dirtyPlantDays.values()];
+    dirtyPlantDays.clear();
+    deps.refreshPlantDays(days).catch((error: unknown) => {
+      for (const d of days) dirtyPlantDays.set(`${d.plantId}|${d.day}`, d);
+      log.error({ err: error }, 'plant energy refresh failed; retrying');
+    });
+  }, PLANT_DAY_REFRESH_MS);
+  plantDayTimer.unref();
   let queuedReadings = 0;
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
@@ -137,7 +155,7 @@ export function createIngestPipeline(deps: {
       }
     }
     try {
-      const plantIds = await repository.writeBatch({
+      await repository.writeBatch({
         readings: readings.map((r) => ({ deviceId: r.deviceId, ts: r.ts, values: r.values })),
         realtime: [...latest.values()].map((r) => ({
           deviceId: r.deviceId,
@@ -155,7 +173,19 @@ export function createIngestPipeline(deps: {
       });
       for (const e of toOpen) openEvents.set(e.deviceId, (openEvents.get(e.deviceId) ?? new Set()).add(e.code));
       for (const e of toClear) openEvents.get(e.deviceId)?.delete(e.code);
-      await refreshPlantStatuses(plantIds);
+      for (const row of daily.values()) {
+        const plantId = devicesById.get(row.deviceId)?.plantId;
+        if (plantId != null) dirtyPlantDays.set(`${plantId}|${row.day}`, { plantId, day: row.day });
+      }
+      const changedPlants = new Set<number>();
+      for (const s of statuses) {
+        if (knownStatus.get(s.deviceId) !== s.status) {
+          knownStatus.set(s.deviceId, s.status);
+          const plantId = devicesById.get(s.deviceId)?.plantId;
+          if (plantId != null) changedPlants.add(plantId);
+        }
+      }
+      await refreshPlantStatuses([...changedPlants]);
       stats.batches++;
       stats.reportsStored += batch.length;
       stats.readingsStored += readings.length;
@@ -242,15 +272,25 @@ export function createIngestPipeline(deps: {
     },
 
     async sweepOffline(multiple: number, offlineStatus: number): Promise<void> {
-      const plantIds = await repository.markSilentDevicesOffline(multiple, new Date(), offlineStatus);
-      await refreshPlantStatuses(plantIds);
+      const changed = await repository.markSilentDevicesOffline(multiple, new Date(), offlineStatus);
+      for (const deviceId of changed.deviceIds) knownStatus.set(deviceId, offlineStatus);
+      await refreshPlantStatuses(changed.plantIds);
     },
 
-    /** Commits whatever is queued (used at shutdown). */
+    /** Commits whatever is queued and brings plant totals up to date (used at shutdown and by tests). */
     async drain(): Promise<void> {
       if (timer) clearTimeout(timer);
       flushing = flushing.then(flush);
       await flushing;
+      if (dirtyPlantDays.size > 0 && deps.refreshPlantDays) {
+        const days = [...dirtyPlantDays.values()];
+        dirtyPlantDays.clear();
+        await deps.refreshPlantDays(days);
+      }
+    },
+
+    stop(): void {
+      clearInterval(plantDayTimer);
     },
   };
 }

@@ -249,6 +249,52 @@ describe('reports', () => {
   });
 });
 
+describe('energy rollups', () => {
+  it('counts each plant-local day from the cumulative counter, through a reset, and sums the plant', async () => {
+    const g = gateway(12);
+    const inverters = g.devices.filter((d) => d.family === 'inverter');
+    const device = inverters[0];
+    if (!device) throw new Error('no inverter');
+    const client = await connect(g.sn, g.key);
+    const tz = g.plant.timezone;
+    // Three readings on each of two days (10:00, 12:00, 14:00 plant-local, roughly: the offset is taken from the zone).
+    const dayStart = (daysAgo: number) => {
+      const local = new Date(Date.now() - daysAgo * 86_400_000);
+      const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(local);
+      const offset =
+        new Date(local.toLocaleString('en-US', { timeZone: tz })).getTime() -
+        new Date(local.toLocaleString('en-US', { timeZone: 'UTC' })).getTime();
+      return { day: parts, at: (hour: number) => Date.parse(`${parts}T${String(hour).padStart(2, '0')}:00:00Z`) - offset };
+    };
+    const d2 = dayStart(2);
+    const d1 = dayStart(1);
+    let seq = 1;
+    const send = (ts: number, wh: number) =>
+      client.publishAsync(gatewayTopic(g.sn, 'report'), inverterReport(device.sn, device.protocolId, ts, seq++, { W: 1000, WH: wh }), {
+        qos: 1,
+      });
+    await send(d2.at(10), 50_000);
+    await send(d2.at(12), 54_000);
+    await send(d2.at(14), 58_000);
+    // Day 1 arrives out of order, and the counter was reset in between (device replaced its board).
+    await send(d1.at(14), 3_000);
+    await send(d1.at(10), 1_000);
+    await send(d1.at(12), 2_000);
+    await server.telemetry.pipeline.drain();
+    const id = await deviceId(device.sn);
+    const daily = await server.telemetry.queries.deviceDailyEnergy(id, d2.day, d1.day);
+    expect(daily).toEqual([
+      { day: d2.day, energyWh: 8_000 },
+      { day: d1.day, energyWh: 2_000 },
+    ]);
+    const [plant] = await server.database.db.select({ plantId: devices.plantId }).from(devices).where(eq(devices.id, id));
+    const plantDaily = await server.telemetry.queries.plantDailyEnergy(plant?.plantId ?? -1, d2.day, d1.day);
+    expect(plantDaily.map((d) => d.energyWh)).toEqual([8_000, 2_000]);
+    const months = await server.telemetry.queries.plantMonthlyEnergy(plant?.plantId ?? -1, Number(d1.day.slice(0, 4)));
+    expect(months.reduce((sum, m) => sum + m.energyWh, 0)).toBeGreaterThanOrEqual(2_000);
+  });
+});
+
 describe('live push', () => {
   it('pushes a device’s status and power to a signed-in console within 2 s of the report', async () => {
     const { access_token } = await signIn(server.app, ADMIN.account, ADMIN.password);

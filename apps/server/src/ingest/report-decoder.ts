@@ -67,9 +67,27 @@ export function parseReport(
   return { ok: true, report: parsed.data };
 }
 
-function pick(protocol: ProtocolDefinition, values: Record<string, number | string>, role: string): number | null {
-  const point = protocol.points.find((p) => p.role === role);
-  const value = point ? values[point.id] : undefined;
+interface StoragePlan {
+  order: string[];
+  roles: Map<string, string>;
+}
+
+// Worked out once per map: the storage order and which point plays which role.
+const plans = new WeakMap<ProtocolDefinition, StoragePlan>();
+function storagePlan(protocol: ProtocolDefinition): StoragePlan {
+  let plan = plans.get(protocol);
+  if (!plan) {
+    const roles = new Map<string, string>();
+    for (const point of protocol.points) if (point.role && !roles.has(point.role)) roles.set(point.role, point.id);
+    plan = { order: numericPointIds(protocol), roles };
+    plans.set(protocol, plan);
+  }
+  return plan;
+}
+
+function pick(plan: StoragePlan, values: Record<string, number | string>, role: string): number | null {
+  const id = plan.roles.get(role);
+  const value = id === undefined ? undefined : values[id];
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
@@ -119,18 +137,18 @@ export function decodeReport(report: ReportPayload, context: DecodeContext): Dec
       continue;
     }
     const values: Record<string, number | string> = { ...device.values, ...decoded.values };
-    const order = numericPointIds(protocol);
+    const plan = storagePlan(protocol);
     readings.push({
       deviceId: known.id,
       ts,
-      values: order.map((id) => {
+      values: plan.order.map((id) => {
         const v = values[id];
         return typeof v === 'number' && Number.isFinite(v) ? v : Number.NaN;
       }),
-      powerW: pick(protocol, values, 'power'),
-      energyTotalWh: pick(protocol, values, 'energy_total'),
-      soc: pick(protocol, values, 'soc'),
-      operatingState: pick(protocol, values, 'operating_state'),
+      powerW: pick(plan, values, 'power'),
+      energyTotalWh: pick(plan, values, 'energy_total'),
+      soc: pick(plan, values, 'soc'),
+      operatingState: pick(plan, values, 'operating_state'),
       activeEvents: decodeEvents(protocol, values).map((e) => ({ code: e.code, level: e.level })),
     });
   }

@@ -7,9 +7,11 @@ import { type ExternalConsumer, startExternalConsumer } from './external-broker.
 import { createIngestPipeline, type IngestPipeline, type IngestSettings } from './ingest-pipeline.js';
 import type { LiveHub } from './live-hub.js';
 import { createTelemetryRepository } from './telemetry.repository.js';
+import { createTelemetryQueries, type TelemetryQueries } from './telemetry-query.repository.js';
 
 export interface Telemetry {
   pipeline: IngestPipeline;
+  queries: TelemetryQueries;
   live: LiveHub;
   /** The embedded broker's port (undefined with an external broker). */
   mqttPort: number | undefined;
@@ -29,11 +31,13 @@ export async function startTelemetry(
 ): Promise<Telemetry> {
   const repository = createTelemetryRepository(db);
   await repository.ensureReadingPartitions(new Date(), 2);
-  // With an external broker each consumer connection holds one report until it is stored: flush as soon as all of them wait.
+  const queries = createTelemetryQueries(db);
   const pipeline = createIngestPipeline({
+    refreshPlantDays: queries.refreshPlantDays,
     repository,
     log,
     live,
+    // With an external broker each consumer connection holds one report until it is stored: flush as soon as all of them wait.
     settings: { ...(config.mqtt.url ? { flushAtReports: config.mqtt.consumers } : {}), ...settings },
   });
   await pipeline.start();
@@ -72,6 +76,7 @@ export async function startTelemetry(
   partitions.unref();
   return {
     pipeline,
+    queries,
     live,
     mqttPort: broker?.port,
     async close() {
@@ -80,6 +85,7 @@ export async function startTelemetry(
       await consumer?.stop();
       await broker?.close();
       await pipeline.drain();
+      pipeline.stop();
       await consumer?.close();
     },
   };

@@ -1,0 +1,100 @@
+import { lttb, type SeriesPoint } from '@sunward/contracts/downsample';
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../db/client.js';
+
+/** Device families whose energy counter is generation (heat pumps and switches count consumption). */
+export const GENERATING_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_inverter'] as const;
+
+export interface DailyEnergy {
+  day: string;
+  energyWh: number;
+}
+
+// A day's energy from its counters: highest minus the previous day's highest, or its own span when
+// there is no earlier day or the counter was reset (the previous highest is above today's).
+const DAY_ENERGY = sql`case when prev is null or prev > counter_max_wh then counter_max_wh - counter_min_wh else counter_max_wh - prev end`;
+
+/** Reads for charts and lists: curves (downsampled), energy by day/month/year, realtime snapshots. */
+export function createTelemetryQueries(db: Database) {
+  return {
+    /** One point of a device between two instants, downsampled to about `maxPoints` (LTTB). */
+    async deviceCurve(deviceId: number, from: Date, to: Date, pointIndex: number, maxPoints: number): Promise<SeriesPoint[]> {
+      const rows = await queryRows<{ t: number | string; v: number | null }>(
+        db,
+        sql`select (extract(epoch from ts) * 1000)::float8 as t, values[${pointIndex + 1}]::float8 as v
+            from readings where device_id = ${deviceId} and ts >= ${from.toISOString()}::timestamptz and ts < ${to.toISOString()}::timestamptz order by ts`,
+      );
+      const series: SeriesPoint[] = rows.map((r) => [Number(r.t), r.v === null || Number.isNaN(r.v) ? null : Number(r.v)]);
+      return lttb(series, maxPoints);
+    },
+
+    async deviceDailyEnergy(deviceId: number, fromDay: string, toDay: string): Promise<DailyEnergy[]> {
+      return queryRows<DailyEnergy>(
+        db,
+        sql`with rows as (
+              (select day, counter_min_wh, counter_max_wh from device_energy_daily where device_id = ${deviceId} and day < ${fromDay}::date order by day desc limit 1)
+              union all
+              (select day, counter_min_wh, counter_max_wh from device_energy_daily where device_id = ${deviceId} and day between ${fromDay}::date and ${toDay}::date))
+            select to_char(day, 'YYYY-MM-DD') as "day", ${DAY_ENERGY}::float8 as "energyWh"
+            from (select *, lag(counter_max_wh) over (order by day) as prev from rows) x
+            where day >= ${fromDay}::date and counter_max_wh is not null order by day`,
+      );
+    },
+
+    async plantDailyEnergy(plantId: number, fromDay: string, toDay: string): Promise<DailyEnergy[]> {
+      return queryRows<DailyEnergy>(
+        db,
+        sql`select to_char(day, 'YYYY-MM-DD') as "day", energy_wh::float8 as "energyWh" from plant_energy_daily
+            where plant_id = ${plantId} and day between ${fromDay}::date and ${toDay}::date order by day`,
+      );
+    },
+
+    async plantMonthlyEnergy(plantId: number, year: number): Promise<{ month: string; energyWh: number }[]> {
+      return queryRows(
+        db,
+        sql`select to_char(date_trunc('month', day), 'YYYY-MM') as "month", sum(energy_wh)::float8 as "energyWh" from plant_energy_daily
+            where plant_id = ${plantId} and day >= make_date(${year}, 1, 1) and day < make_date(${year + 1}, 1, 1)
+            group by 1 order by 1`,
+      );
+    },
+
+    async realtimeSnapshot(deviceIds: readonly number[]) {
+      if (deviceIds.length === 0) return [];
+      return queryRows<{
+        deviceId: number;
+        ts: Date;
+        powerW: number | null;
+        energyTotalWh: number | null;
+        soc: number | null;
+        values: number[];
+      }>(
+        db,
+        sql`select device_id as "deviceId", ts, power_w as "powerW", energy_total_wh as "energyTotalWh", soc, values
+            from device_realtime where device_id = any(${sql.param([...deviceIds])}::int[])`,
+      );
+    },
+
+    /** Recomputes the plant-days whose devices reported (called by the pipeline, a few seconds behind). */
+    async refreshPlantDays(plantDays: readonly { plantId: number; day: string }[]): Promise<void> {
+      if (plantDays.length === 0) return;
+      await db.execute(sql`
+        insert into plant_energy_daily (plant_id, day, energy_wh)
+        select pd.plant_id, pd.day, coalesce(sum(e.energy), 0)
+        from unnest(${sql.param(plantDays.map((p) => p.plantId))}::int[], ${sql.param(plantDays.map((p) => p.day))}::date[]) as pd(plant_id, day)
+        left join lateral (
+          select ${DAY_ENERGY} as energy
+          from devices d
+          join lateral (
+            select dd.counter_min_wh, dd.counter_max_wh,
+                   (select p.counter_max_wh from device_energy_daily p where p.device_id = d.id and p.day < pd.day order by p.day desc limit 1) as prev
+            from device_energy_daily dd where dd.device_id = d.id and dd.day = pd.day and dd.counter_max_wh is not null
+          ) c on true
+          where d.plant_id = pd.plant_id and d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])
+        ) e on true
+        group by pd.plant_id, pd.day
+        on conflict (plant_id, day) do update set energy_wh = excluded.energy_wh`);
+    },
+  };
+}
+
+export type TelemetryQueries = ReturnType<typeof createTelemetryQueries>;

@@ -1,0 +1,69 @@
+// One publisher process of bench/ingest.ts: plays a slice of the bench gateways over MQTT, QoS 1.
+// Reads its job as JSON on argv[2]; prints {"sent":N,"readings":M} when done.
+import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
+import { encodeValues, registersToHex } from '@sunward/protocol/codec';
+import { protocolById } from '@sunward/protocol/maps/index';
+import { sampleValues } from '@sunward/protocol/sample-values';
+import mqtt from 'mqtt';
+
+interface Job {
+  url: string;
+  gateways: { sn: string; key: string; devices: string[] }[];
+  protocolId: string;
+  ratePerSecond: number;
+  seconds: number;
+}
+
+const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+const protocol = protocolById(job.protocolId);
+if (!protocol) throw new Error('unknown protocol');
+// Registers are encoded once; each report changes only its time, as the server does not care.
+const blocks = encodeValues(protocol, sampleValues(protocol)).map((b) => ({
+  fc: b.functionCode,
+  addr: b.address,
+  hex: registersToHex(b.registers),
+}));
+const blocksJson = JSON.stringify(blocks);
+
+const clients = await Promise.all(
+  job.gateways.map(
+    (g) =>
+      new Promise<mqtt.MqttClient>((resolve, reject) => {
+        const client = mqtt.connect(job.url, { clientId: g.sn, username: g.sn, password: g.key, clean: true, reconnectPeriod: 1000 });
+        client.once('connect', () => resolve(client));
+        client.once('error', reject);
+      }),
+  ),
+);
+const lastTs = new Map<string, number>();
+let sent = 0;
+let readings = 0;
+let acked = 0;
+const started = Date.now();
+const intervalMs = 1000 / job.ratePerSecond;
+let next = started;
+let index = 0;
+while (Date.now() - started < job.seconds * 1000) {
+  const gateway = job.gateways[index % job.gateways.length];
+  const client = clients[index % clients.length];
+  index++;
+  if (!gateway || !client) continue;
+  const ts = Math.max(Date.now(), (lastTs.get(gateway.sn) ?? 0) + 1);
+  lastTs.set(gateway.sn, ts);
+  const devices = gateway.devices.map((sn) => `{"sn":"${sn}","proto":"${job.protocolId}","blocks":${blocksJson}}`).join(',');
+  const payload = `{"v":1,"seq":${index},"ts":${ts},"devices":[${devices}]}`;
+  client.publish(gatewayTopic(gateway.sn, 'report'), payload, { qos: 1 }, () => {
+    acked++;
+  });
+  sent++;
+  readings += gateway.devices.length;
+  next += intervalMs;
+  const wait = next - Date.now();
+  if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+  else if (sent % 50 === 0) await new Promise((r) => setImmediate(r));
+}
+// Wait for the acknowledgements (PUBACK = stored) of everything sent.
+const deadline = Date.now() + 120_000;
+while (acked < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+await Promise.all(clients.map((c) => c.endAsync()));
+process.stdout.write(`${JSON.stringify({ sent, readings, acked })}\n`);
