@@ -104,9 +104,9 @@ for (let g = 0; g < G; g += 100) {
     })),
   );
   await db.insert(devices).values(deviceRows);
-  gatewayRows.forEach((gw, k) =>
-    fleet.push({ sn: gw.sn, key: keys[k] ?? '', devices: deviceRows.filter((r) => r.gatewayId === gw.id).map((r) => r.sn) }),
-  );
+  for (const [k, gw] of gatewayRows.entries()) {
+    fleet.push({ sn: gw.sn, key: keys[k] ?? '', devices: deviceRows.filter((r) => r.gatewayId === gw.id).map((r) => r.sn) });
+  }
 }
 await server.telemetry.pipeline.start();
 
