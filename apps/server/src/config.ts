@@ -47,6 +47,7 @@ const EnvSchema = z.object({
     .default('sunward-ingest'),
   MQTT_SESSION_EXPIRY_S: z.coerce.number().int().min(0).max(604_800).default(86_400),
   OFFLINE_AFTER_INTERVALS: z.coerce.number().min(1.5).max(100).default(3),
+  RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(730),
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
   SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
@@ -78,6 +79,8 @@ export interface Config {
   };
   /** A device is offline after this many of its gateway's report intervals without a report. */
   offlineAfterIntervals: number;
+  /** Raw readings are kept this long; hourly averages and energy rollups stay. */
+  rawRetentionDays: number;
   /** npm start runs the demo fleet's simulator beside the server. */
   simulator: { seed: number; intervalSeconds: number } | undefined;
 }
@@ -119,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionExpirySeconds: e.MQTT_SESSION_EXPIRY_S,
     },
     offlineAfterIntervals: e.OFFLINE_AFTER_INTERVALS,
+    rawRetentionDays: e.RAW_RETENTION_DAYS,
     simulator: e.SIMULATOR === 'on' ? { seed: e.SIMULATOR_SEED, intervalSeconds: e.SIMULATOR_INTERVAL } : undefined,
   };
 }

@@ -298,3 +298,24 @@ export const plantEnergyDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.plantId, t.day] })],
 );
+
+/**
+ * Hourly averages of each device's points (element-wise over the readings' arrays), computed for
+ * closed hours in the background; kept after raw readings expire (RAW_RETENTION_DAYS).
+ */
+export const readingsHourly = pgTable(
+  'readings_hourly',
+  {
+    deviceId: integer('device_id').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    values: real('values').array().notNull(),
+    samples: integer('samples').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.hour] })],
+);
+
+/** Watermarks of background jobs (the last hour aggregated). */
+export const jobState = pgTable('job_state', {
+  name: text('name').primaryKey(),
+  watermark: timestamp('watermark', { withTimezone: true }).notNull(),
+});

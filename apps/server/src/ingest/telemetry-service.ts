@@ -6,11 +6,13 @@ import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
 import { type ExternalConsumer, startExternalConsumer } from './external-broker.js';
 import { createIngestPipeline, type IngestPipeline, type IngestSettings } from './ingest-pipeline.js';
 import type { LiveHub } from './live-hub.js';
+import { createRetention, type Retention } from './retention.js';
 import { createTelemetryRepository } from './telemetry.repository.js';
 import { createTelemetryQueries, type TelemetryQueries } from './telemetry-query.repository.js';
 
 export interface Telemetry {
   pipeline: IngestPipeline;
+  retention: Retention;
   queries: TelemetryQueries;
   live: LiveHub;
   /** The embedded broker's port (undefined with an external broker). */
@@ -20,6 +22,7 @@ export interface Telemetry {
 
 const SWEEP_MS = 15_000;
 const PARTITION_CHECK_MS = 6 * 3600 * 1000;
+const RETENTION_MS = 10 * 60 * 1000;
 
 /** Starts ingest: partitions, the pipeline, the broker, and the offline sweep. Runnable on its own for scale-out. */
 export async function startTelemetry(
@@ -72,16 +75,26 @@ export async function startTelemetry(
   const partitions = setInterval(() => {
     repository.ensureReadingPartitions(new Date(), 2).catch((error: unknown) => log.error({ err: error }, 'partition maintenance failed'));
   }, PARTITION_CHECK_MS);
+  const retention = createRetention(db, log, { rawRetentionDays: config.rawRetentionDays });
+  const retentionJob = setInterval(() => {
+    retention
+      .aggregateHours()
+      .then(() => retention.dropExpiredPartitions())
+      .catch((error: unknown) => log.error({ err: error }, 'retention job failed'));
+  }, RETENTION_MS);
+  retentionJob.unref();
   sweep.unref();
   partitions.unref();
   return {
     pipeline,
+    retention,
     queries,
     live,
     mqttPort: broker?.port,
     async close() {
       clearInterval(sweep);
       clearInterval(partitions);
+      clearInterval(retentionJob);
       await consumer?.stop();
       await broker?.close();
       await pipeline.drain();

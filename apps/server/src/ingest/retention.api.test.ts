@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../db/client.js';
+import { provisionDemoFleet } from '../features/fleet/demo-fleet.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import { createTelemetryRepository } from './telemetry.repository.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ RAW_RETENTION_DAYS: '200' });
+  await provisionDemoFleet(server.database.db, { seed: 3, mqttUrl: 'mqtt://unused', intervalSeconds: 60 });
+});
+afterAll(async () => server?.close());
+
+describe('retention tiers', () => {
+  it('averages each point per closed hour, then drops raw partitions past the retention, keeping energy', async () => {
+    const db = server.database.db;
+    const [device] = await queryRows<{ id: number }>(db, sql`select id from devices order by id limit 1`);
+    const id = device?.id ?? 0;
+    // A month long past the retention gets its own partition, as it had when it was current.
+    const old = new Date(Date.UTC(new Date().getUTCFullYear() - 1, 0, 10));
+    await createTelemetryRepository(db).ensureReadingPartitions(old, 0);
+    const hour = Date.UTC(old.getUTCFullYear(), 0, 10, 10);
+    for (const [minute, a, b] of [
+      [0, 100, 1],
+      [20, 200, 3],
+      [40, 300, Number.NaN],
+    ] as const) {
+      await db.execute(
+        sql`insert into readings (device_id, ts, values) values (${id}, ${new Date(hour + minute * 60_000).toISOString()}::timestamptz, ${`{${a},${b}}`}::real[])`,
+      );
+    }
+    await db.execute(
+      sql`insert into device_energy_daily (device_id, day, counter_min_wh, counter_max_wh) values (${id}, ${old.toISOString().slice(0, 10)}::date, 10, 500)`,
+    );
+    await db.execute(
+      sql`insert into job_state (name, watermark) values ('hourly', ${new Date(hour).toISOString()}::timestamptz) on conflict (name) do update set watermark = excluded.watermark`,
+    );
+    let hours = 0;
+    let run = 0;
+    // Runs advance two days at a time: catch up as the background job would.
+    while (run++ < 400) {
+      const done = await server.telemetry.retention.aggregateHours();
+      hours += done;
+      if (done === 0) break;
+    }
+    expect(hours).toBeGreaterThan(0);
+    const [hourly] = await queryRows<{ values: number[]; samples: number }>(
+      db,
+      sql`select values, samples from readings_hourly where device_id = ${id} and hour = ${new Date(hour).toISOString()}::timestamptz`,
+    );
+    expect(hourly?.samples).toBe(3);
+    expect(hourly?.values[0]).toBe(200);
+    expect(hourly?.values[1]).toBe(2);
+    const dropped = await server.telemetry.retention.dropExpiredPartitions();
+    const name = `readings_${old.getUTCFullYear()}_01`;
+    expect(dropped).toContain(name);
+    const raw = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from readings where device_id = ${id} and ts < ${new Date(hour + 3_600_000).toISOString()}::timestamptz`,
+    );
+    expect(raw[0]?.n).toBe(0);
+    const energy = await server.telemetry.queries.deviceDailyEnergy(id, old.toISOString().slice(0, 10), old.toISOString().slice(0, 10));
+    expect(energy[0]?.energyWh).toBe(490);
+    const stillHourly = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from readings_hourly where device_id = ${id}`);
+    expect(stillHourly[0]?.n).toBeGreaterThan(0);
+  });
+});

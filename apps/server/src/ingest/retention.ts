@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Database, queryRows } from '../db/client.js';
+
+const HOUR_MS = 3_600_000;
+// Hours are aggregated once closed, with a margin for late (store-and-forward) reports.
+const LATE_MARGIN_MS = 2 * HOUR_MS;
+const MAX_HOURS_PER_RUN = 48;
+
+/**
+ * Tiered retention: hourly averages of closed hours are computed in the background; raw monthly
+ * partitions older than the retention are dropped whole (cheap, no row deletes) once their hours
+ * are aggregated. Daily energy rollups are never deleted, so no energy total is ever lost.
+ */
+export function createRetention(db: Database, log: FastifyBaseLogger, settings: { rawRetentionDays: number }) {
+  async function watermark(): Promise<Date | undefined> {
+    const [row] = await queryRows<{ watermark: Date | string }>(db, sql`select watermark from job_state where name = 'hourly'`);
+    if (row) return new Date(row.watermark);
+    const [first] = await queryRows<{ ts: Date | string | null }>(db, sql`select min(ts) as ts from readings`);
+    return first?.ts ? new Date(Math.floor(new Date(first.ts).getTime() / HOUR_MS) * HOUR_MS) : undefined;
+  }
+
+  return {
+    /** Aggregates the closed hours after the watermark (at most two days per run). Returns hours done. */
+    async aggregateHours(now = new Date()): Promise<number> {
+      const from = await watermark();
+      if (!from) return 0;
+      const until = new Date(
+        Math.min(Math.floor((now.getTime() - LATE_MARGIN_MS) / HOUR_MS) * HOUR_MS, from.getTime() + MAX_HOURS_PER_RUN * HOUR_MS),
+      );
+      if (until <= from) return 0;
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`
+          insert into readings_hourly (device_id, hour, values, samples)
+          select device_id, hour, array_agg(avg_v order by idx), max(n)
+          from (
+            select r.device_id, date_trunc('hour', r.ts) as hour, u.idx, avg(u.v) filter (where u.v <> 'NaN')::real as avg_v, count(distinct r.ts)::int as n
+            from readings r, unnest(r.values) with ordinality as u(v, idx)
+            where r.ts >= ${from.toISOString()}::timestamptz and r.ts < ${until.toISOString()}::timestamptz
+            group by 1, 2, 3
+          ) per_point
+          group by device_id, hour
+          on conflict (device_id, hour) do update set values = excluded.values, samples = excluded.samples`);
+        await tx.execute(sql`insert into job_state (name, watermark) values ('hourly', ${until.toISOString()}::timestamptz)
+          on conflict (name) do update set watermark = excluded.watermark`);
+      });
+      return Math.round((until.getTime() - from.getTime()) / HOUR_MS);
+    },
+
+    /** Drops raw monthly partitions wholly older than the retention whose hours are aggregated. */
+    async dropExpiredPartitions(now = new Date()): Promise<string[]> {
+      const cutoff = new Date(now.getTime() - settings.rawRetentionDays * 86_400_000);
+      const done = await watermark();
+      const partitions = await queryRows<{ name: string }>(
+        db,
+        sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relname = 'readings' and c.relname ~ '^readings_[0-9]{4}_[0-9]{2}$'`,
+      );
+      const dropped: string[] = [];
+      for (const { name } of partitions) {
+        const [, year, month] = /^readings_(\d{4})_(\d{2})$/.exec(name) ?? [];
+        const end = new Date(Date.UTC(Number(year), Number(month), 1));
+        if (end > cutoff || !done || end > done) continue;
+        await db.execute(sql.raw(`drop table if exists "${name}"`));
+        dropped.push(name);
+        log.info({ partition: name }, 'raw readings partition past retention dropped (hourly averages and energy kept)');
+      }
+      return dropped;
+    },
+  };
+}
+
+export type Retention = ReturnType<typeof createRetention>;
