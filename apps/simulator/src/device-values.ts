@@ -21,16 +21,25 @@ export interface DeviceState {
   counter: EnergyCounter;
   random: Random;
   fault: { point: string; bit: number; level: string; stepsLeft: number } | undefined;
+  /** Parameters the server set (writable points); they stay until changed again. */
+  overrides: Values;
+  /** The values of the last report, for register reads. */
+  lastValues: Values;
+  firmwareVersion: string;
 }
 
 export function createDeviceState(device: Device, protocol: ProtocolDefinition, random: Random): DeviceState {
+  const base = sampleValues(protocol);
   return {
     device,
     protocol,
-    base: sampleValues(protocol),
+    base,
     counter: createEnergyCounter(Math.round(random.next() * 5e6)),
     random,
     fault: undefined,
+    overrides: {},
+    lastValues: base,
+    firmwareVersion: typeof base.Vr === 'string' ? base.Vr : '1.0.0',
   };
 }
 
@@ -82,7 +91,7 @@ export function deviceValues(
   state: DeviceState,
   snapshot: PlantSnapshot,
   dtSeconds: number,
-  options: { faultRate: number; shutdown: boolean; powerLimitPct: number },
+  options: { faultRate: number; shutdown: boolean; powerLimitPct: number; upgrading?: boolean },
 ): Values {
   stepFault(state, options.faultRate);
   const { device, random } = state;
@@ -238,5 +247,13 @@ export function deviceValues(
     default:
       break;
   }
+  Object.assign(values, state.overrides);
+  if (state.protocol.points.some((p) => p.id === 'Vr')) values.Vr = state.firmwareVersion;
+  // While it flashes new firmware a device produces nothing and reports standby.
+  if (options.upgrading) {
+    for (const point of state.protocol.points) if (point.role === 'power') values[point.id] = 0;
+    if (state.protocol.points.some((p) => p.id === 'St')) values.St = St.STANDBY;
+  }
+  state.lastValues = values;
   return values;
 }

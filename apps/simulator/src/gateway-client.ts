@@ -1,8 +1,15 @@
-import { GATEWAY_PROTOCOL_VERSION, gatewayTopic, type ReportPayload, type StatusPayload } from '@sunward/contracts/gateway-protocol';
+import {
+  GATEWAY_PROTOCOL_VERSION,
+  gatewayTopic,
+  type ReplyPayload,
+  type ReportPayload,
+  type StatusPayload,
+} from '@sunward/contracts/gateway-protocol';
 import mqtt, { type MqttClient } from 'mqtt';
 
 export interface GatewayConnection {
   publishReport(report: Omit<ReportPayload, 'v' | 'seq'>): void;
+  publishReply(reply: ReplyPayload): void;
   /** Reports waiting for an acknowledgement or for the connection (store and forward). */
   readonly pending: number;
   readonly connected: boolean;
@@ -65,6 +72,9 @@ export function connectGateway(options: {
       client.publish(gatewayTopic(options.sn, 'report'), JSON.stringify(payload), { qos: 1 }, () => {
         inFlight -= 1;
       });
+    },
+    publishReply(reply) {
+      client.publish(gatewayTopic(options.sn, 'reply'), JSON.stringify(reply), { qos: 1 });
     },
     get pending() {
       return inFlight;

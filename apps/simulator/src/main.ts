@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { SimulatedFleetSchema } from '@sunward/contracts/simulated-fleet';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
+import { createCommandHandler, createControls } from './command-handler.js';
 import { createDeviceState, type DeviceState, deviceValues } from './device-values.js';
 import { connectGateway } from './gateway-client.js';
 import { createRandom } from './physics/random.js';
@@ -19,6 +20,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string' },
     interval: { type: 'string' },
     'fault-rate': { type: 'string' },
+    'upgrade-step-ms': { type: 'string' },
   },
 });
 if (!args.fleet) {
@@ -32,6 +34,7 @@ const faultRate = args['fault-rate'] ? Number(args['fault-rate']) : 0.0005;
 const root = createRandom(seed);
 const timers: NodeJS.Timeout[] = [];
 const connections: ReturnType<typeof connectGateway>[] = [];
+const handlers: ReturnType<typeof createCommandHandler>[] = [];
 
 for (const gateway of fleet.gateways) {
   const random = root.fork(gateway.sn);
@@ -41,6 +44,8 @@ for (const gateway of fleet.gateways) {
     const protocol = protocolById(device.protocolId);
     return protocol ? [createDeviceState(device, protocol, random.fork(device.sn))] : [];
   });
+  const controls = createControls();
+  let handler: ReturnType<typeof createCommandHandler> | undefined;
   const connection = connectGateway({
     url,
     sn: gateway.sn,
@@ -49,15 +54,23 @@ for (const gateway of fleet.gateways) {
     firmware: '2.4.1',
     rssi: () => Math.round(-65 + random.normal(0, 6)),
     onError: (error) => process.stderr.write(`gateway ${gateway.sn}: ${error.message}\n`),
+    onCommand: (payload) => handler?.handle(payload),
   });
+  handler = createCommandHandler({
+    states,
+    controls,
+    reply: (reply) => connection.publishReply(reply),
+    progressStepMs: args['upgrade-step-ms'] ? Number(args['upgrade-step-ms']) : 1000,
+  });
+  handlers.push(handler);
   connections.push(connection);
   let last = Date.now();
-  plant.step(new Date(last), { shutdown: new Set(), powerLimitPct: new Map() });
+  plant.step(new Date(last), controls);
   const tick = () => {
     const now = Date.now();
     const dt = (now - last) / 1000;
     last = now;
-    const snapshot = plant.step(new Date(now), { shutdown: new Set(), powerLimitPct: new Map() });
+    const snapshot = plant.step(new Date(now), controls);
     connection.publishReport({
       ts: now,
       devices: states.map((state) => ({
@@ -91,6 +104,7 @@ process.stdout.write(
 
 const stop = () => {
   for (const timer of timers) clearTimeout(timer);
+  for (const h of handlers) h.stop();
   Promise.all(connections.map((c) => c.close())).then(
     () => process.exit(0),
     () => process.exit(1),

@@ -77,3 +77,67 @@ export const StatusPayloadSchema = z.object({
   interval: z.number().int().min(1).max(3600).optional(),
 });
 export type StatusPayload = z.infer<typeof StatusPayloadSchema>;
+
+/** Commands the server sends on `…/{sn}/cmd` (QoS 1); the gateway answers on `…/{sn}/reply` with the same id. */
+export const CommandPayloadSchema = z.object({
+  v: z.literal(GATEWAY_PROTOCOL_VERSION),
+  /** Correlation id, unique per command. */
+  id: z.string().min(1).max(64),
+  /** Device SN behind the gateway; absent means the gateway itself. */
+  device: z.string().regex(GATEWAY_SN_PATTERN).optional(),
+  op: z.enum(['read', 'write', 'boot', 'shutdown', 'set', 'upgrade', 'cancel_upgrade']),
+  /** read: function code 1–4 and range; write: 5, 6, 15 or 16 with the registers as hex. */
+  fc: z
+    .union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6), z.literal(15), z.literal(16)])
+    .optional(),
+  addr: z.number().int().min(0).max(65535).optional(),
+  count: z.number().int().min(1).max(125).optional(),
+  hex: z
+    .string()
+    .max(1000)
+    .regex(/^([0-9a-fA-F]{4})*$/)
+    .optional(),
+  /** set: engineering values by point id of the device's register map. */
+  params: z.record(z.string().max(64), z.number()).optional(),
+  /** upgrade: the image to fetch, with the hash the device checks before applying it. */
+  firmware: z
+    .object({
+      url: z.string().url(),
+      version: z.string().max(32),
+      size: z.number().int().positive(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    })
+    .optional(),
+  /** The gateway drops a command it receives after this time (ms since the epoch). */
+  expiresAt: z.number().int().optional(),
+});
+export type CommandPayload = z.infer<typeof CommandPayloadSchema>;
+
+export const COMMAND_ERRORS = [
+  'device_offline',
+  'device_upgrading',
+  'unsupported',
+  'bad_request',
+  'out_of_range',
+  'hash_mismatch',
+  'download_failed',
+  'expired',
+  'cancelled',
+] as const;
+
+export const ReplyPayloadSchema = z.object({
+  v: z.literal(GATEWAY_PROTOCOL_VERSION),
+  id: z.string().min(1).max(64),
+  status: z.enum(['ok', 'error', 'progress']),
+  /** progress: percent done (upgrades). */
+  progress: z.number().min(0).max(100).optional(),
+  error: z.enum(COMMAND_ERRORS).optional(),
+  message: z.string().max(500).optional(),
+  /** read: the registers, 4 hex digits each. */
+  hex: z.string().max(1000).optional(),
+  /** set/read: engineering values by point id, as the device now has them. */
+  values: z.record(z.string(), z.union([z.number(), z.string()])).optional(),
+  /** upgrade: the version running after it. */
+  version: z.string().max(32).optional(),
+});
+export type ReplyPayload = z.infer<typeof ReplyPayloadSchema>;

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { StatusPayloadSchema } from '@sunward/contracts/gateway-protocol';
+import { gatewayTopic, StatusPayloadSchema } from '@sunward/contracts/gateway-protocol';
 import { Aedes, type AuthenticateError } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import { gatewayKeyMatches, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
@@ -8,6 +8,8 @@ import type { TelemetryRepository } from './telemetry.repository.js';
 
 export interface EmbeddedBroker {
   port: number;
+  /** Publishes a command to a gateway's command topic (QoS 1). */
+  publishCommand(gatewaySn: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function startEmbeddedBroker(deps: {
   repository: TelemetryRepository;
   pipeline: IngestPipeline;
   log: FastifyBaseLogger;
+  onReply: (gatewaySn: string, payload: Buffer) => void;
   /** With the default port taken (another broker on this machine), try this many following ports. */
   fallbackPorts: number;
 }): Promise<EmbeddedBroker> {
@@ -72,6 +75,10 @@ export async function startEmbeddedBroker(deps: {
           () => callback(new Error('not stored')),
         );
         return;
+      }
+      if (kind === 'reply') {
+        deps.onReply(client.id, payload);
+        return callback(null);
       }
       if (kind === 'status') {
         const status = safeStatus(payload);
@@ -148,6 +155,14 @@ export async function startEmbeddedBroker(deps: {
   log.info({ port }, 'MQTT broker listening');
   return {
     port,
+    publishCommand(gatewaySn, payload) {
+      return new Promise((resolve, reject) =>
+        broker.publish(
+          { cmd: 'publish', topic: gatewayTopic(gatewaySn, 'cmd'), payload: Buffer.from(payload), qos: 1, retain: false, dup: false },
+          (error) => (error ? reject(error) : resolve()),
+        ),
+      );
+    },
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { parseGatewayTopic, StatusPayloadSchema, TOPIC_ROOT } from '@sunward/contracts/gateway-protocol';
+import { gatewayTopic, parseGatewayTopic, StatusPayloadSchema, TOPIC_ROOT } from '@sunward/contracts/gateway-protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { IngestPipeline } from './ingest-pipeline.js';
@@ -7,6 +7,7 @@ import type { TelemetryRepository } from './telemetry.repository.js';
 
 export interface ExternalConsumer {
   connections: number;
+  publishCommand(gatewaySn: string, payload: string): Promise<void>;
   /** Leaves the share group so the broker sends new reports to the other servers only. */
   stop(): Promise<void>;
   /** Ends the sessions (expiry 0): call after the pipeline has stored and acknowledged what it held. */
@@ -30,6 +31,7 @@ export async function startExternalConsumer(deps: {
   repository: TelemetryRepository;
   pipeline: IngestPipeline;
   log: FastifyBaseLogger;
+  onReply: (gatewaySn: string, payload: Buffer) => void;
 }): Promise<ExternalConsumer> {
   const { repository, pipeline, log } = deps;
   const gatewayIds = new Map<string, number | null>();
@@ -49,6 +51,7 @@ export async function startExternalConsumer(deps: {
       return;
     }
     if (parsed.kind === 'report') return pipeline.submitReport({ id, sn: parsed.sn }, payload);
+    if (parsed.kind === 'reply') return deps.onReply(parsed.sn, payload);
     if (parsed.kind === 'status') {
       try {
         const status = StatusPayloadSchema.parse(JSON.parse(payload.toString('utf8')));
@@ -90,6 +93,8 @@ export async function startExternalConsumer(deps: {
     client.on('connect', (connack) => {
       // A resumed session keeps its subscriptions; subscribing again is harmless.
       if (!connack.sessionPresent) client.subscribe(topics, { qos: 1 });
+      // Replies go to every server (not shared): only the one that sent the command waits for it.
+      if (i === 0) client.subscribe(`${TOPIC_ROOT}/+/reply`, { qos: 1 });
     });
     client.on('error', (error) => log.error({ err: error }, 'external broker connection error'));
     clients.push(client);
@@ -98,6 +103,11 @@ export async function startExternalConsumer(deps: {
   log.info({ url: deps.url.replace(/\/\/[^@]*@/, '//***@'), connections: deps.connections }, 'consuming from external MQTT broker');
   return {
     connections: deps.connections,
+    async publishCommand(gatewaySn, payload) {
+      const client = clients[0];
+      if (!client) throw new Error('no broker connection');
+      await client.publishAsync(gatewayTopic(gatewaySn, 'cmd'), payload, { qos: 1 });
+    },
     async stop() {
       await Promise.all(clients.map((c) => (c.connected ? c.unsubscribeAsync(topics).then(() => undefined) : Promise.resolve())));
     },

@@ -2,6 +2,7 @@ import { DeviceStatus } from '@sunward/contracts/device-status';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import { type CommandChannel, createCommandChannel } from './command-channel.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
 import { type ExternalConsumer, startExternalConsumer } from './external-broker.js';
 import { createIngestPipeline, type IngestPipeline, type IngestSettings } from './ingest-pipeline.js';
@@ -12,6 +13,7 @@ import { createTelemetryQueries, type TelemetryQueries } from './telemetry-query
 
 export interface Telemetry {
   pipeline: IngestPipeline;
+  commands: CommandChannel;
   retention: Retention;
   queries: TelemetryQueries;
   live: LiveHub;
@@ -46,6 +48,15 @@ export async function startTelemetry(
   await pipeline.start();
   let broker: EmbeddedBroker | undefined;
   let consumer: ExternalConsumer | undefined;
+  const commands = createCommandChannel({
+    publish: (sn, payload) => {
+      const target = broker ?? consumer;
+      if (!target) return Promise.reject(new Error('no broker'));
+      return target.publishCommand(sn, payload);
+    },
+    log,
+  });
+  const onReply = (sn: string, payload: Buffer) => commands.handleReply(sn, payload);
   if (config.mqtt.url) {
     consumer = await startExternalConsumer({
       url: config.mqtt.url,
@@ -56,6 +67,7 @@ export async function startTelemetry(
       repository,
       pipeline,
       log,
+      onReply,
     });
   } else {
     broker = await startEmbeddedBroker({
@@ -65,6 +77,7 @@ export async function startTelemetry(
       pipeline,
       log,
       fallbackPorts: config.mqtt.portExplicit ? 0 : 10,
+      onReply,
     });
   }
   const sweep = setInterval(() => {
@@ -87,6 +100,7 @@ export async function startTelemetry(
   partitions.unref();
   return {
     pipeline,
+    commands,
     retention,
     queries,
     live,

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { type CommandPayload, GATEWAY_PROTOCOL_VERSION, type ReplyPayload, ReplyPayloadSchema } from '@sunward/contracts/gateway-protocol';
+import type { FastifyBaseLogger } from 'fastify';
+
+export type CommandRequest = Omit<CommandPayload, 'v' | 'id'>;
+
+interface Pending {
+  gatewaySn: string;
+  resolve: (reply: ReplyPayload) => void;
+  onProgress: ((percent: number) => void) | undefined;
+  timer: NodeJS.Timeout;
+  timeoutMs: number;
+}
+
+export class CommandTimeoutError extends Error {}
+
+/**
+ * Commands down, replies up, matched by correlation id. A progress reply extends the wait (upgrades
+ * take minutes); a reply after the timeout is logged as late, not lost. Remote operation (issue 6)
+ * adds authorisation, audit and idempotency on top.
+ */
+export function createCommandChannel(deps: { publish: (gatewaySn: string, payload: string) => Promise<void>; log: FastifyBaseLogger }) {
+  const pending = new Map<string, Pending>();
+  const late: { id: string; gatewaySn: string; reply: ReplyPayload; at: Date }[] = [];
+
+  return {
+    /** Sends a command and resolves with the gateway's final reply (ok or error), or rejects on timeout. */
+    send(
+      gatewaySn: string,
+      command: CommandRequest,
+      options: { timeoutMs?: number; onProgress?: (percent: number) => void } = {},
+    ): Promise<ReplyPayload> {
+      const id = randomUUID();
+      const timeoutMs = options.timeoutMs ?? 30_000;
+      const payload: CommandPayload = { v: GATEWAY_PROTOCOL_VERSION, id, ...command };
+      return new Promise<ReplyPayload>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new CommandTimeoutError(`no reply from ${gatewaySn} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        pending.set(id, { gatewaySn, resolve, onProgress: options.onProgress, timer, timeoutMs });
+        deps.publish(gatewaySn, JSON.stringify(payload)).catch((error: unknown) => {
+          clearTimeout(timer);
+          pending.delete(id);
+          reject(error);
+        });
+      });
+    },
+
+    /** A reply arrived on a gateway's reply topic. */
+    handleReply(gatewaySn: string, raw: Buffer): void {
+      let reply: ReplyPayload;
+      try {
+        reply = ReplyPayloadSchema.parse(JSON.parse(raw.toString('utf8')));
+      } catch {
+        deps.log.warn({ event: 'reply_rejected', gateway: gatewaySn }, 'malformed command reply dropped');
+        return;
+      }
+      const waiting = pending.get(reply.id);
+      if (!waiting || waiting.gatewaySn !== gatewaySn) {
+        late.push({ id: reply.id, gatewaySn, reply, at: new Date() });
+        if (late.length > 1000) late.shift();
+        deps.log.info(
+          { event: 'late_reply', gateway: gatewaySn, id: reply.id, status: reply.status },
+          'reply to an unknown or timed-out command recorded',
+        );
+        return;
+      }
+      if (reply.status === 'progress') {
+        waiting.onProgress?.(reply.progress ?? 0);
+        clearTimeout(waiting.timer);
+        waiting.timer = setTimeout(() => {
+          pending.delete(reply.id);
+          waiting.resolve({ v: GATEWAY_PROTOCOL_VERSION, id: reply.id, status: 'error', message: 'timed out during progress' });
+        }, waiting.timeoutMs);
+        return;
+      }
+      clearTimeout(waiting.timer);
+      pending.delete(reply.id);
+      waiting.resolve(reply);
+    },
+
+    /** Replies that came after their command had timed out (kept for the command log). */
+    lateReplies() {
+      return [...late];
+    },
+  };
+}
+
+export type CommandChannel = ReturnType<typeof createCommandChannel>;

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import {
+  type CommandPayload,
+  CommandPayloadSchema,
+  GATEWAY_PROTOCOL_VERSION,
+  type ReplyPayload,
+} from '@sunward/contracts/gateway-protocol';
+import { decodeBlocks, encodeValues, registersFromHex, registersToHex } from '@sunward/protocol/codec';
+import type { DeviceState } from './device-values.js';
+
+/** What commands change in a device's behaviour; device-values reads it on every report. */
+export interface DeviceControls {
+  shutdown: Set<string>;
+  powerLimitPct: Map<string, number>;
+  /** Firmware upgrades under way: device SN → percent done. */
+  upgrading: Map<string, number>;
+}
+
+export function createControls(): DeviceControls {
+  return { shutdown: new Set(), powerLimitPct: new Map(), upgrading: new Map() };
+}
+
+type Reply = Omit<ReplyPayload, 'v' | 'id'>;
+
+/**
+ * Executes the server's commands on the simulated devices: register reads and writes through the
+ * device's own register map, boot and shutdown, parameter changes (which change its behaviour),
+ * and firmware upgrades that fetch the image, check its SHA-256 and report progress.
+ */
+export function createCommandHandler(deps: {
+  states: readonly DeviceState[];
+  controls: DeviceControls;
+  reply: (payload: ReplyPayload) => void;
+  fetchFirmware?: (url: string) => Promise<Buffer>;
+  progressStepMs?: number;
+  now?: () => number;
+}) {
+  const { controls } = deps;
+  const fetchFirmware = deps.fetchFirmware ?? (async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer()));
+  const stepMs = deps.progressStepMs ?? 1000;
+  const now = deps.now ?? Date.now;
+  const upgrades = new Map<string, { timer: NodeJS.Timeout; commandId: string }>();
+
+  const send = (id: string, reply: Reply) => deps.reply({ v: GATEWAY_PROTOCOL_VERSION, id, ...reply });
+
+  function apply(state: DeviceState, params: Record<string, number>): Reply {
+    for (const [id, value] of Object.entries(params)) {
+      const point = state.protocol.points.find((p) => p.id === id);
+      if (!point || point.operation !== 'rw')
+        return { status: 'error', error: 'unsupported', message: `${id} is not a writable point of ${state.protocol.id}` };
+      if ((point.min !== undefined && value < point.min) || (point.max !== undefined && value > point.max)) {
+        return { status: 'error', error: 'out_of_range', message: `${id} must be within ${point.min ?? '-∞'} ~ ${point.max ?? '∞'}` };
+      }
+    }
+    for (const [id, value] of Object.entries(params)) {
+      if (id === 'Conn') {
+        if (value === 0) controls.shutdown.add(state.device.sn);
+        else controls.shutdown.delete(state.device.sn);
+      } else if (id === 'WMaxLimPct') controls.powerLimitPct.set(state.device.sn, value);
+      state.overrides[id] = value;
+    }
+    return { status: 'ok', values: { ...params } };
+  }
+
+  function upgrade(command: CommandPayload, state: DeviceState) {
+    const firmware = command.firmware;
+    if (!firmware) return send(command.id, { status: 'error', error: 'bad_request', message: 'firmware missing' });
+    controls.upgrading.set(state.device.sn, 0);
+    fetchFirmware(firmware.url).then(
+      (image) => {
+        const digest = createHash('sha256').update(image).digest('hex');
+        // The device checks the image before applying it; a mismatch never reaches its flash.
+        if (digest !== firmware.sha256 || image.length !== firmware.size) {
+          controls.upgrading.delete(state.device.sn);
+          return send(command.id, { status: 'error', error: 'hash_mismatch', message: 'image hash or size does not match' });
+        }
+        let percent = 0;
+        const timer = setInterval(() => {
+          percent = Math.min(100, percent + 10);
+          controls.upgrading.set(state.device.sn, percent);
+          if (percent < 100) return send(command.id, { status: 'progress', progress: percent });
+          clearInterval(timer);
+          upgrades.delete(state.device.sn);
+          controls.upgrading.delete(state.device.sn);
+          state.firmwareVersion = firmware.version;
+          send(command.id, { status: 'ok', version: firmware.version });
+        }, stepMs);
+        upgrades.set(state.device.sn, { timer, commandId: command.id });
+      },
+      () => {
+        controls.upgrading.delete(state.device.sn);
+        send(command.id, { status: 'error', error: 'download_failed' });
+      },
+    );
+  }
+
+  function execute(command: CommandPayload): void {
+    const state = deps.states.find((s) => s.device.sn === command.device);
+    if (!state)
+      return send(command.id, {
+        status: 'error',
+        error: 'bad_request',
+        message: `no device ${command.device ?? '(gateway)'} on this gateway`,
+      });
+    if (command.op === 'cancel_upgrade') {
+      const running = upgrades.get(state.device.sn);
+      if (!running) return send(command.id, { status: 'error', error: 'bad_request', message: 'no upgrade under way' });
+      clearInterval(running.timer);
+      upgrades.delete(state.device.sn);
+      controls.upgrading.delete(state.device.sn);
+      send(running.commandId, { status: 'error', error: 'cancelled' });
+      return send(command.id, { status: 'ok' });
+    }
+    // An upgrading device refuses everything else (spec 02 §4).
+    if (controls.upgrading.has(state.device.sn)) return send(command.id, { status: 'error', error: 'device_upgrading' });
+    switch (command.op) {
+      case 'boot':
+        return send(command.id, apply(state, { Conn: 1 }));
+      case 'shutdown':
+        return send(command.id, apply(state, { Conn: 0 }));
+      case 'set':
+        return send(command.id, apply(state, command.params ?? {}));
+      case 'read': {
+        if (command.addr === undefined || command.count === undefined) return send(command.id, { status: 'error', error: 'bad_request' });
+        const fc = command.fc === 4 ? 4 : 3;
+        const blocks = encodeValues(state.protocol, state.lastValues, { functionCode: fc });
+        const registers: number[] = [];
+        for (let a = command.addr; a < command.addr + command.count; a++) {
+          const block = blocks.find((b) => a >= b.address && a < b.address + b.registers.length);
+          // Unmapped registers read as 0xFFFF, SunSpec's "not implemented".
+          registers.push(block?.registers[a - block.address] ?? 0xffff);
+        }
+        return send(command.id, { status: 'ok', hex: registersToHex(registers) });
+      }
+      case 'write': {
+        const registers = command.hex ? registersFromHex(command.hex) : null;
+        if (command.addr === undefined || !registers || registers.length === 0)
+          return send(command.id, { status: 'error', error: 'bad_request' });
+        const decoded = decodeBlocks(state.protocol, [{ functionCode: 3, address: command.addr, registers }]);
+        const params = Object.fromEntries(Object.entries(decoded.values).filter((e): e is [string, number] => typeof e[1] === 'number'));
+        if (Object.keys(params).length === 0)
+          return send(command.id, { status: 'error', error: 'unsupported', message: 'no writable point at that address' });
+        return send(command.id, apply(state, params));
+      }
+      case 'upgrade':
+        return upgrade(command, state);
+      default:
+        return send(command.id, { status: 'error', error: 'bad_request' });
+    }
+  }
+
+  return {
+    handle(raw: Buffer): void {
+      let command: CommandPayload;
+      try {
+        command = CommandPayloadSchema.parse(JSON.parse(raw.toString('utf8')));
+      } catch {
+        return; // Nothing to correlate a reply with.
+      }
+      if (command.expiresAt !== undefined && command.expiresAt < now()) return send(command.id, { status: 'error', error: 'expired' });
+      execute(command);
+    },
+    stop(): void {
+      for (const { timer } of upgrades.values()) clearInterval(timer);
+    },
+  };
+}
