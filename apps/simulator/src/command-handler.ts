@@ -46,7 +46,7 @@ export function createCommandHandler(deps: {
   function apply(state: DeviceState, params: Record<string, number>): Reply {
     for (const [id, value] of Object.entries(params)) {
       const point = state.protocol.points.find((p) => p.id === id);
-      if (!point || point.operation !== 'rw')
+      if (point?.operation !== 'rw')
         return { status: 'error', error: 'unsupported', message: `${id} is not a writable point of ${state.protocol.id}` };
       if ((point.min !== undefined && value < point.min) || (point.max !== undefined && value > point.max)) {
         return { status: 'error', error: 'out_of_range', message: `${id} must be within ${point.min ?? '-∞'} ~ ${point.max ?? '∞'}` };
@@ -62,9 +62,9 @@ export function createCommandHandler(deps: {
     return { status: 'ok', values: { ...params } };
   }
 
-  function upgrade(command: CommandPayload, state: DeviceState) {
+  function upgrade(command: CommandPayload, state: DeviceState): Reply | undefined {
     const firmware = command.firmware;
-    if (!firmware) return send(command.id, { status: 'error', error: 'bad_request', message: 'firmware missing' });
+    if (!firmware) return { status: 'error', error: 'bad_request', message: 'firmware missing' };
     controls.upgrading.set(state.device.sn, 0);
     fetchFirmware(firmware.url).then(
       (image) => {
@@ -72,13 +72,17 @@ export function createCommandHandler(deps: {
         // The device checks the image before applying it; a mismatch never reaches its flash.
         if (digest !== firmware.sha256 || image.length !== firmware.size) {
           controls.upgrading.delete(state.device.sn);
-          return send(command.id, { status: 'error', error: 'hash_mismatch', message: 'image hash or size does not match' });
+          send(command.id, { status: 'error', error: 'hash_mismatch', message: 'image hash or size does not match' });
+          return;
         }
         let percent = 0;
         const timer = setInterval(() => {
           percent = Math.min(100, percent + 10);
           controls.upgrading.set(state.device.sn, percent);
-          if (percent < 100) return send(command.id, { status: 'progress', progress: percent });
+          if (percent < 100) {
+            send(command.id, { status: 'progress', progress: percent });
+            return;
+          }
           clearInterval(timer);
           upgrades.delete(state.device.sn);
           controls.upgrading.delete(state.device.sn);
@@ -92,36 +96,38 @@ export function createCommandHandler(deps: {
         send(command.id, { status: 'error', error: 'download_failed' });
       },
     );
+    return undefined;
   }
 
-  function execute(command: CommandPayload): void {
+  /** The reply to send now, or undefined when the command replies later (an upgrade). */
+  function execute(command: CommandPayload): Reply | undefined {
     const state = deps.states.find((s) => s.device.sn === command.device);
     if (!state)
-      return send(command.id, {
+      return {
         status: 'error',
         error: 'bad_request',
         message: `no device ${command.device ?? '(gateway)'} on this gateway`,
-      });
+      };
     if (command.op === 'cancel_upgrade') {
       const running = upgrades.get(state.device.sn);
-      if (!running) return send(command.id, { status: 'error', error: 'bad_request', message: 'no upgrade under way' });
+      if (!running) return { status: 'error', error: 'bad_request', message: 'no upgrade under way' };
       clearInterval(running.timer);
       upgrades.delete(state.device.sn);
       controls.upgrading.delete(state.device.sn);
       send(running.commandId, { status: 'error', error: 'cancelled' });
-      return send(command.id, { status: 'ok' });
+      return { status: 'ok' };
     }
     // An upgrading device refuses everything else (spec 02 §4).
-    if (controls.upgrading.has(state.device.sn)) return send(command.id, { status: 'error', error: 'device_upgrading' });
+    if (controls.upgrading.has(state.device.sn)) return { status: 'error', error: 'device_upgrading' };
     switch (command.op) {
       case 'boot':
-        return send(command.id, apply(state, { Conn: 1 }));
+        return apply(state, { Conn: 1 });
       case 'shutdown':
-        return send(command.id, apply(state, { Conn: 0 }));
+        return apply(state, { Conn: 0 });
       case 'set':
-        return send(command.id, apply(state, command.params ?? {}));
+        return apply(state, command.params ?? {});
       case 'read': {
-        if (command.addr === undefined || command.count === undefined) return send(command.id, { status: 'error', error: 'bad_request' });
+        if (command.addr === undefined || command.count === undefined) return { status: 'error', error: 'bad_request' };
         const fc = command.fc === 4 ? 4 : 3;
         const blocks = encodeValues(state.protocol, state.lastValues, { functionCode: fc });
         const registers: number[] = [];
@@ -130,22 +136,21 @@ export function createCommandHandler(deps: {
           // Unmapped registers read as 0xFFFF, SunSpec's "not implemented".
           registers.push(block?.registers[a - block.address] ?? 0xffff);
         }
-        return send(command.id, { status: 'ok', hex: registersToHex(registers) });
+        return { status: 'ok', hex: registersToHex(registers) };
       }
       case 'write': {
         const registers = command.hex ? registersFromHex(command.hex) : null;
-        if (command.addr === undefined || !registers || registers.length === 0)
-          return send(command.id, { status: 'error', error: 'bad_request' });
+        if (command.addr === undefined || !registers || registers.length === 0) return { status: 'error', error: 'bad_request' };
         const decoded = decodeBlocks(state.protocol, [{ functionCode: 3, address: command.addr, registers }]);
         const params = Object.fromEntries(Object.entries(decoded.values).filter((e): e is [string, number] => typeof e[1] === 'number'));
         if (Object.keys(params).length === 0)
-          return send(command.id, { status: 'error', error: 'unsupported', message: 'no writable point at that address' });
-        return send(command.id, apply(state, params));
+          return { status: 'error', error: 'unsupported', message: 'no writable point at that address' };
+        return apply(state, params);
       }
       case 'upgrade':
         return upgrade(command, state);
       default:
-        return send(command.id, { status: 'error', error: 'bad_request' });
+        return { status: 'error', error: 'bad_request' };
     }
   }
 
@@ -157,8 +162,11 @@ export function createCommandHandler(deps: {
       } catch {
         return; // Nothing to correlate a reply with.
       }
-      if (command.expiresAt !== undefined && command.expiresAt < now()) return send(command.id, { status: 'error', error: 'expired' });
-      execute(command);
+      const reply =
+        command.expiresAt !== undefined && command.expiresAt < now()
+          ? { status: 'error' as const, error: 'expired' as const }
+          : execute(command);
+      if (reply) send(command.id, reply);
     },
     stop(): void {
       for (const { timer } of upgrades.values()) clearInterval(timer);
