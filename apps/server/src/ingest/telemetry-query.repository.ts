@@ -5,6 +5,8 @@ import { type Database, queryRows } from '../db/client.js';
 /** Device families whose energy counter is generation (heat pumps and switches count consumption). */
 export const GENERATING_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_inverter'] as const;
 
+const LONG_RANGE_MS = 7 * 86_400_000;
+
 export interface DailyEnergy {
   day: string;
   energyWh: number;
@@ -17,12 +19,26 @@ const DAY_ENERGY = sql`case when prev is null or prev > counter_max_wh then coun
 /** Reads for charts and lists: curves (downsampled), energy by day/month/year, realtime snapshots. */
 export function createTelemetryQueries(db: Database) {
   return {
-    /** One point of a device between two instants, downsampled to about `maxPoints` (LTTB). */
+    /**
+     * One point of a device between two instants, downsampled to about `maxPoints` (LTTB). Ranges
+     * longer than a week read hourly averages up to the aggregation watermark and raw readings after
+     * it: a year is ~8,800 rows instead of 105,000.
+     */
     async deviceCurve(deviceId: number, from: Date, to: Date, pointIndex: number, maxPoints: number): Promise<SeriesPoint[]> {
+      const long = to.getTime() - from.getTime() > LONG_RANGE_MS;
+      const index = pointIndex + 1;
       const rows = await queryRows<{ t: number | string; v: number | null }>(
         db,
-        sql`select (extract(epoch from ts) * 1000)::float8 as t, values[${pointIndex + 1}]::float8 as v
-            from readings where device_id = ${deviceId} and ts >= ${from.toISOString()}::timestamptz and ts < ${to.toISOString()}::timestamptz order by ts`,
+        long
+          ? sql`with mark as (select coalesce((select watermark from job_state where name = 'hourly'), ${from.toISOString()}::timestamptz) as w)
+              select (extract(epoch from hour) * 1000)::float8 as t, values[${index}]::float8 as v
+                from readings_hourly, mark where device_id = ${deviceId} and hour >= ${from.toISOString()}::timestamptz and hour < least(mark.w, ${to.toISOString()}::timestamptz)
+              union all
+              select (extract(epoch from ts) * 1000)::float8, values[${index}]::float8
+                from readings, mark where device_id = ${deviceId} and ts >= greatest(mark.w, ${from.toISOString()}::timestamptz) and ts < ${to.toISOString()}::timestamptz
+              order by 1`
+          : sql`select (extract(epoch from ts) * 1000)::float8 as t, values[${index}]::float8 as v
+              from readings where device_id = ${deviceId} and ts >= ${from.toISOString()}::timestamptz and ts < ${to.toISOString()}::timestamptz order by ts`,
       );
       const series: SeriesPoint[] = rows.map((r) => [Number(r.t), r.v === null || Number.isNaN(r.v) ? null : Number(r.v)]);
       return lttb(series, maxPoints);
