@@ -3,16 +3,15 @@
 // lost and duplicated readings.
 //   npx tsx bench/ingest.ts --db pglite|postgres --gateways 200 --devices 10 --rate 300 --seconds 60
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { count, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config.js';
-import { companies, devices, gateways, plants, readings } from '../apps/server/src/db/schema.js';
-import { hashGatewayKey } from '../apps/server/src/ingest/gateway-auth.js';
+import { readings } from '../apps/server/src/db/schema.js';
+import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js';
+import { provisionLoadFleet } from '../apps/server/src/features/fleet/load-fleet.js';
 import { startServer } from '../apps/server/src/server.js';
 
 const run = promisify(execFile);
@@ -34,18 +33,8 @@ const seconds = Number(args.seconds);
 const P = Number(args.publishers);
 const pgUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-let databaseUrl = '';
-let dbName = '';
-if (args.db === 'postgres') {
-  dbName = `sunward_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const url = new URL(pgUrl);
-  url.pathname = `/${dbName}`;
-  databaseUrl = url.toString();
-}
+const scratch = args.db === 'postgres' ? await createScratchDatabase(pgUrl, 'sunward_bench') : undefined;
+const databaseUrl = scratch?.url ?? '';
 const config = loadConfig({
   PORT: '0',
   HOST: '127.0.0.1',
@@ -60,54 +49,18 @@ const config = loadConfig({
 const server = await startServer(config, { logger: false });
 const db = server.database.db;
 
-// A bench fleet: G gateways with D devices each, on one company's plants.
-const [company] = await db
-  .insert(companies)
-  .values({ name: `Bench ${Date.now()}` })
-  .returning({ id: companies.id });
-const fleet: { sn: string; key: string; devices: string[] }[] = [];
-for (let g = 0; g < G; g += 100) {
-  const slice = Array.from({ length: Math.min(100, G - g) }, (_, i) => g + i);
-  const plantRows = await db
-    .insert(plants)
-    .values(
-      slice.map((i) => ({
-        name: `Bench plant ${i}`,
-        companyId: company?.id,
-        capacityKwp: 10,
-        latitude: 48,
-        longitude: 11,
-        timezone: 'Europe/Berlin',
-      })),
-    )
-    .returning({ id: plants.id });
-  const keys = slice.map(() => randomBytes(9).toString('base64url'));
-  const gatewayRows = await db
-    .insert(gateways)
-    .values(
-      slice.map((i, k) => ({
-        sn: `BG${String(i).padStart(6, '0')}`,
-        keyHash: hashGatewayKey(keys[k] ?? ''),
-        plantId: plantRows[k]?.id,
-        companyId: company?.id,
-        reportIntervalS: 60,
-      })),
-    )
-    .returning({ id: gateways.id, sn: gateways.sn });
-  const deviceRows = gatewayRows.flatMap((gw, k) =>
-    Array.from({ length: D }, (_, d) => ({
-      sn: `BD${gw.sn.slice(2)}${String(d).padStart(3, '0')}`,
-      gatewayId: gw.id,
-      plantId: plantRows[k]?.id,
-      family: 'hybrid_inverter',
-      protocolId: args.protocol ?? '',
-    })),
-  );
-  await db.insert(devices).values(deviceRows);
-  for (const [k, gw] of gatewayRows.entries()) {
-    fleet.push({ sn: gw.sn, key: keys[k] ?? '', devices: deviceRows.filter((r) => r.gatewayId === gw.id).map((r) => r.sn) });
-  }
-}
+// A bench fleet: G gateways with D devices each, registered like any load-test fleet.
+const url = `mqtt://127.0.0.1:${server.telemetry.mqttPort}`;
+const provisioned = await provisionLoadFleet(db, {
+  gateways: G,
+  devicesPerGateway: D,
+  protocolId: args.protocol ?? '',
+  intervalSeconds: 60,
+  mqttUrl: url,
+  seed: 1,
+  prefix: 'B',
+});
+const fleet = provisioned.gateways.map((g) => ({ sn: g.sn, key: g.key, devices: g.devices.map((d) => d.sn) }));
 await server.telemetry.pipeline.start();
 
 // Lag: from the report's time (set when published) to the moment its batch is committed.
@@ -125,7 +78,6 @@ const sampler = setInterval(() => {
   rss.push(process.memoryUsage().rss);
 }, 1000);
 
-const url = `mqtt://127.0.0.1:${server.telemetry.mqttPort}`;
 const started = Date.now();
 const results = await Promise.all(
   Array.from({ length: P }, (_, p) => {
@@ -160,10 +112,5 @@ console.log(
 console.log(`publish-to-stored lag: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${sorted.at(-1) ?? 0} ms (${sorted.length} samples)`);
 console.log(`server rss: first ${mb(rss[0] ?? 0)}, peak ${mb(Math.max(...rss))}, last ${mb(rss.at(-1) ?? 0)}`);
 await server.close();
-if (dbName) {
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
-}
+await scratch?.drop();
 process.exit(0);

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config.js';
+import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js';
 import { startServer } from '../apps/server/src/server.js';
 import { lttb, type SeriesPoint } from '../packages/contracts/src/downsample.js';
 
@@ -19,13 +19,8 @@ const { values: args } = parseArgs({
 const rawDays = Number(args['raw-days']);
 const fullYear = Number(args['full-year-devices']);
 const pgUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const dbName = `sunward_qbench_${Date.now()}`;
-const admin = new pg.Client({ connectionString: pgUrl });
-await admin.connect();
-await admin.query(`create database ${dbName}`);
-await admin.end();
-const url = new URL(pgUrl);
-url.pathname = `/${dbName}`;
+const scratch = await createScratchDatabase(pgUrl, 'sunward_qbench');
+const url = new URL(scratch.url);
 const config = loadConfig({
   PORT: '0',
   HOST: '127.0.0.1',
@@ -112,8 +107,5 @@ await measure('device year curve (105,120 points → 1,000 by LTTB)', 20, (i) =>
 const year: SeriesPoint[] = Array.from({ length: 105_120 }, (_, i) => [i * 300_000, Math.sin(i / 288) * 5000]);
 await measure('LTTB alone: 105,120 → 1,000 points (in memory)', 50, async () => lttb(year, 1000));
 await server.close();
-const drop = new pg.Client({ connectionString: pgUrl });
-await drop.connect();
-await drop.query(`drop database if exists ${dbName} with (force)`);
-await drop.end();
+await scratch.drop();
 process.exit(0);

@@ -21,13 +21,18 @@ const { values: args } = parseArgs({
     interval: { type: 'string' },
     'fault-rate': { type: 'string' },
     'upgrade-step-ms': { type: 'string' },
+    gateways: { type: 'string' },
   },
 });
 if (!args.fleet) {
-  process.stderr.write('usage: simulator --fleet FILE [--url mqtt://host:port] [--seed N] [--interval SECONDS] [--fault-rate 0..1]\n');
+  process.stderr.write(
+    'usage: simulator --fleet FILE [--gateways N] [--url mqtt://host:port] [--seed N] [--interval SECONDS] [--fault-rate 0..1]\n',
+  );
   process.exit(2);
 }
-const fleet = SimulatedFleetSchema.parse(JSON.parse(readFileSync(args.fleet, 'utf8')));
+const loaded = SimulatedFleetSchema.parse(JSON.parse(readFileSync(args.fleet, 'utf8')));
+// --gateways N plays only the first N gateways of the fleet file.
+const fleet = args.gateways ? { ...loaded, gateways: loaded.gateways.slice(0, Number(args.gateways)) } : loaded;
 const seed = args.seed ? Number(args.seed) : fleet.seed;
 const url = args.url ?? fleet.mqttUrl;
 const faultRate = args['fault-rate'] ? Number(args['fault-rate']) : 0.0005;

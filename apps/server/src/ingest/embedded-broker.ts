@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:net';
-import { gatewayTopic, StatusPayloadSchema } from '@sunward/contracts/gateway-protocol';
+import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { Aedes, type AuthenticateError } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import { gatewayKeyMatches, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
+import { recordGatewayStatus } from './gateway-status.js';
 import type { IngestPipeline } from './ingest-pipeline.js';
 import type { TelemetryRepository } from './telemetry.repository.js';
 
@@ -81,27 +82,15 @@ export async function startEmbeddedBroker(deps: {
         return callback(null);
       }
       if (kind === 'status') {
-        const status = safeStatus(payload);
-        if (status) {
-          const presence = repository.setGatewayPresence(gatewayId, {
-            online: status.online,
-            at: new Date(),
-            ip: client.conn && 'remoteAddress' in client.conn ? String(client.conn.remoteAddress) : null,
-          });
-          const info = repository.setGatewayInfo(gatewayId, {
-            fw: status.fw,
-            hw: status.hw,
-            rssi: status.rssi,
-            comm: status.comm,
-            iccid: status.iccid,
-            interval: status.interval,
-          });
-          Promise.all([presence, info]).then(
-            () => callback(null),
-            () => callback(null),
-          );
-          return;
-        }
+        const ip = client.conn && 'remoteAddress' in client.conn ? String(client.conn.remoteAddress) : null;
+        recordGatewayStatus(repository, gatewayId, payload, ip).then(
+          (ok) => {
+            if (!ok) log.warn({ event: 'status_rejected', gateway: client.id }, 'malformed gateway status dropped');
+            callback(null);
+          },
+          () => callback(null),
+        );
+        return;
       }
       callback(null);
     },
@@ -168,13 +157,4 @@ export async function startEmbeddedBroker(deps: {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function safeStatus(payload: Buffer) {
-  try {
-    const parsed = StatusPayloadSchema.safeParse(JSON.parse(payload.toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }

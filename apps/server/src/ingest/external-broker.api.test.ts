@@ -9,10 +9,10 @@ import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import { count, eq } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
 import { devices, readings } from '../db/schema.js';
+import { createScratchDatabase } from '../db/scratch-database.js';
 import { provisionDemoFleet } from '../features/fleet/demo-fleet.js';
 import { TEST_POSTGRES_URL } from '../test/harness.js';
 
@@ -22,20 +22,10 @@ const MOSQUITTO_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 const run = `${process.pid}${Date.now() % 100000}`;
 let databaseUrl = '';
-let dbName = '';
+let dropDatabase: () => Promise<void> = async () => undefined;
 let database: DatabaseHandle;
 let fleet: SimulatedFleet;
 const publishers: MqttClient[] = [];
-
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 function startServer(consumerId: string): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
@@ -116,18 +106,16 @@ async function storedFor(sn: string): Promise<number> {
 
 describe.runIf(process.env.TEST_DATABASE === 'postgres')('external broker (Mosquitto) with persistent sessions', () => {
   beforeAll(async () => {
-    dbName = `sunward_ext_${run}`;
-    await admin((c) => c.query(`create database ${dbName}`));
-    const url = new URL(TEST_POSTGRES_URL);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
+    const scratch = await createScratchDatabase(TEST_POSTGRES_URL, 'sunward_ext');
+    databaseUrl = scratch.url;
+    dropDatabase = scratch.drop;
     database = await openDatabase({ dataDir: tmpdir(), databaseUrl });
     fleet = await provisionDemoFleet(database.db, { seed: Number(run) % 90000, mqttUrl: MOSQUITTO_URL, intervalSeconds: 60 });
   });
   afterAll(async () => {
     await Promise.all(publishers.map((p) => p.endAsync(true)));
     await database?.close();
-    await admin((c) => c.query(`drop database if exists ${dbName} with (force)`));
+    await dropDatabase();
   });
 
   function publisher(sn: string): Promise<MqttClient> {

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
-import { gatewayTopic, parseGatewayTopic, StatusPayloadSchema, TOPIC_ROOT } from '@sunward/contracts/gateway-protocol';
+import { gatewayTopic, parseGatewayTopic, TOPIC_ROOT } from '@sunward/contracts/gateway-protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
+import { recordGatewayStatus } from './gateway-status.js';
 import type { IngestPipeline } from './ingest-pipeline.js';
 import type { TelemetryRepository } from './telemetry.repository.js';
 
@@ -52,21 +53,8 @@ export async function startExternalConsumer(deps: {
     }
     if (parsed.kind === 'report') return pipeline.submitReport({ id, sn: parsed.sn }, payload);
     if (parsed.kind === 'reply') return deps.onReply(parsed.sn, payload);
-    if (parsed.kind === 'status') {
-      try {
-        const status = StatusPayloadSchema.parse(JSON.parse(payload.toString('utf8')));
-        await repository.setGatewayPresence(id, { online: status.online, at: new Date() });
-        await repository.setGatewayInfo(id, {
-          fw: status.fw,
-          hw: status.hw,
-          rssi: status.rssi,
-          comm: status.comm,
-          iccid: status.iccid,
-          interval: status.interval,
-        });
-      } catch {
-        log.warn({ event: 'status_rejected', gateway: parsed.sn }, 'malformed gateway status dropped');
-      }
+    if (parsed.kind === 'status' && !(await recordGatewayStatus(repository, id, payload, null))) {
+      log.warn({ event: 'status_rejected', gateway: parsed.sn }, 'malformed gateway status dropped');
     }
   }
 

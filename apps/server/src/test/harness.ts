@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuiltInRole } from '@sunward/contracts/roles';
-import pg from 'pg';
 import { loadConfig } from '../config.js';
+import { createScratchDatabase } from '../db/scratch-database.js';
 import { createAuthRepository } from '../features/auth/auth.repository.js';
 import { hashPassword } from '../features/auth/password.js';
 import { createPermissionsRepository } from '../features/permissions/permissions.repository.js';
@@ -25,8 +25,6 @@ export interface TestServer extends RunningServer {
   };
 }
 
-let counter = 0;
-
 /**
  * A real server on an ephemeral port with a fresh database: PGlite in a temporary DATA_DIR, or a new
  * database on the machine's PostgreSQL when TEST_DATABASE=postgres. Dropped again by close().
@@ -36,20 +34,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
   if (process.env.TEST_DATABASE === 'postgres') {
-    const name = `sunward_t_${process.pid}_${Date.now()}_${counter++}`;
-    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(TEST_POSTGRES_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+    const scratch = await createScratchDatabase(TEST_POSTGRES_URL, 'sunward_t');
+    databaseUrl = scratch.url;
+    dropDatabase = scratch.drop;
   }
   const config = loadConfig({
     PORT: '0',
