@@ -85,7 +85,7 @@ describe('menu behaviour', () => {
     await page.getByRole('menuitem', { name: 'Customers' }).click();
     await page.getByRole('menuitem', { name: 'Customer list' }).click();
     await page.waitForURL('**/customer/list');
-    await expect(page.locator('[data-cached-page="/plants"]').isHidden()).resolves.toBe(true);
+    await page.locator('[data-cached-page="/plants"]').waitFor({ state: 'hidden' });
     await page.getByRole('menuitem', { name: 'Plants' }).click();
     await page.waitForURL('**/plants');
     const marker = await page
@@ -102,7 +102,7 @@ describe('menu behaviour', () => {
     await page.getByRole('menuitem', { name: 'Events' }).click();
     await page.getByTestId('navigation-progress').waitFor({ state: 'attached' });
     await page.getByTestId('loading-overlay').waitFor({ state: 'detached' });
-    await expect(page.title()).resolves.toBe('Events · Sunward');
+    await page.waitForFunction(() => document.title === 'Events · Sunward');
     await context.close();
   });
 });

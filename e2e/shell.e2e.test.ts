@@ -27,12 +27,15 @@ describe('sign-in', () => {
     await page.waitForURL('**/login');
     await signInThroughForm(page, ADMIN.account, ADMIN.password);
     expect(new URL(page.url()).pathname).toBe('/plants');
-    await expect(page.title()).resolves.toBe('Plants · Sunward');
+    await page.waitForFunction(() => document.title === 'Plants · Sunward');
     await page.getByRole('menuitem', { name: 'Plants' }).waitFor();
-    await expect(page.getByTestId('user-menu').textContent()).resolves.toContain('Administrator');
-    const footer = await page.getByTestId('footer').textContent();
-    expect(footer).toContain(String(new Date().getFullYear()));
-    expect(footer).toMatch(/\d+\.\d+\.\d+/);
+    await page.getByTestId('user-menu').filter({ hasText: 'Administrator' }).waitFor();
+    // The version arrives with /anonymous/about: wait for it rather than read once.
+    await page
+      .getByTestId('footer')
+      .filter({ hasText: /\d+\.\d+\.\d+/ })
+      .waitFor();
+    expect(await page.getByTestId('footer').textContent()).toContain(String(new Date().getFullYear()));
     // The bell links to /notice and shows no badge at 0 unread.
     await expect(page.getByTestId('notice-bell').getAttribute('href')).resolves.toBe('/notice');
     await expect(page.locator('[data-testid=notice-bell] .ant-badge-count').count()).resolves.toBe(0);
@@ -99,7 +102,7 @@ describe('menu from permissions', () => {
     await menu.getByRole('menuitem', { name: 'Inverters' }).click();
     await page.waitForURL('**/device/inverter');
     await page.locator('[data-testid=page-title]:visible', { hasText: 'Inverters' }).waitFor();
-    await expect(page.locator('[data-cached-page="/plants"]').isHidden()).resolves.toBe(true);
+    await page.locator('[data-cached-page="/plants"]').waitFor({ state: 'hidden' });
     // /device redirects to the gateway list.
     await page.goto('/device');
     await page.waitForURL('**/device/gateway/list');
