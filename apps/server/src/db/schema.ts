@@ -314,7 +314,19 @@ export const readingsHourly = pgTable(
   (t) => [primaryKey({ columns: [t.deviceId, t.hour] })],
 );
 
-/** Watermarks of background jobs (the last hour aggregated). */
+/** 5-minute averages of each device's points, like readings_hourly; the tier between raw and hourly. */
+export const readings5m = pgTable(
+  'readings_5m',
+  {
+    deviceId: integer('device_id').notNull(),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    values: real('values').array().notNull(),
+    samples: integer('samples').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.bucket] })],
+);
+
+/** Watermarks of background jobs (the last bucket aggregated, per tier). */
 export const jobState = pgTable('job_state', {
   name: text('name').primaryKey(),
   watermark: timestamp('watermark', { withTimezone: true }).notNull(),

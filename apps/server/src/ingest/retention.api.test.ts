@@ -36,15 +36,22 @@ describe('retention tiers', () => {
     await db.execute(
       sql`insert into job_state (name, watermark) values ('hourly', ${new Date(hour).toISOString()}::timestamptz) on conflict (name) do update set watermark = excluded.watermark`,
     );
+    await db.execute(
+      sql`insert into job_state (name, watermark) values ('5m', ${new Date(hour).toISOString()}::timestamptz) on conflict (name) do update set watermark = excluded.watermark`,
+    );
     let hours = 0;
-    let run = 0;
     // Runs advance two days at a time: catch up as the background job would.
-    while (run++ < 400) {
-      const done = await server.telemetry.retention.aggregateHours();
+    for (let run = 0, done = 1; done > 0 && run < 400; run++) {
+      done = await server.telemetry.retention.aggregate('hourly');
       hours += done;
-      if (done === 0) break;
     }
+    for (let run = 0, done = 1; done > 0 && run < 400; run++) done = await server.telemetry.retention.aggregate('5m');
     expect(hours).toBeGreaterThan(0);
+    const [fiveMinutes] = await queryRows<{ values: number[]; samples: number }>(
+      db,
+      sql`select values, samples from readings_5m where device_id = ${id} and bucket = ${new Date(hour + 20 * 60_000).toISOString()}::timestamptz`,
+    );
+    expect(fiveMinutes).toMatchObject({ values: [200, 3], samples: 1 });
     const [hourly] = await queryRows<{ values: number[]; samples: number }>(
       db,
       sql`select values, samples from readings_hourly where device_id = ${id} and hour = ${new Date(hour).toISOString()}::timestamptz`,

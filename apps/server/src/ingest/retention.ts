@@ -3,54 +3,71 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Database, queryRows } from '../db/client.js';
 
 const HOUR_MS = 3_600_000;
-// Hours are aggregated once closed, with a margin for late (store-and-forward) reports.
+// Buckets are aggregated once closed, with a margin for late (store-and-forward) reports.
 const LATE_MARGIN_MS = 2 * HOUR_MS;
-const MAX_HOURS_PER_RUN = 48;
 
 /**
- * Tiered retention: hourly averages of closed hours are computed in the background; raw monthly
+ * Tiered retention: 5-minute and hourly averages of closed time are computed in the background; raw monthly
  * partitions older than the retention are dropped whole (cheap, no row deletes) once their hours
  * are aggregated. Daily energy rollups are never deleted, so no energy total is ever lost.
  */
+/** Aggregate tiers below raw readings: each averages every point per bucket of closed time. */
+const TIERS = {
+  '5m': { table: 'readings_5m', column: 'bucket', ms: 5 * 60_000, interval: '5 minutes', maxBucketsPerRun: 12 * 24 * 2 },
+  hourly: { table: 'readings_hourly', column: 'hour', ms: HOUR_MS, interval: '1 hour', maxBucketsPerRun: 48 },
+} as const;
+export type Tier = keyof typeof TIERS;
+
 export function createRetention(db: Database, log: FastifyBaseLogger, settings: { rawRetentionDays: number }) {
-  async function watermark(): Promise<Date | undefined> {
-    const [row] = await queryRows<{ watermark: Date | string }>(db, sql`select watermark from job_state where name = 'hourly'`);
+  async function watermark(tier: Tier): Promise<Date | undefined> {
+    const [row] = await queryRows<{ watermark: Date | string }>(db, sql`select watermark from job_state where name = ${tier}`);
     if (row) return new Date(row.watermark);
     const [first] = await queryRows<{ ts: Date | string | null }>(db, sql`select min(ts) as ts from readings`);
     return first?.ts ? new Date(Math.floor(new Date(first.ts).getTime() / HOUR_MS) * HOUR_MS) : undefined;
   }
 
-  return {
-    /** Aggregates the closed hours after the watermark (at most two days per run). Returns hours done. */
-    async aggregateHours(now = new Date()): Promise<number> {
-      const from = await watermark();
-      if (!from) return 0;
-      const until = new Date(
-        Math.min(Math.floor((now.getTime() - LATE_MARGIN_MS) / HOUR_MS) * HOUR_MS, from.getTime() + MAX_HOURS_PER_RUN * HOUR_MS),
+  /** Averages the closed buckets of a tier after its watermark (a bounded span per run). Returns buckets done. */
+  async function aggregate(tier: Tier, now = new Date()): Promise<number> {
+    const spec = TIERS[tier];
+    const from = await watermark(tier);
+    if (!from) return 0;
+    const until = new Date(
+      Math.min(Math.floor((now.getTime() - LATE_MARGIN_MS) / spec.ms) * spec.ms, from.getTime() + spec.maxBucketsPerRun * spec.ms),
+    );
+    if (until <= from) return 0;
+    await db.transaction(async (tx) => {
+      // Table and column names come from the constant TIERS above, never from input.
+      await tx.execute(
+        sql.raw(`
+        insert into ${spec.table} (device_id, ${spec.column}, values, samples)
+        select device_id, b, array_agg(avg_v order by idx), max(n)
+        from (
+          select r.device_id, date_bin('${spec.interval}', r.ts, timestamptz 'epoch') as b, u.idx,
+                 avg(u.v) filter (where u.v <> 'NaN')::real as avg_v, count(distinct r.ts)::int as n
+          from readings r, unnest(r.values) with ordinality as u(v, idx)
+          where r.ts >= '${from.toISOString()}'::timestamptz and r.ts < '${until.toISOString()}'::timestamptz
+          group by 1, 2, 3
+        ) per_point
+        group by device_id, b
+        on conflict (device_id, ${spec.column}) do update set values = excluded.values, samples = excluded.samples`),
       );
-      if (until <= from) return 0;
-      await db.transaction(async (tx) => {
-        await tx.execute(sql`
-          insert into readings_hourly (device_id, hour, values, samples)
-          select device_id, hour, array_agg(avg_v order by idx), max(n)
-          from (
-            select r.device_id, date_trunc('hour', r.ts) as hour, u.idx, avg(u.v) filter (where u.v <> 'NaN')::real as avg_v, count(distinct r.ts)::int as n
-            from readings r, unnest(r.values) with ordinality as u(v, idx)
-            where r.ts >= ${from.toISOString()}::timestamptz and r.ts < ${until.toISOString()}::timestamptz
-            group by 1, 2, 3
-          ) per_point
-          group by device_id, hour
-          on conflict (device_id, hour) do update set values = excluded.values, samples = excluded.samples`);
-        await tx.execute(sql`insert into job_state (name, watermark) values ('hourly', ${until.toISOString()}::timestamptz)
-          on conflict (name) do update set watermark = excluded.watermark`);
-      });
-      return Math.round((until.getTime() - from.getTime()) / HOUR_MS);
-    },
+      await tx.execute(sql`insert into job_state (name, watermark) values (${tier}, ${until.toISOString()}::timestamptz)
+        on conflict (name) do update set watermark = excluded.watermark`);
+    });
+    return Math.round((until.getTime() - from.getTime()) / spec.ms);
+  }
+
+  return {
+    aggregate,
+    /** Hourly tier, kept as its own name for callers that only need hours. */
+    aggregateHours: (now = new Date()) => aggregate('hourly', now),
 
     /** Drops raw monthly partitions wholly older than the retention whose hours are aggregated. */
     async dropExpiredPartitions(now = new Date()): Promise<string[]> {
       const cutoff = new Date(now.getTime() - settings.rawRetentionDays * 86_400_000);
-      const done = await watermark();
+      // A partition goes only when both tiers have averaged it.
+      const [fine, coarse] = await Promise.all([watermark('5m'), watermark('hourly')]);
+      const done = fine && coarse ? new Date(Math.min(fine.getTime(), coarse.getTime())) : undefined;
       const partitions = await queryRows<{ name: string }>(
         db,
         sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relname = 'readings' and c.relname ~ '^readings_[0-9]{4}_[0-9]{2}$'`,

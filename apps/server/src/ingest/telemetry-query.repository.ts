@@ -6,6 +6,7 @@ import { type Database, queryRows } from '../db/client.js';
 export const GENERATING_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_inverter'] as const;
 
 const LONG_RANGE_MS = 7 * 86_400_000;
+const MEDIUM_RANGE_MS = 86_400_000;
 
 export interface DailyEnergy {
   day: string;
@@ -21,18 +22,25 @@ export function createTelemetryQueries(db: Database) {
   return {
     /**
      * One point of a device between two instants, downsampled to about `maxPoints` (LTTB). Ranges
-     * longer than a week read hourly averages up to the aggregation watermark and raw readings after
-     * it: a year is ~8,800 rows instead of 105,000.
+     * longer than a day read 5-minute averages, longer than a week hourly averages, up to the tier's
+     * watermark and raw readings after it: a year is ~8,800 rows instead of 105,000.
      */
     async deviceCurve(deviceId: number, from: Date, to: Date, pointIndex: number, maxPoints: number): Promise<SeriesPoint[]> {
-      const long = to.getTime() - from.getTime() > LONG_RANGE_MS;
+      const span = to.getTime() - from.getTime();
       const index = pointIndex + 1;
+      // Over a week: hourly averages; over a day: 5-minute averages; then raw after the tier's watermark.
+      const tier =
+        span > LONG_RANGE_MS
+          ? { name: 'hourly', table: sql.raw('readings_hourly'), column: sql.raw('hour') }
+          : span > MEDIUM_RANGE_MS
+            ? { name: '5m', table: sql.raw('readings_5m'), column: sql.raw('bucket') }
+            : undefined;
       const rows = await queryRows<{ t: number | string; v: number | null }>(
         db,
-        long
-          ? sql`with mark as (select coalesce((select watermark from job_state where name = 'hourly'), ${from.toISOString()}::timestamptz) as w)
-              select (extract(epoch from hour) * 1000)::float8 as t, values[${index}]::float8 as v
-                from readings_hourly, mark where device_id = ${deviceId} and hour >= ${from.toISOString()}::timestamptz and hour < least(mark.w, ${to.toISOString()}::timestamptz)
+        tier
+          ? sql`with mark as (select coalesce((select watermark from job_state where name = ${tier.name}), ${from.toISOString()}::timestamptz) as w)
+              select (extract(epoch from ${tier.column}) * 1000)::float8 as t, values[${index}]::float8 as v
+                from ${tier.table}, mark where device_id = ${deviceId} and ${tier.column} >= ${from.toISOString()}::timestamptz and ${tier.column} < least(mark.w, ${to.toISOString()}::timestamptz)
               union all
               select (extract(epoch from ts) * 1000)::float8, values[${index}]::float8
                 from readings, mark where device_id = ${deviceId} and ts >= greatest(mark.w, ${from.toISOString()}::timestamptz) and ts < ${to.toISOString()}::timestamptz

@@ -91,7 +91,8 @@ export async function startTelemetry(
   const retention = createRetention(db, log, { rawRetentionDays: config.rawRetentionDays });
   const retentionJob = setInterval(() => {
     retention
-      .aggregateHours()
+      .aggregate('5m')
+      .then(() => retention.aggregate('hourly'))
       .then(() => retention.dropExpiredPartitions())
       .catch((error: unknown) => log.error({ err: error }, 'retention job failed'));
   }, RETENTION_MS);
