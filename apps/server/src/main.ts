@@ -41,6 +41,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       `Sunward is running at http://localhost:${server.port}  (data: ${config.databaseUrl ? 'PostgreSQL' : join(config.dataDir, 'pg')})\n`,
     );
+    if (server.telemetry.mqttPort !== undefined)
+      process.stdout.write(`Gateways connect to mqtt://localhost:${server.telemetry.mqttPort}\n`);
     const simulator = config.simulator ? await startDemoFleet(server, config) : undefined;
     const shutdown = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
