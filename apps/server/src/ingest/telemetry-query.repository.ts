@@ -82,20 +82,20 @@ export function createTelemetryQueries(db: Database) {
       );
     },
 
+    /** What lists and maps show per device: time, power, energy counter, SOC (not the point arrays). */
     async realtimeSnapshot(deviceIds: readonly number[]) {
       if (deviceIds.length === 0) return [];
-      return queryRows<{
-        deviceId: number;
-        ts: Date;
-        powerW: number | null;
-        energyTotalWh: number | null;
-        soc: number | null;
-        values: number[];
-      }>(
+      return queryRows<{ deviceId: number; ts: Date; powerW: number | null; energyTotalWh: number | null; soc: number | null }>(
         db,
-        sql`select device_id as "deviceId", ts, power_w as "powerW", energy_total_wh as "energyTotalWh", soc, values
-            from device_realtime where device_id = any(${sql.param([...deviceIds])}::int[])`,
+        sql`select device_id as "deviceId", ts, power_w as "powerW", energy_total_wh as "energyTotalWh", soc
+            from device_realtime where device_id = any(${`{${deviceIds.join(',')}}`}::int[])`,
       );
+    },
+
+    /** Every point of one device's latest reading (its detail page), in storage order. */
+    async realtimeValues(deviceId: number): Promise<{ ts: Date; values: number[] } | undefined> {
+      const [row] = await queryRows<{ ts: Date; values: number[] }>(db, sql`select ts, values from device_realtime where device_id = ${deviceId}`);
+      return row;
     },
 
     /** Recomputes the plant-days whose devices reported (called by the pipeline, a few seconds behind). */
