@@ -94,7 +94,10 @@ export function createTelemetryQueries(db: Database) {
 
     /** Every point of one device's latest reading (its detail page), in storage order. */
     async realtimeValues(deviceId: number): Promise<{ ts: Date; values: number[] } | undefined> {
-      const [row] = await queryRows<{ ts: Date; values: number[] }>(db, sql`select ts, values from device_realtime where device_id = ${deviceId}`);
+      const [row] = await queryRows<{ ts: Date; values: number[] }>(
+        db,
+        sql`select ts, values from device_realtime where device_id = ${deviceId}`,
+      );
       return row;
     },
 
