@@ -12,12 +12,17 @@ import { messagesRoutes } from './features/messages/messages.routes.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { permissionsRoutes } from './features/permissions/permissions.routes.js';
 import { createPlantAccess } from './features/plants/plant-access.js';
+import { plantFilesRoutes } from './features/plants/plant-files.routes.js';
+import { createPlantsRepository } from './features/plants/plants.repository.js';
+import { eventCountRoutes, plantsRoutes } from './features/plants/plants.routes.js';
+import { createPlantsService } from './features/plants/plants.service.js';
 import { systemRoutes } from './features/system/system.routes.js';
 import { createUsersRepository } from './features/users/users.repository.js';
 import { usersRoutes } from './features/users/users.routes.js';
 import { ingestRoutes } from './ingest/ingest.routes.js';
 import type { IngestStats as IngestStatsSnapshot } from './ingest/ingest-pipeline.js';
 import type { LiveHub } from './ingest/live-hub.js';
+import type { RegistryEvents } from './ingest/registry-events.js';
 import { authPlugin } from './plugins/auth.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { consolePlugin } from './plugins/console.js';
@@ -42,13 +47,22 @@ export interface BuildAppOptions {
   config: Config;
   database: DatabaseHandle;
   live: LiveHub;
+  /** Registry changes (plants, gateway bindings) the ingest pipeline must pick up. */
+  registry: RegistryEvents;
   /** Ingest figures for the operators' stats call (the pipeline starts after the app is built). */
   ingestStats: () => IngestStatsSnapshot;
   /** Tests pass false to keep their output quiet; the product logs to stdout as JSON. */
   logger?: boolean;
 }
 
-export async function buildApp({ config, database, live, ingestStats, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  live,
+  registry,
+  ingestStats,
+  logger = true,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } } : false,
     genReqId: (req) => {
@@ -93,7 +107,20 @@ export async function buildApp({ config, database, live, ingestStats, logger = t
   await app.register(usersRoutes, { repository: usersRepository });
   await app.register(permissionsRoutes, { repository: permissionsRepository });
   await app.register(messagesRoutes, { repository: createMessagesRepository(db) });
-  await app.register(liveRoutes, { live, plantAccess: createPlantAccess(db) });
+  const plantAccess = createPlantAccess(db);
+  const plantsRepository = createPlantsRepository(db);
+  const plantsService = createPlantsService({ repository: plantsRepository, access: plantAccess, registry });
+  await app.register(plantsRoutes, { service: plantsService, repository: plantsRepository, access: plantAccess });
+  await app.register(eventCountRoutes, { repository: plantsRepository });
+  await app.register(plantFilesRoutes, {
+    db,
+    repository: plantsRepository,
+    access: plantAccess,
+    dataDir: config.dataDir,
+    pictureMaxBytes: config.plantPictureMaxBytes,
+    inChina: config.mapInChina,
+  });
+  await app.register(liveRoutes, { live, plantAccess });
   await app.register(ingestRoutes, { stats: () => ({ ...ingestStats(), liveConnections: live.size }), live });
 
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });

@@ -48,6 +48,13 @@ const EnvSchema = z.object({
   MQTT_SESSION_EXPIRY_S: z.coerce.number().int().min(0).max(604_800).default(86_400),
   OFFLINE_AFTER_INTERVALS: z.coerce.number().min(1.5).max(100).default(3),
   RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(730),
+  /** Spec 02 gives the plant picture limit as 3 MB in one wording and 6 MB in another. */
+  /** Spec: the in-China check chooses map tiles reachable in China; no address database ships, so it is a setting. */
+  MAP_IN_CHINA: z.enum(['0', '1']).default('0'),
+  PLANT_PICTURE_MAX_MB: z
+    .union([z.literal('3'), z.literal('6')])
+    .default('3')
+    .transform(Number),
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
   SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
@@ -81,6 +88,10 @@ export interface Config {
   offlineAfterIntervals: number;
   /** Raw readings are kept this long; hourly averages and energy rollups stay. */
   rawRetentionDays: number;
+  /** Largest plant picture accepted, in bytes (PLANT_PICTURE_MAX_MB: 3 or 6). */
+  plantPictureMaxBytes: number;
+  /** Answer of GET /anonymous/ip inChina (MAP_IN_CHINA). */
+  mapInChina: boolean;
   /** npm start runs the demo fleet's simulator beside the server. */
   simulator: { seed: number; intervalSeconds: number } | undefined;
 }
@@ -123,6 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     offlineAfterIntervals: e.OFFLINE_AFTER_INTERVALS,
     rawRetentionDays: e.RAW_RETENTION_DAYS,
+    plantPictureMaxBytes: e.PLANT_PICTURE_MAX_MB * 1024 * 1024,
+    mapInChina: e.MAP_IN_CHINA === '1',
     simulator: e.SIMULATOR === 'on' ? { seed: e.SIMULATOR_SEED, intervalSeconds: e.SIMULATOR_INTERVAL } : undefined,
   };
 }

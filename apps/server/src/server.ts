@@ -7,6 +7,7 @@ import { createPermissionsRepository } from './features/permissions/permissions.
 import { type SeededAdmin, seedPlatformAdmin } from './features/users/admin-seed.js';
 import { createUsersRepository } from './features/users/users.repository.js';
 import { createLiveHub } from './ingest/live-hub.js';
+import { createRegistryEvents } from './ingest/registry-events.js';
 import { startTelemetry, type Telemetry } from './ingest/telemetry-service.js';
 
 export interface RunningServer {
@@ -35,8 +36,11 @@ export async function startServer(config: Config, options: { logger?: boolean } 
     const live = createLiveHub();
     let telemetry: Telemetry | undefined;
     const ingestStats = () => telemetry?.pipeline.stats ?? { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
-    const app = await buildApp({ config, database, live, ingestStats, logger: options.logger ?? true });
+    const registry = createRegistryEvents();
+    const app = await buildApp({ config, database, live, registry, ingestStats, logger: options.logger ?? true });
     telemetry = await startTelemetry(config, database.db, app.log, live);
+    const { pipeline } = telemetry;
+    registry.onChange(() => pipeline.reloadDevices());
     const seededAdmin = await seedPlatformAdmin(
       { users: createUsersRepository(database.db), permissions, log: app.log },
       { account: config.adminAccount, password: config.adminPassword },

@@ -42,6 +42,14 @@ export const Code = {
   SHARE_WITH_SELF: 701,
   SHARE_TO_COMPANY_USER: 702,
   SHARE_COMPANY_PLANT: 703,
+  /** Sunward: a plant cannot be transferred to its own owner. */
+  TRANSFER_TO_SELF: 704,
+  /** Sunward: the owner's password given to confirm a transfer is wrong (102 would sign the owner out). */
+  OWNER_PASSWORD_WRONG: 705,
+  /** Sunward: more records than one download may hold; narrow the range. */
+  TOO_MANY_RECORDS: 706,
+  /** Sunward: the uploaded file cannot be read or holds no rows; the message names the row. */
+  IMPORT_FILE_INVALID: 707,
   ROLE_LIMIT: 800,
   ROLE_EXISTS: 801,
   ROLE_OWN_NOT_MODIFIABLE: 802,

@@ -8,6 +8,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   real,
@@ -165,8 +166,73 @@ export const plants = pgTable(
     address: text('address'),
     status: smallint('status').notNull().default(2),
     createdAt: createdAt(),
+    alias: text('alias'),
+    gridDate: date('grid_date', { mode: 'string' }),
+    region: text('region'),
+    picture: text('picture'),
+    contactName: text('contact_name'),
+    contactPhone: text('contact_phone'),
+    installer: text('installer'),
+    ownerName: text('owner_name'),
+    meteringTopology: text('metering_topology').notNull().default('gross'),
+    /** The tariff as the wizard sent it (packages/contracts plants.ts TariffSchema). */
+    tariff: jsonb('tariff'),
+    /** Kept current by the ingest pipeline (a few seconds behind) so lists sort and page in the database. */
+    powerW: doublePrecision('power_w'),
+    energyTodayWh: doublePrecision('energy_today_wh'),
+    energyTotalWh: doublePrecision('energy_total_wh'),
+    lastUpdateAt: timestamp('last_update_at', { withTimezone: true }),
   },
-  (t) => [index('plants_company').on(t.companyId), index('plants_owner').on(t.ownerId)],
+  (t) => [
+    index('plants_company').on(t.companyId),
+    index('plants_owner').on(t.ownerId),
+    index('plants_status').on(t.status),
+    index('plants_created').on(t.createdAt, t.id),
+  ],
+);
+
+/** Plants shared with guests (read-only) and maintainers (may operate devices), spec 02 §6. */
+export const plantShares = pgTable(
+  'plant_shares',
+  {
+    plantId: integer('plant_id')
+      .notNull()
+      .references(() => plants.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['guest', 'maintainer'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.plantId, t.userId] }), index('plant_shares_user').on(t.userId)],
+);
+
+/** Predicted generation per plant-local day, imported from a workbook. */
+export const plantPredictions = pgTable(
+  'plant_predictions',
+  {
+    plantId: integer('plant_id')
+      .notNull()
+      .references(() => plants.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    energyWh: doublePrecision('energy_wh').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.plantId, t.day] })],
+);
+
+/** Saved layouts (logical and physical views) per plant; the editor arrives with a later issue. */
+export const plantLayouts = pgTable(
+  'plant_layouts',
+  {
+    plantId: integer('plant_id')
+      .notNull()
+      .references(() => plants.id, { onDelete: 'cascade' }),
+    view: text('view').notNull(),
+    type: text('type').notNull(),
+    content: jsonb('content').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.plantId, t.view, t.type] })],
 );
 
 /** Data loggers. The registration key is stored as SHA-256: it is a random secret, not a human password. */

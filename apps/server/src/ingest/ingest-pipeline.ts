@@ -18,6 +18,8 @@ export interface IngestSettings {
   flushAtReports: number;
   maxAgeMs: number;
   maxFutureMs: number;
+  /** Auto-discovery stops here, so a misbehaving gateway cannot flood the registry with serial numbers. */
+  maxDevicesPerGateway: number;
 }
 
 const PLANT_DAY_REFRESH_MS = 5000;
@@ -29,6 +31,7 @@ export const DEFAULT_INGEST_SETTINGS: IngestSettings = {
   flushAtReports: Number.POSITIVE_INFINITY,
   maxAgeMs: 31 * 24 * 3600 * 1000,
   maxFutureMs: 5 * 60 * 1000,
+  maxDevicesPerGateway: 64,
 };
 
 interface Pending {
@@ -238,6 +241,14 @@ export function createIngestPipeline(deps: {
       for (const e of await repository.openEvents()) openEvents.set(e.deviceId, (openEvents.get(e.deviceId) ?? new Set()).add(e.code));
     },
 
+    /** Reloads every cached device after the registry changed (plants created or deleted, gateways bound). */
+    async reloadDevices(): Promise<void> {
+      const fresh = await repository.loadDevices();
+      devicesBySn.clear();
+      devicesById.clear();
+      for (const device of fresh) remember(device);
+    },
+
     /** Forget cached devices after the registry changed (a plant was created, a device moved). */
     async refreshDevice(sn: string): Promise<void> {
       const device = await repository.findDevice(sn);
@@ -252,7 +263,15 @@ export function createIngestPipeline(deps: {
         return;
       }
       // Devices added since start are looked up once, then cached.
-      for (const d of parsed.report.devices) if (!devicesBySn.has(d.sn)) await this.refreshDevice(d.sn);
+      for (const d of parsed.report.devices) {
+        if (devicesBySn.has(d.sn)) continue;
+        await this.refreshDevice(d.sn);
+        // Auto-discovery: a device the gateway reports for the first time, with a register map we
+        // know, joins the registry under that gateway (and its plant), as data loggers' devices do.
+        const protocol = devicesBySn.has(d.sn) ? undefined : protocolById(d.proto);
+        if (protocol && (await repository.discoverDevice(d.sn, gateway.id, protocol.id, protocol.family, settings.maxDevicesPerGateway)))
+          await this.refreshDevice(d.sn);
+      }
       const decoded = decodeReport(parsed.report, {
         gatewayId: gateway.id,
         now: new Date(),

@@ -19,6 +19,25 @@ const DAY_ENERGY = sql`case when prev is null or prev > counter_max_wh then coun
 
 /** Reads for charts and lists: curves (downsampled), energy by day/month/year, realtime snapshots. */
 export function createTelemetryQueries(db: Database) {
+  /**
+   * The live summary lists sort on: generating devices' power and lifetime counters summed, today's
+   * energy in the plant's own day, the latest report time.
+   */
+  async function refreshPlantSummaries(plantIds: readonly number[]): Promise<void> {
+    if (plantIds.length === 0) return;
+    await db.execute(sql`
+      update plants p set power_w = s.power_w, energy_total_wh = s.energy_total_wh, last_update_at = s.ts,
+        energy_today_wh = (select e.energy_wh from plant_energy_daily e where e.plant_id = p.id and e.day = (now() at time zone p.timezone)::date)
+      from (
+        select d.plant_id, max(r.ts) as ts,
+               sum(r.power_w) filter (where d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])) as power_w,
+               sum(r.energy_total_wh) filter (where d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])) as energy_total_wh
+        from devices d join device_realtime r on r.device_id = d.id
+        where d.plant_id = any(${sql.param([...plantIds])}::int[])
+        group by d.plant_id
+      ) s where p.id = s.plant_id`);
+  }
+
   return {
     /**
      * One point of a device between two instants, downsampled to about `maxPoints` (LTTB). Ranges
@@ -120,7 +139,10 @@ export function createTelemetryQueries(db: Database) {
         ) e on true
         group by pd.plant_id, pd.day
         on conflict (plant_id, day) do update set energy_wh = excluded.energy_wh`);
+      await refreshPlantSummaries([...new Set(plantDays.map((p) => p.plantId))]);
     },
+
+    refreshPlantSummaries,
   };
 }
 

@@ -80,6 +80,21 @@ export function createTelemetryRepository(db: Database) {
       return selectDeviceRecords();
     },
 
+    /**
+     * Registers a device a gateway reported for the first time, under the gateway's plant, unless the
+     * serial number is taken or the gateway already has `maxPerGateway` devices. True when added.
+     */
+    async discoverDevice(sn: string, gatewayId: number, protocolId: string, family: string, maxPerGateway: number): Promise<boolean> {
+      const rows = await queryRows<{ id: number }>(
+        db,
+        sql`insert into devices (sn, gateway_id, plant_id, family, protocol_id, model)
+            select ${sn}, g.id, g.plant_id, ${family}, ${protocolId}, ${protocolId} from gateways g
+            where g.id = ${gatewayId} and (select count(*) from devices d where d.gateway_id = g.id) < ${maxPerGateway}
+            on conflict (sn) do nothing returning id`,
+      );
+      return rows.length > 0;
+    },
+
     async findDevice(sn: string): Promise<DeviceRecord | undefined> {
       const [row] = await selectDeviceRecords().where(eq(devices.sn, sn));
       return row;

@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuiltInRole } from '@sunward/contracts/roles';
+import { eq } from 'drizzle-orm';
 import { loadConfig } from '../config.js';
+import { companies, gateways, users as usersTable } from '../db/schema.js';
 import { createScratchDatabase } from '../db/scratch-database.js';
 import { createAuthRepository } from '../features/auth/auth.repository.js';
 import { hashPassword } from '../features/auth/password.js';
 import { createPermissionsRepository } from '../features/permissions/permissions.repository.js';
 import { createUsersRepository } from '../features/users/users.repository.js';
+import { hashGatewayKey } from '../ingest/gateway-auth.js';
 import { type RunningServer, startServer } from '../server.js';
 
 /** The machine's PostgreSQL for the second run of the API suites (trust auth, database `test`). */
@@ -17,7 +20,15 @@ export const ADMIN = { account: 'admin@test.local', password: 'Admin-Password-1'
 
 export interface TestServer extends RunningServer {
   /** Creates a user with a built-in role and returns its account and password. */
-  createUser(role: BuiltInRole, account?: string): Promise<{ id: number; account: string; password: string }>;
+  createUser(
+    role: BuiltInRole,
+    account?: string,
+    options?: { companyId?: number },
+  ): Promise<{ id: number; account: string; password: string }>;
+  /** Creates a company and returns its id. */
+  createCompany(name: string): Promise<number>;
+  /** Registers a gateway in the registry, unbound (as the factory does); returns its id. */
+  registerGateway(sn: string, key: string, companyId?: number): Promise<number>;
   repositories: {
     users: ReturnType<typeof createUsersRepository>;
     auth: ReturnType<typeof createAuthRepository>;
@@ -61,7 +72,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   return {
     ...server,
     repositories,
-    async createUser(role, account) {
+    async createUser(role, account, options = {}) {
       const roleId = await repositories.permissions.builtInRoleId(role);
       if (roleId === undefined) throw new Error(`no role ${role}`);
       const name = account ?? `${role}-${++users}@test.local`;
@@ -72,7 +83,21 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
         nickname: name.split('@')[0] ?? name,
         roleId,
       });
+      if (options.companyId !== undefined) await db.update(usersTable).set({ companyId: options.companyId }).where(eq(usersTable.id, id));
       return { id, account: name, password };
+    },
+    async createCompany(name) {
+      const [row] = await db.insert(companies).values({ name }).returning({ id: companies.id });
+      if (!row) throw new Error('company not created');
+      return row.id;
+    },
+    async registerGateway(sn, key, companyId) {
+      const [row] = await db
+        .insert(gateways)
+        .values({ sn, keyHash: hashGatewayKey(key), companyId: companyId ?? null })
+        .returning({ id: gateways.id });
+      if (!row) throw new Error('gateway not registered');
+      return row.id;
     },
     async close() {
       await server.close();

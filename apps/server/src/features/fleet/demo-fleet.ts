@@ -81,7 +81,8 @@ export async function provisionDemoFleet(
         .returning({ id: plants.id });
       if (!plant) throw new Error('demo plant not created');
       const sn = `GW${String(index + 1).padStart(2, '0')}${String(options.seed % 100000).padStart(6, '0')}`;
-      const key = randomBytes(12).toString('base64url');
+      // Hex keeps the key within the registration-code rule (2–22 word characters) the binding form applies.
+      const key = randomBytes(8).toString('hex');
       const [gateway] = await tx
         .insert(gateways)
         .values({ sn, keyHash: hashGatewayKey(key), plantId: plant.id, companyId: company.id, reportIntervalS: options.intervalSeconds })

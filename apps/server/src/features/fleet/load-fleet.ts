@@ -41,7 +41,7 @@ export async function provisionLoadFleet(
       .insert(plants)
       .values(slice.map((i) => ({ name: `Load plant ${options.prefix}${i}`, companyId: company?.id, plantType: PlantType.GRID, ...site })))
       .returning({ id: plants.id });
-    const keys = slice.map(() => randomBytes(9).toString('base64url'));
+    const keys = slice.map(() => randomBytes(8).toString('hex'));
     const gatewayRows = await db
       .insert(gateways)
       .values(

@@ -1,26 +1,79 @@
-import { eq, or } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
-import { plants } from '../../db/schema.js';
+import { Code } from '@sunward/contracts/codes';
+import type { PlantAccessLevel } from '@sunward/contracts/plants';
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client.js';
+import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 
+const RANK: Record<PlantAccessLevel, number> = { view: 1, operate: 2, manage: 3 };
+
 /**
- * Which plants a caller may see: the platform administrator all; others their company's plants and
- * the plants they own. Issue 4 adds shared plants (guests, maintainers) and issue 7 customers/agents.
+ * Who may do what with a plant; every plant call asks here, so the tenant boundary is one function.
+ * - The platform administrator manages every plant.
+ * - The owner (creator) and, for a company plant, the users of that company manage it.
+ * - A maintainer it is shared with may operate it (devices, commands); a guest only views it.
+ * Anything else is answered as if the plant did not exist (code 700), so ids of other tenants leak nothing.
  */
 export function createPlantAccess(db: Database) {
+  /** The caller's level for each plant id given (absent: no access). */
+  async function levels(auth: AuthContext, plantIds: readonly number[]): Promise<Map<number, PlantAccessLevel>> {
+    const result = new Map<number, PlantAccessLevel>();
+    if (plantIds.length === 0) return result;
+    const rows = await queryRows<{ id: number; owner_id: number | null; company_id: number | null; share_role: string | null }>(
+      db,
+      sql`select p.id, p.owner_id, p.company_id, s.role as share_role
+          from plants p left join plant_shares s on s.plant_id = p.id and s.user_id = ${auth.userId}
+          where p.id = any(${sql.param([...plantIds])}::int[])`,
+    );
+    for (const row of rows) {
+      const level = levelOf(auth, row.owner_id, row.company_id, row.share_role);
+      if (level) result.set(Number(row.id), level);
+    }
+    return result;
+  }
+
   return {
-    /** undefined means every plant. */
+    levels,
+
+    /** undefined means every plant (platform administrator). */
     async visiblePlantIds(auth: AuthContext): Promise<Set<number> | undefined> {
       if (auth.roleKey === 'platform_admin') return undefined;
-      const conditions = [eq(plants.ownerId, auth.userId)];
-      if (auth.companyId !== null) conditions.push(eq(plants.companyId, auth.companyId));
-      const rows = await db
-        .select({ id: plants.id })
-        .from(plants)
-        .where(or(...conditions));
-      return new Set(rows.map((r) => r.id));
+      const rows = await queryRows<{ id: number }>(db, sql`select id from plants where ${visibleCondition(auth)}`);
+      return new Set(rows.map((r) => Number(r.id)));
+    },
+
+    /**
+     * The plant's access level for the caller, or ApiError 700 when the plant does not exist or is
+     * not theirs, or 2 when they see it but need more (a guest trying to edit).
+     */
+    async require(auth: AuthContext, plantId: number, needed: PlantAccessLevel): Promise<PlantAccessLevel> {
+      const level = (await levels(auth, [plantId])).get(plantId);
+      if (!level) throw new ApiError(Code.PLANT_NOT_FOUND);
+      if (RANK[level] < RANK[needed]) throw new ApiError(Code.NO_PERMISSION);
+      return level;
     },
   };
+}
+
+export function levelOf(
+  auth: AuthContext,
+  ownerId: number | null,
+  companyId: number | null,
+  shareRole: string | null,
+): PlantAccessLevel | undefined {
+  if (auth.roleKey === 'platform_admin') return 'manage';
+  if (ownerId === auth.userId) return 'manage';
+  if (companyId !== null && companyId === auth.companyId) return 'manage';
+  if (shareRole === 'maintainer') return 'operate';
+  if (shareRole === 'guest') return 'view';
+  return undefined;
+}
+
+/** SQL condition on `plants` (unaliased or aliased `p`... callers use it on the table named plants). */
+export function visibleCondition(auth: AuthContext) {
+  if (auth.roleKey === 'platform_admin') return sql`true`;
+  const company = auth.companyId === null ? sql`false` : sql`plants.company_id = ${auth.companyId}`;
+  return sql`(plants.owner_id = ${auth.userId} or ${company} or exists (select 1 from plant_shares s where s.plant_id = plants.id and s.user_id = ${auth.userId}))`;
 }
 
 export type PlantAccess = ReturnType<typeof createPlantAccess>;

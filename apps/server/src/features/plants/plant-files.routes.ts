@@ -1,0 +1,274 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Code } from '@sunward/contracts/codes';
+import { envelopeSchema } from '@sunward/contracts/envelope';
+import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
+import { translate } from '@sunward/contracts/messages';
+import { CURRENCIES, DictEntrySchema, PLANT_LIMITS, PLANT_TYPES } from '@sunward/contracts/plants';
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type Database, queryRows } from '../../db/client.js';
+import { ApiError, ok } from '../../lib/envelope.js';
+import type { PlantAccess } from './plant-access.js';
+import { generationWorkbook, parsePredictionWorkbook, sniffPicture, sniffWorkbook } from './plant-files.js';
+import type { PlantsRepository } from './plants.repository.js';
+
+const TAGS = ['Plants'];
+const PICTURE_NAME = /^[a-f0-9]{32}\.(jpg|png)$/;
+
+/** Multipart bodies arrive as key → value (fields) or Buffer (files): see plugins/body-parsers.ts. */
+function fileOf(body: unknown, field: string): Buffer {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  const file = Array.isArray(value) ? undefined : value;
+  if (!Buffer.isBuffer(file)) throw new ApiError(Code.VALIDATION, {}, { errors: [{ field, message: 'validation.required' }] });
+  return file;
+}
+
+function utcOffsetLabel(zone: string): string {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+    .formatToParts(new Date())
+    .find((p) => p.type === 'timeZoneName')?.value;
+  const offset = !part || part === 'GMT' ? '+00:00' : part.replace('GMT', '');
+  return `(UTC${offset}) ${zone}`;
+}
+
+function offsetMinutes(label: string): number {
+  const m = /UTC([+-])(\d{2}):(\d{2})/.exec(label);
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+}
+
+/** Plant pictures, prediction import, generation download, dictionaries and the in-China check. */
+export const plantFilesRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  repository: PlantsRepository;
+  access: PlantAccess;
+  dataDir: string;
+  pictureMaxBytes: number;
+  inChina: boolean;
+}> = async (app, { db, repository, access, dataDir, pictureMaxBytes, inChina }) => {
+  const pictureDir = join(dataDir, 'uploads', 'plants');
+
+  app.post(
+    '/api/v1/plant/thumbnail',
+    {
+      config: { access: 'station.view' },
+      schema: {
+        tags: TAGS,
+        summary: 'Uploads a plant picture (multipart field "file": JPG/JPEG/PNG, 3 MB or the PLANT_PICTURE_MAX_MB setting)',
+        consumes: ['multipart/form-data'],
+        response: { 200: envelopeSchema(z.object({ url: z.string() })) },
+      },
+    },
+    async (request) => {
+      const file = fileOf(request.body, 'file');
+      const type = sniffPicture(file);
+      if (!type)
+        throw new ApiError(
+          Code.VALIDATION,
+          {},
+          { errors: [{ field: 'file', message: translate(request.language, 'validation.pictureType') }] },
+        );
+      if (file.length > pictureMaxBytes)
+        throw new ApiError(
+          Code.VALIDATION,
+          {},
+          {
+            errors: [
+              { field: 'file', message: translate(request.language, 'validation.pictureSize', { max: pictureMaxBytes / 1024 / 1024 }) },
+            ],
+          },
+        );
+      // Random names: the picture is fetched by <img> without a bearer token, so the name is the secret.
+      const name = `${randomBytes(16).toString('hex')}.${type}`;
+      await mkdir(pictureDir, { recursive: true });
+      await writeFile(join(pictureDir, name), file);
+      return ok(request, { url: `/api/v1/files/plants/${name}` });
+    },
+  );
+
+  app.get(
+    '/api/v1/files/plants/:name',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: TAGS,
+        summary: 'A plant picture by its unguessable name',
+        params: z.object({ name: z.string().regex(PICTURE_NAME) }),
+      },
+    },
+    async (request, reply) => {
+      const { name } = request.params;
+      const bytes = await readFile(join(pictureDir, name)).catch(() => undefined);
+      if (!bytes) throw new ApiError(Code.NOT_FOUND);
+      return reply
+        .type(name.endsWith('.png') ? 'image/png' : 'image/jpeg')
+        .header('cache-control', 'private, max-age=31536000, immutable')
+        .send(bytes);
+    },
+  );
+
+  app.post(
+    '/api/v1/predicted/import',
+    {
+      config: { access: 'station.import' },
+      schema: {
+        tags: TAGS,
+        summary: 'Imports predicted generation from one .xlsx file (multipart: plantId, file; column A date, column B kWh)',
+        consumes: ['multipart/form-data'],
+        response: { 200: envelopeSchema(z.object({ imported: z.number() })) },
+      },
+    },
+    async (request) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const plantId = z.coerce.number().int().positive().safeParse(body.plantId);
+      if (!plantId.success)
+        throw new ApiError(
+          Code.VALIDATION,
+          {},
+          { errors: [{ field: 'plantId', message: translate(request.language, 'validation.required') }] },
+        );
+      await access.require(request.requireAuth(), plantId.data, 'manage');
+      const files = Object.values(body).filter((v) => Buffer.isBuffer(v) || (Array.isArray(v) && v.some((x) => Buffer.isBuffer(x))));
+      const language = request.language;
+      const refuse = (problem: string) => new ApiError(Code.IMPORT_FILE_INVALID, { problem });
+      if (files.length !== 1 || Array.isArray(body.file)) throw refuse(translate(language, 'import.oneFile'));
+      const file = fileOf(body, 'file');
+      if (sniffWorkbook(file) === 'xls') throw refuse(translate(language, 'import.xlsLegacy'));
+      const parsed = await parsePredictionWorkbook(file);
+      if (!parsed.ok) {
+        const p = parsed.problem;
+        throw refuse(
+          p.kind === 'row'
+            ? translate(language, 'import.badRow', {
+                row: p.row,
+                problem: translate(language, p.problem === 'badDate' ? 'import.badDate' : 'import.badEnergy'),
+              })
+            : translate(language, p.kind === 'empty' ? 'import.empty' : 'import.unreadable'),
+        );
+      }
+      await repository.savePredictions(plantId.data, parsed.rows);
+      return ok(request, { imported: parsed.rows.length });
+    },
+  );
+
+  app.get(
+    '/api/v1/plant/generation/download',
+    {
+      config: { access: 'station.export' },
+      schema: {
+        tags: TAGS,
+        summary: 'Daily generation of a plant as .xlsx; refused above 20,000 records (code 706)',
+        querystring: z.object({ plantId: z.coerce.number().int().positive(), from: z.iso.date(), to: z.iso.date() }),
+      },
+    },
+    async (request, reply) => {
+      const { plantId, from, to } = request.query;
+      await access.require(request.requireAuth(), plantId, 'view');
+      if (to < from)
+        throw new ApiError(
+          Code.VALIDATION,
+          {},
+          { errors: [{ field: 'to', message: translate(request.language, 'validation.invalidValue') }] },
+        );
+      const count = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
+      if (count > PLANT_LIMITS.downloadRowsMax) throw new ApiError(Code.TOO_MANY_RECORDS, { count, max: PLANT_LIMITS.downloadRowsMax });
+      const plant = await repository.record(plantId);
+      if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
+      const rows = await queryRows<{ day: string; energy_wh: number | null; predicted_wh: number | null }>(
+        db,
+        sql`select to_char(d, 'YYYY-MM-DD') as day, e.energy_wh, p.energy_wh as predicted_wh
+            from generate_series(${from}::date, ${to}::date, interval '1 day') as d
+            left join plant_energy_daily e on e.plant_id = ${plantId} and e.day = d::date
+            left join plant_predictions p on p.plant_id = ${plantId} and p.day = d::date
+            where e.energy_wh is not null or p.energy_wh is not null order by d`,
+      );
+      const language = request.language;
+      const bytes = await generationWorkbook(
+        plant.name,
+        rows.map((r) => ({
+          day: r.day,
+          energyWh: Number(r.energy_wh ?? 0),
+          predictedWh: r.predicted_wh === null ? null : Number(r.predicted_wh),
+        })),
+        {
+          day: translate(language, 'export.day'),
+          energy: translate(language, 'export.energyKwh'),
+          predicted: translate(language, 'export.predictedKwh'),
+        },
+      );
+      const fileName = `generation-${plantId}-${from}-${to}.xlsx`;
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .send(bytes);
+    },
+  );
+
+  app.get(
+    '/api/v1/dict/currencies',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: TAGS,
+        summary: 'Currencies with their names in the caller’s language',
+        response: { 200: envelopeSchema(z.array(DictEntrySchema)) },
+      },
+    },
+    async (request) => {
+      const names = new Intl.DisplayNames([LANGUAGE_TAGS[request.language]], { type: 'currency' });
+      return ok(
+        request,
+        CURRENCIES.map((code) => ({ value: code, label: `${code} · ${names.of(code) ?? code}` })),
+      );
+    },
+  );
+
+  app.get(
+    '/api/v1/dict/timezones',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: TAGS,
+        summary: 'IANA time zones with their current UTC offsets',
+        response: { 200: envelopeSchema(z.array(DictEntrySchema)) },
+      },
+    },
+    async (request) => {
+      const zones = [...Intl.supportedValuesOf('timeZone'), 'UTC'].map((zone) => ({ value: zone, label: utcOffsetLabel(zone) }));
+      zones.sort((a, b) => offsetMinutes(a.label) - offsetMinutes(b.label) || a.value.localeCompare(b.value));
+      return ok(request, zones);
+    },
+  );
+
+  app.get(
+    '/api/v1/dict/plantTypes',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: TAGS,
+        summary: 'Plant types (grid-connected, AC-coupled storage, DC-coupled storage)',
+        response: { 200: envelopeSchema(z.array(DictEntrySchema)) },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        PLANT_TYPES.map((type) => ({ value: type, label: translate(request.language, `plantType.${type}`) })),
+      ),
+  );
+
+  app.get(
+    '/anonymous/ip',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['Authentication and account'],
+        summary: 'The caller’s address and whether to use map tiles reachable in China (MAP_IN_CHINA setting)',
+        response: { 200: envelopeSchema(z.object({ ip: z.string(), inChina: z.union([z.literal(0), z.literal(1)]) })) },
+      },
+    },
+    async (request) => ok(request, { ip: request.ip, inChina: inChina ? 1 : 0 }),
+  );
+};

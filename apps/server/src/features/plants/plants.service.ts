@@ -1,0 +1,162 @@
+import { Code } from '@sunward/contracts/codes';
+import { type DeviceStatusValue, worstStatus } from '@sunward/contracts/device-status';
+import {
+  type GatewayBinding,
+  isLatitude,
+  isLongitude,
+  type PlantCreate,
+  type PlantDetail,
+  type PlantFields,
+  type ShareRole,
+  type Tariff,
+} from '@sunward/contracts/plants';
+import { gatewayKeyMatches } from '../../ingest/gateway-auth.js';
+import type { RegistryEvents } from '../../ingest/registry-events.js';
+import { ApiError } from '../../lib/envelope.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { verifyPassword } from '../auth/password.js';
+import type { PlantAccess } from './plant-access.js';
+import type { PlantsRepository } from './plants.repository.js';
+
+function isDeviceStatus(value: number): value is DeviceStatusValue {
+  return value >= 1 && value <= 6;
+}
+
+/** IANA zones this runtime knows; a plant's day boundaries are computed in its zone, so it must be one of them. */
+const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+
+export function isKnownTimeZone(zone: string): boolean {
+  return TIME_ZONES.has(zone);
+}
+
+/** Checks that code 4 cannot express by schema alone: coordinates (code 10) and the time zone. */
+export function checkPlantFields(fields: PlantFields): void {
+  if (!isLatitude(fields.latitude) || !isLongitude(fields.longitude)) throw new ApiError(Code.COORDINATES_INVALID);
+  if (!isKnownTimeZone(fields.timezone))
+    throw new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'timezone', message: 'validation.timezone' }] });
+}
+
+/**
+ * Plant rules of spec 02 §5–6: creation binds gateways checked by SN and key, sharing only by the
+ * creator and never with oneself or company users, transfer with the owner's password.
+ */
+export function createPlantsService(deps: { repository: PlantsRepository; access: PlantAccess; registry: RegistryEvents }) {
+  const { repository, access, registry } = deps;
+
+  /** A gateway the caller may bind: it exists (305), the key matches (300), it is free (301). */
+  async function checkGateway(binding: GatewayBinding, allowPlantId?: number) {
+    const gateway = await repository.gatewayBySn(binding.sn);
+    if (!gateway) throw new ApiError(Code.GATEWAY_NOT_FOUND);
+    if (!gatewayKeyMatches(binding.key, gateway.keyHash)) throw new ApiError(Code.GATEWAY_REGISTRATION_WRONG);
+    if (gateway.plantId !== null && gateway.plantId !== allowPlantId) throw new ApiError(Code.GATEWAY_USED);
+    return gateway;
+  }
+
+  /** After devices join a plant, its status is the worst of theirs (until the next report recomputes it). */
+  async function afterBinding(plantId: number): Promise<void> {
+    const statuses = await repository.deviceStatuses(plantId);
+    await repository.setStatus(plantId, worstStatus(statuses.filter(isDeviceStatus)));
+    await registry.changed();
+  }
+
+  return {
+    async checkGateway(binding: GatewayBinding) {
+      const gateway = await checkGateway(binding);
+      return { sn: binding.sn, online: gateway.online, deviceCount: gateway.deviceCount };
+    },
+
+    async create(auth: AuthContext, input: PlantCreate): Promise<number> {
+      const { gateways: bindings, tariff, ...fields } = input;
+      checkPlantFields(fields);
+      const ids: number[] = [];
+      for (const binding of bindings) ids.push((await checkGateway(binding)).id);
+      // A company member creates a company plant; an independent owner or installer owns it alone.
+      const plantId = await repository.create(fields, tariff, auth.userId, auth.companyId, ids);
+      await afterBinding(plantId);
+      return plantId;
+    },
+
+    async detail(auth: AuthContext, plantId: number): Promise<PlantDetail> {
+      const level = await access.require(auth, plantId, 'view');
+      const shared = (await repository.row(auth, plantId))?.shared ?? false;
+      const detail = await repository.detail(plantId, level, shared);
+      if (!detail) throw new ApiError(Code.PLANT_NOT_FOUND);
+      return detail;
+    },
+
+    async update(auth: AuthContext, plantId: number, fields: PlantFields): Promise<void> {
+      await access.require(auth, plantId, 'manage');
+      checkPlantFields(fields);
+      await repository.update(plantId, fields);
+    },
+
+    async setTariff(auth: AuthContext, plantId: number, tariff: Tariff): Promise<void> {
+      await access.require(auth, plantId, 'manage');
+      await repository.setTariff(plantId, tariff);
+    },
+
+    async bindGateway(auth: AuthContext, plantId: number, binding: GatewayBinding): Promise<void> {
+      await access.require(auth, plantId, 'manage');
+      const gateway = await checkGateway(binding);
+      await repository.bindGateways(plantId, [gateway.id]);
+      await afterBinding(plantId);
+    },
+
+    /** Only the creator shares (2); not with oneself (701), not with company users (702), not a company plant (703). */
+    async share(auth: AuthContext, plantId: number, account: string, role: ShareRole): Promise<void> {
+      await access.require(auth, plantId, 'view');
+      const plant = await repository.record(plantId);
+      if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
+      if (plant.ownerId !== auth.userId) throw new ApiError(Code.NO_PERMISSION);
+      if (plant.companyId !== null) throw new ApiError(Code.SHARE_COMPANY_PLANT);
+      const target = await repository.userByAccount(account);
+      if (!target) throw new ApiError(Code.ACCOUNT_NOT_REGISTERED);
+      if (target.id === auth.userId) throw new ApiError(Code.SHARE_WITH_SELF);
+      if (target.companyId !== null) throw new ApiError(Code.SHARE_TO_COMPANY_USER);
+      if (target.disabled) throw new ApiError(Code.ACCOUNT_DISABLED);
+      await repository.share(plantId, target.id, role);
+    },
+
+    async cancelShare(auth: AuthContext, plantId: number, userId: number): Promise<void> {
+      await access.require(auth, plantId, 'view');
+      const plant = await repository.record(plantId);
+      if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
+      // The creator withdraws any share; a guest or maintainer may leave a plant shared with them.
+      if (plant.ownerId !== auth.userId && userId !== auth.userId) throw new ApiError(Code.NO_PERMISSION);
+      await repository.cancelShare(plantId, userId);
+    },
+
+    async shareUsers(auth: AuthContext, plantId: number) {
+      await access.require(auth, plantId, 'manage');
+      return repository.shareUsers(plantId);
+    },
+
+    /**
+     * The owner hands the plant over: their own password confirms it (705), never to themselves (704).
+     * A company plant stays in its company: the new owner must be a member of it (702 otherwise).
+     */
+    async transfer(auth: AuthContext, plantId: number, account: string, password: string): Promise<void> {
+      await access.require(auth, plantId, 'manage');
+      const plant = await repository.record(plantId);
+      if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
+      const isAdmin = auth.roleKey === 'platform_admin';
+      if (plant.ownerId !== auth.userId && !isAdmin && plant.companyId === null) throw new ApiError(Code.NO_PERMISSION);
+      const hash = await repository.passwordHash(auth.userId);
+      if (!hash || !(await verifyPassword(password, hash))) throw new ApiError(Code.OWNER_PASSWORD_WRONG);
+      const target = await repository.userByAccount(account);
+      if (!target) throw new ApiError(Code.ACCOUNT_NOT_REGISTERED);
+      if (target.id === plant.ownerId || target.id === auth.userId) throw new ApiError(Code.TRANSFER_TO_SELF);
+      if (target.disabled) throw new ApiError(Code.ACCOUNT_DISABLED);
+      if (plant.companyId !== null && target.companyId !== plant.companyId) throw new ApiError(Code.SHARE_TO_COMPANY_USER);
+      await repository.transfer(plantId, target.id);
+    },
+
+    async delete(auth: AuthContext, plantId: number): Promise<void> {
+      await access.require(auth, plantId, 'manage');
+      await repository.delete(plantId);
+      await registry.changed();
+    },
+  };
+}
+
+export type PlantsService = ReturnType<typeof createPlantsService>;
