@@ -175,7 +175,9 @@ describe('reports', () => {
     const before = { ...server.telemetry.pipeline.stats.rejected };
     await client.publishAsync(gatewayTopic(g.sn, 'report'), '{not json', { qos: 1 });
     await client.publishAsync(gatewayTopic(g.sn, 'report'), JSON.stringify({ v: 1, seq: 1, ts: Date.now(), devices: [] }), { qos: 1 });
-    await client.publishAsync(gatewayTopic(g.sn, 'report'), inverterReport('NOSUCHDEVICE1', device.protocolId, Date.now(), 2, { W: 1 }), {
+    // A device nobody registered, with a register map the server does not know, cannot be discovered.
+    const unknownDevice = { sn: 'NOSUCHDEVICE1', proto: 'no-such-map', blocks: [{ fc: 3, addr: 40000, hex: '0000' }] };
+    await client.publishAsync(gatewayTopic(g.sn, 'report'), JSON.stringify({ v: 1, seq: 2, ts: Date.now(), devices: [unknownDevice] }), {
       qos: 1,
     });
     await client.publishAsync(

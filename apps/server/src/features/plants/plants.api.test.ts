@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Code } from '@sunward/contracts/codes';
+import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import type { PlantCreate, PlantDetail, PlantPage, PlantStatusCount, ShareUser } from '@sunward/contracts/plants';
+import { encodeValues, registersToHex } from '@sunward/protocol/codec';
+import { protocolById } from '@sunward/protocol/maps/index';
 import ExcelJS from 'exceljs';
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
@@ -535,4 +539,53 @@ describe('pictures, predictions, downloads, dictionaries', () => {
     const ip = await call<{ inChina: number }>(server.app, 'GET', '/anonymous/ip');
     expect(ip.body.data.inChina).toBe(0);
   });
+});
+
+describe('a gateway in the field', () => {
+  function report(sn: string, seq: number, values: Record<string, number>) {
+    const protocol = protocolById('sunspec-inverter-1p');
+    if (!protocol) throw new Error('no map');
+    const blocks = encodeValues(protocol, values).map((b) => ({ fc: b.functionCode, addr: b.address, hex: registersToHex(b.registers) }));
+    return JSON.stringify({ v: 1, seq, ts: Date.now(), devices: [{ sn, proto: 'sunspec-inverter-1p', blocks }] });
+  }
+
+  it('has its devices discovered before binding, and once bound the plant shows their status and power', async () => {
+    const gateway = await newGateway();
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.telemetry.mqttPort}`, {
+      clientId: gateway.sn,
+      username: gateway.sn,
+      password: gateway.key,
+      reconnectPeriod: 0,
+    });
+    try {
+      await client.publishAsync(gatewayTopic(gateway.sn, 'report'), report('INVFIELD0001', 1, { W: 2500, WH: 10_000, St: 4 }), { qos: 1 });
+      const check = await call<{ deviceCount: number }>(server.app, 'POST', '/api/v1/gateways/check', { token: adminToken, json: gateway });
+      expect(check.body.data.deviceCount).toBe(1);
+      const owner = await userToken('owner');
+      const created = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', {
+        token: owner.token,
+        json: plantInput({ gateways: [gateway] }),
+      });
+      const plantId = created.body.data.id;
+      // Bound at once: the plant takes its device's status (Normal) without waiting for a report.
+      const row = await call<PlantPage['records'][number]>(server.app, 'GET', `/api/v1/plant/${plantId}/list/info`, { token: owner.token });
+      expect(row.body.data.status).toBe(1);
+      await client.publishAsync(gatewayTopic(gateway.sn, 'report'), report('INVFIELD0001', 2, { W: 3100, WH: 10_500, St: 4 }), { qos: 1 });
+      // The list's live columns follow within the pipeline's refresh period (5 s).
+      const deadline = Date.now() + 15_000;
+      let power: number | null = null;
+      while (Date.now() < deadline && power !== 3100) {
+        const page = await call<PlantPage>(server.app, 'GET', '/api/v1/plants', { token: owner.token });
+        power = page.body.data.records.find((r) => r.id === plantId)?.powerW ?? null;
+        if (power !== 3100) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(power).toBe(3100);
+      const device = await call<{ hasDevices: boolean; deviceCount: number }>(server.app, 'GET', `/api/v1/plant/${plantId}/check/device`, {
+        token: owner.token,
+      });
+      expect(device.body.data).toMatchObject({ hasDevices: true, deviceCount: 1, gatewayCount: 1 });
+    } finally {
+      await client.endAsync(true);
+    }
+  }, 30_000);
 });
