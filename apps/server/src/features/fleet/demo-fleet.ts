@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PlantType } from '@sunward/contracts/device-status';
+import type { Tariff } from '@sunward/contracts/plants';
 import type { SimulatedFleet, SimulatedGateway } from '@sunward/contracts/simulated-fleet';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
@@ -8,6 +9,48 @@ import { hashGatewayKey } from '../../ingest/gateway-auth.js';
 import { DEMO_SITES } from './demo-sites.js';
 
 export const DEMO_COMPANY = 'Sunward Demo Solar';
+
+/** Country of each demo site's time zone, for the list's region filter. */
+const REGION_OF_ZONE: Record<string, string> = {
+  'Africa/Johannesburg': 'South Africa',
+  'Africa/Nairobi': 'Kenya',
+  'America/Mexico_City': 'Mexico',
+  'America/Phoenix': 'United States',
+  'America/Santiago': 'Chile',
+  'America/Sao_Paulo': 'Brazil',
+  'Asia/Dubai': 'United Arab Emirates',
+  'Asia/Ho_Chi_Minh': 'Vietnam',
+  'Asia/Kolkata': 'India',
+  'Asia/Shanghai': 'China',
+  'Asia/Tokyo': 'Japan',
+  'Australia/Sydney': 'Australia',
+  'Europe/Athens': 'Greece',
+  'Europe/Berlin': 'Germany',
+  'Europe/Istanbul': 'Turkey',
+  'Europe/Lisbon': 'Portugal',
+  'Europe/Madrid': 'Spain',
+  'Europe/Prague': 'Czechia',
+  'Europe/Warsaw': 'Poland',
+};
+
+/** A plausible tariff per demo plant: constant for most, time-of-use for every third, feed-in for storage. */
+function demoTariff(index: number, capacityKwp: number, storage: boolean): Tariff {
+  const totalInvestment = Math.round(capacityKwp * 900);
+  if (storage) return { currency: 'EUR', pricingMethod: 'generation', feedInPrice: 0.08, selfUsePrice: 0.32, totalInvestment };
+  if (index % 3 === 0)
+    return {
+      currency: 'EUR',
+      pricingMethod: 'tou',
+      segments: [
+        { start: '00:00', end: '07:00', price: 0.12 },
+        { start: '07:00', end: '17:00', price: 0.24 },
+        { start: '17:00', end: '21:00', price: 0.35 },
+        { start: '21:00', end: '24:00', price: 0.12 },
+      ],
+      totalInvestment,
+    };
+  return { currency: 'EUR', pricingMethod: 'constant', price: 0.18, totalInvestment };
+}
 
 type Device = SimulatedGateway['devices'][number];
 
@@ -77,6 +120,10 @@ export async function provisionDemoFleet(
           latitude: site.latitude,
           longitude: site.longitude,
           timezone: site.timezone,
+          region: REGION_OF_ZONE[site.timezone] ?? null,
+          gridDate: `${2019 + (index % 6)}-${String((index % 12) + 1).padStart(2, '0')}-15`,
+          tariff: demoTariff(index, site.capacityKwp, site.plantType !== PlantType.GRID),
+          meteringTopology: 'net',
         })
         .returning({ id: plants.id });
       if (!plant) throw new Error('demo plant not created');
