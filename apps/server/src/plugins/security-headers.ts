@@ -13,7 +13,8 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Map tiles of the plant map: OpenStreetMap, and AutoNavi where OSM is not reachable (China).
+        imgSrc: ["'self'", 'data:', 'blob:', 'https://tile.openstreetmap.org', 'https://*.is.autonavi.com'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],

@@ -10,4 +10,7 @@ export interface PageProps {
 export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   placeholder: lazyNamed(() => import('../features/home/PlaceholderPage'), 'PlaceholderPage'),
   personalSettings: lazyNamed(() => import('../features/account/PersonalSettingsPage'), 'PersonalSettingsPage'),
+  plantList: lazyNamed(() => import('../features/plants/list/PlantListPage'), 'PlantListPage'),
+  plantAdd: lazyNamed(() => import('../features/plants/wizard/PlantWizardPage'), 'PlantWizardPage'),
+  plantEdit: lazyNamed(() => import('../features/plants/edit/PlantEditPage'), 'PlantEditPage'),
 };

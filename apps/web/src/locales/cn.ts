@@ -24,6 +24,7 @@ export const cn: UiCatalogue = {
   'route.plantAdd': '新建电站',
   'route.plantOverview': '电站概览',
   'route.plantEdit': '编辑电站',
+  'route.plantCompare': '电站对比',
   'route.plantDeviceSetting': '设备设置',
   'route.plantBatterySetting': '电池设置',
   'route.personalSettings': '个人设置',

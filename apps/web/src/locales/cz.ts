@@ -24,6 +24,7 @@ export const cz: UiCatalogue = {
   'route.plantAdd': 'Vytvořit elektrárnu',
   'route.plantOverview': 'Přehled elektrárny',
   'route.plantEdit': 'Upravit elektrárnu',
+  'route.plantCompare': 'Porovnat elektrárny',
   'route.plantDeviceSetting': 'Nastavení zařízení',
   'route.plantBatterySetting': 'Nastavení baterie',
   'route.personalSettings': 'Osobní nastavení',

@@ -24,6 +24,7 @@ export const de: UiCatalogue = {
   'route.plantAdd': 'Anlage erstellen',
   'route.plantOverview': 'Anlagenübersicht',
   'route.plantEdit': 'Anlage bearbeiten',
+  'route.plantCompare': 'Anlagen vergleichen',
   'route.plantDeviceSetting': 'Geräteeinstellungen',
   'route.plantBatterySetting': 'Batterieeinstellungen',
   'route.personalSettings': 'Persönliche Einstellungen',

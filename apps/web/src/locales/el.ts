@@ -24,6 +24,7 @@ export const el: UiCatalogue = {
   'route.plantAdd': 'Δημιουργία σταθμού',
   'route.plantOverview': 'Επισκόπηση σταθμού',
   'route.plantEdit': 'Επεξεργασία σταθμού',
+  'route.plantCompare': 'Σύγκριση σταθμών',
   'route.plantDeviceSetting': 'Ρυθμίσεις συσκευών',
   'route.plantBatterySetting': 'Ρυθμίσεις μπαταρίας',
   'route.personalSettings': 'Προσωπικές ρυθμίσεις',

@@ -27,6 +27,7 @@ export const en = {
   'route.plantAdd': 'Create plant',
   'route.plantOverview': 'Plant overview',
   'route.plantEdit': 'Edit plant',
+  'route.plantCompare': 'Compare plants',
   'route.plantDeviceSetting': 'Device settings',
   'route.plantBatterySetting': 'Battery settings',
   'route.personalSettings': 'Personal settings',

@@ -24,6 +24,7 @@ export const es: UiCatalogue = {
   'route.plantAdd': 'Crear planta',
   'route.plantOverview': 'Resumen de la planta',
   'route.plantEdit': 'Editar planta',
+  'route.plantCompare': 'Comparar plantas',
   'route.plantDeviceSetting': 'Configuración de dispositivos',
   'route.plantBatterySetting': 'Configuración de la batería',
   'route.personalSettings': 'Configuración personal',

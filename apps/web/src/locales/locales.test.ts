@@ -1,6 +1,7 @@
 import { catalogueProblems } from '@sunward/contracts/catalogue-check';
 import { LANGUAGES, type Language } from '@sunward/contracts/languages';
 import { describe, expect, it } from 'vitest';
+import { PLANT_TEXTS } from '../features/plants/texts';
 import { cn } from './cn';
 import { cz } from './cz';
 import { de } from './de';
@@ -21,5 +22,19 @@ describe('console texts in ten languages', () => {
 
   it('uses explicit feature.area.phrase keys', () => {
     for (const key of Object.keys(en)) expect(key).toMatch(/^[a-z]+\.[A-Za-z0-9]+(_one|_other)?$/);
+  });
+
+  it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has every feature text translated, with the same placeholders', (language) => {
+    for (const texts of PLANT_TEXTS) expect(catalogueProblems(texts.en, texts[language], { mayEqualEnglish: () => false })).toEqual([]);
+  });
+
+  it('keeps feature keys apart from the core catalogue and from each other', () => {
+    const seen = new Set(Object.keys(en));
+    for (const texts of PLANT_TEXTS)
+      for (const key of Object.keys(texts.en)) {
+        expect(key).toMatch(/^[a-z]+\.[A-Za-z0-9]+(_one|_other)?$/);
+        expect(seen.has(key), key).toBe(false);
+        seen.add(key);
+      }
   });
 });

@@ -24,6 +24,7 @@ export const po: UiCatalogue = {
   'route.plantAdd': 'Utwórz elektrownię',
   'route.plantOverview': 'Przegląd elektrowni',
   'route.plantEdit': 'Edytuj elektrownię',
+  'route.plantCompare': 'Porównaj elektrownie',
   'route.plantDeviceSetting': 'Ustawienia urządzeń',
   'route.plantBatterySetting': 'Ustawienia akumulatora',
   'route.personalSettings': 'Ustawienia osobiste',

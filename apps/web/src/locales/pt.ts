@@ -24,6 +24,7 @@ export const pt: UiCatalogue = {
   'route.plantAdd': 'Criar central',
   'route.plantOverview': 'Vista geral da central',
   'route.plantEdit': 'Editar central',
+  'route.plantCompare': 'Comparar centrais',
   'route.plantDeviceSetting': 'Definições de dispositivos',
   'route.plantBatterySetting': 'Definições da bateria',
   'route.personalSettings': 'Definições pessoais',

@@ -24,6 +24,7 @@ export const tr: UiCatalogue = {
   'route.plantAdd': 'Santral oluştur',
   'route.plantOverview': 'Santral genel bakışı',
   'route.plantEdit': 'Santrali düzenle',
+  'route.plantCompare': 'Santralleri karşılaştır',
   'route.plantDeviceSetting': 'Cihaz ayarları',
   'route.plantBatterySetting': 'Batarya ayarları',
   'route.personalSettings': 'Kişisel ayarlar',

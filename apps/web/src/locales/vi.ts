@@ -24,6 +24,7 @@ export const vi: UiCatalogue = {
   'route.plantAdd': 'Tạo nhà máy',
   'route.plantOverview': 'Tổng quan nhà máy',
   'route.plantEdit': 'Chỉnh sửa nhà máy',
+  'route.plantCompare': 'So sánh nhà máy',
   'route.plantDeviceSetting': 'Cài đặt thiết bị',
   'route.plantBatterySetting': 'Cài đặt pin',
   'route.personalSettings': 'Cài đặt cá nhân',

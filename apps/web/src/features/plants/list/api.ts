@@ -1,0 +1,163 @@
+import { Code } from '@sunward/contracts/codes';
+import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
+import {
+  PlantMapSchema,
+  PlantPageSchema,
+  PlantRowSchema,
+  PlantStatusCountSchema,
+  type ShareRole,
+  ShareUserSchema,
+} from '@sunward/contracts/plants';
+import { z } from 'zod';
+import { ApiCallError, apiRequest } from '../../../lib/api-client';
+import { currentLanguage } from '../../../lib/i18n';
+import { storedSession } from '../../../lib/storage';
+import type { ApiQuery } from './list-params';
+
+/** Query keys: everything under ['plants'] is refetched after a share, transfer or delete. */
+export const plantKeys = {
+  all: ['plants'] as const,
+  page: (query: ApiQuery) => ['plants', 'page', query] as const,
+  counts: ['plants', 'counts'] as const,
+  map: (query: ApiQuery) => ['plants', 'map', query] as const,
+  row: (id: number) => ['plants', 'row', id] as const,
+  regions: ['plants', 'regions'] as const,
+  options: ['plants', 'options'] as const,
+  shareUsers: (id: number) => ['plants', 'shareUsers', id] as const,
+};
+
+export function fetchPlantPage(query: ApiQuery) {
+  return apiRequest('/api/v1/plants', { query, schema: PlantPageSchema });
+}
+
+export function fetchStatusCounts() {
+  return apiRequest('/api/v1/overview/plantCount', { schema: PlantStatusCountSchema });
+}
+
+export function fetchMapMarkers(query: ApiQuery) {
+  return apiRequest('/api/v1/plants/map', { query, schema: PlantMapSchema });
+}
+
+export function fetchPlantRow(id: number) {
+  return apiRequest(`/api/v1/plant/${id}/list/info`, { schema: PlantRowSchema });
+}
+
+export function fetchRegions() {
+  return apiRequest('/api/v1/plant/filter', { schema: z.object({ regions: z.array(z.string()) }) });
+}
+
+const PlantOptionSchema = z.object({ id: z.number(), name: z.string(), plantType: z.number() });
+
+/** Plants the caller can pick, by name (the import and download dialogs). */
+export function fetchPlantOptions() {
+  return apiRequest('/api/v1/plant', { schema: z.array(PlantOptionSchema) });
+}
+
+const WhereSchema = z.object({ code: z.literal(0), data: z.object({ inChina: z.number() }) });
+
+/**
+ * GET /anonymous/ip for the tile choice; `inChina` is undefined when the call fails, which picks the
+ * China-reachable source. A plain fetch, so a failure never raises the client's "server not responding"
+ * dialog. Shared with the wizard's location map (same query key, same shape).
+ */
+export async function fetchInChina(): Promise<{ inChina: number | undefined }> {
+  try {
+    const response = await fetch('/anonymous/ip', { headers: { accept: 'application/json' } });
+    const parsed = WhereSchema.safeParse(await response.json());
+    return { inChina: parsed.success ? parsed.data.data.inChina : undefined };
+  } catch {
+    return { inChina: undefined };
+  }
+}
+
+export function fetchShareUsers(id: number) {
+  return apiRequest(`/api/v1/plant/${id}/getShareUsers`, { schema: z.array(ShareUserSchema) });
+}
+
+/** Refusals the share dialog shows beside its fields instead of a toast. */
+export const SHARE_REFUSALS = [
+  Code.SHARE_WITH_SELF,
+  Code.SHARE_TO_COMPANY_USER,
+  Code.SHARE_COMPANY_PLANT,
+  Code.ACCOUNT_NOT_REGISTERED,
+  Code.NO_PERMISSION,
+  Code.VALIDATION,
+] as const;
+
+export function sharePlant(id: number, account: string, role: ShareRole) {
+  return apiRequest(`/api/v1/plant/${id}/share`, { method: 'POST', json: { account, role }, schema: z.null(), tolerate: SHARE_REFUSALS });
+}
+
+export function cancelShare(id: number, userId: number) {
+  return apiRequest(`/api/v1/plant/${id}/cancelShare`, { method: 'POST', json: { userId }, schema: z.null() });
+}
+
+export const TRANSFER_REFUSALS = [
+  Code.TRANSFER_TO_SELF,
+  Code.OWNER_PASSWORD_WRONG,
+  Code.ACCOUNT_NOT_REGISTERED,
+  Code.NO_PERMISSION,
+  Code.VALIDATION,
+] as const;
+
+export function transferPlant(id: number, account: string, password: string) {
+  return apiRequest(`/api/v1/plant/${id}/transfer`, {
+    method: 'POST',
+    json: { account, password },
+    schema: z.null(),
+    tolerate: TRANSFER_REFUSALS,
+  });
+}
+
+export function deletePlant(id: number) {
+  return apiRequest(`/api/v1/plant/${id}/delete`, { method: 'POST', schema: z.null() });
+}
+
+// Uploads and file downloads cannot go through apiRequest (JSON or form bodies, JSON answers); these
+// calls carry the same bearer token and language, and let apiRequest refresh an expired token once.
+async function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const send = (token: string | undefined) => {
+    const headers = new Headers(init.headers);
+    headers.set('accept-language', LANGUAGE_TAGS[currentLanguage()]);
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    return fetch(path, { ...init, headers });
+  };
+  const response = await send(storedSession.read()?.access_token);
+  if (response.status !== 401) return response;
+  // The shared client refreshes the session (once, even with other calls waiting) or leaves for sign-in.
+  await apiRequest('/api/v1/user', { schema: z.unknown() });
+  return send(storedSession.read()?.access_token);
+}
+
+const EnvelopeSchema = z.object({ code: z.number(), data: z.unknown(), message: z.string() });
+
+async function readEnvelope<T>(response: Response, schema: z.ZodType<T>): Promise<T> {
+  const parsed = EnvelopeSchema.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
+  if (parsed.data.code !== Code.OK) throw new ApiCallError(parsed.data.code, parsed.data.message, parsed.data.data, response.status);
+  return schema.parse(parsed.data.data);
+}
+
+/** POST /api/v1/predicted/import: one .xls/.xlsx file of predicted daily energy for a plant. */
+export async function importPrediction(plantId: number, file: File) {
+  const body = new FormData();
+  body.append('plantId', String(plantId));
+  body.append('file', file, file.name);
+  const response = await authorizedFetch('/api/v1/predicted/import', { method: 'POST', body, headers: { accept: 'application/json' } });
+  return readEnvelope(response, z.object({ imported: z.number() }));
+}
+
+/**
+ * GET /api/v1/plant/generation/download: the daily generation as an .xlsx file. A refusal (706, too
+ * many records) comes back as a JSON envelope instead of the file.
+ */
+export async function downloadGeneration(plantId: number, from: string, to: string): Promise<{ blob: Blob; disposition: string | null }> {
+  const query = new URLSearchParams({ plantId: String(plantId), from, to });
+  const response = await authorizedFetch(`/api/v1/plant/generation/download?${query}`);
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('application/json') || !response.ok) {
+    await readEnvelope(response, z.unknown());
+    throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
+  }
+  return { blob: await response.blob(), disposition: response.headers.get('content-disposition') };
+}

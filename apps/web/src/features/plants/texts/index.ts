@@ -1,0 +1,9 @@
+import { registerTexts } from '../../../lib/feature-texts';
+import { listTexts } from './list';
+import { overviewTexts } from './overview';
+import { wizardTexts } from './wizard';
+
+/** The plant screens' texts in one registry: app/pages.ts loads this before any plant page. */
+export const PLANT_TEXTS = [listTexts, wizardTexts, overviewTexts] as const;
+
+for (const texts of PLANT_TEXTS) registerTexts(texts);
