@@ -12,6 +12,7 @@ import { messagesRoutes } from './features/messages/messages.routes.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { permissionsRoutes } from './features/permissions/permissions.routes.js';
 import { createPlantAccess } from './features/plants/plant-access.js';
+import { plantEnergyRoutes } from './features/plants/plant-energy.routes.js';
 import { plantFilesRoutes } from './features/plants/plant-files.routes.js';
 import { createPlantsRepository } from './features/plants/plants.repository.js';
 import { eventCountRoutes, plantsRoutes } from './features/plants/plants.routes.js';
@@ -120,6 +121,7 @@ export async function buildApp({
     pictureMaxBytes: config.plantPictureMaxBytes,
     inChina: config.mapInChina,
   });
+  await app.register(plantEnergyRoutes, { db, plantAccess, config });
   await app.register(liveRoutes, { live, plantAccess });
   await app.register(ingestRoutes, { stats: () => ({ ...ingestStats(), liveConnections: live.size }), live });
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { type BenefitFactors, DEFAULT_BENEFIT_FACTORS } from '@sunward/contracts/plants';
 import { z } from 'zod';
 
 /**
@@ -55,6 +56,16 @@ const EnvSchema = z.object({
     .union([z.literal('3'), z.literal('6')])
     .default('3')
     .transform(Number),
+  /** Plant overview: where weather comes from for plants without a weather station (unset: nowhere). */
+  WEATHER_PROVIDER: z
+    .enum(['open-meteo'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Environmental benefit factors per kWh generated (and kg CO2 a tree absorbs per year). */
+  BENEFIT_CO2_KG_PER_KWH: z.coerce.number().min(0).max(10).default(DEFAULT_BENEFIT_FACTORS.co2KgPerKwh),
+  BENEFIT_SO2_KG_PER_KWH: z.coerce.number().min(0).max(10).default(DEFAULT_BENEFIT_FACTORS.so2KgPerKwh),
+  BENEFIT_COAL_KG_PER_KWH: z.coerce.number().min(0).max(10).default(DEFAULT_BENEFIT_FACTORS.coalKgPerKwh),
+  BENEFIT_CO2_KG_PER_TREE: z.coerce.number().min(0.1).max(1000).default(DEFAULT_BENEFIT_FACTORS.co2KgPerTree),
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
   SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
@@ -92,6 +103,10 @@ export interface Config {
   plantPictureMaxBytes: number;
   /** Answer of GET /anonymous/ip inChina (MAP_IN_CHINA). */
   mapInChina: boolean;
+  /** Weather for plants without a station (WEATHER_PROVIDER); undefined answers "no weather". */
+  weatherProvider: 'open-meteo' | undefined;
+  /** BENEFIT_* settings: CO2, SO2, standard coal per kWh and CO2 per tree. */
+  benefitFactors: BenefitFactors;
   /** npm start runs the demo fleet's simulator beside the server. */
   simulator: { seed: number; intervalSeconds: number } | undefined;
 }
@@ -136,6 +151,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rawRetentionDays: e.RAW_RETENTION_DAYS,
     plantPictureMaxBytes: e.PLANT_PICTURE_MAX_MB * 1024 * 1024,
     mapInChina: e.MAP_IN_CHINA === '1',
+    weatherProvider: e.WEATHER_PROVIDER,
+    benefitFactors: {
+      co2KgPerKwh: e.BENEFIT_CO2_KG_PER_KWH,
+      so2KgPerKwh: e.BENEFIT_SO2_KG_PER_KWH,
+      coalKgPerKwh: e.BENEFIT_COAL_KG_PER_KWH,
+      co2KgPerTree: e.BENEFIT_CO2_KG_PER_TREE,
+    },
     simulator: e.SIMULATOR === 'on' ? { seed: e.SIMULATOR_SEED, intervalSeconds: e.SIMULATOR_INTERVAL } : undefined,
   };
 }

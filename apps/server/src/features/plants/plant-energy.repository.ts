@@ -1,0 +1,313 @@
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client.js';
+
+/** One value the overview reads from a device's point arrays, with the sign it enters a sum with. */
+export interface SeriesChannel {
+  deviceId: number;
+  /** 1-based position in the device's stored values (numericPointIds order + 1). */
+  index: number;
+  /** The name the sums are grouped under ('pv', 'grid', 'battery', 'import', ...). */
+  name: string;
+  coef: number;
+}
+
+export interface PlantRecord {
+  id: number;
+  name: string;
+  plantType: number;
+  capacityKwp: number;
+  timezone: string;
+  status: number;
+  latitude: number;
+  longitude: number;
+  meteringTopology: string;
+  tariff: unknown;
+  lastUpdateAt: Date | null;
+}
+
+export interface DeviceRecord {
+  id: number;
+  sn: string;
+  alias: string | null;
+  family: string;
+  protocolId: string;
+  model: string | null;
+  ratedPowerW: number | null;
+  status: number;
+  parentId: number | null;
+  lastReportAt: Date | null;
+}
+
+export interface RealtimeRecord {
+  deviceId: number;
+  ts: Date;
+  values: number[];
+  powerW: number | null;
+  energyTotalWh: number | null;
+  soc: number | null;
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
+
+// Tier tables and columns are constants here, never input.
+const TIERS = {
+  '5m': { table: sql.raw('readings_5m'), column: sql.raw('bucket') },
+  hourly: { table: sql.raw('readings_hourly'), column: sql.raw('hour') },
+} as const;
+
+/**
+ * Points of the given channels from the averaged tier below its watermark and raw readings after it
+ * (the same split as the device curves), so a year reads hourly rows instead of a year of raw reports.
+ */
+function tierPoints(tier: keyof typeof TIERS, deviceIds: readonly number[], fromIso: string, toIso: string) {
+  const { table, column } = TIERS[tier];
+  const ids = sql.param([...deviceIds]);
+  return sql`mark as (select coalesce((select watermark from job_state where name = ${tier}), ${fromIso}::timestamptz) as w),
+    pts as (
+      select t.device_id, t.${column} as ts, t.values from ${table} t, mark
+       where t.device_id = any(${ids}::int[]) and t.${column} >= ${fromIso}::timestamptz and t.${column} < least(mark.w, ${toIso}::timestamptz)
+      union all
+      select r.device_id, r.ts, r.values from readings r, mark
+       where r.device_id = any(${ids}::int[]) and r.ts >= greatest(mark.w, ${fromIso}::timestamptz) and r.ts < ${toIso}::timestamptz)`;
+}
+
+function channelTable(channels: readonly SeriesChannel[]) {
+  return sql`m as (select * from unnest(${sql.param(channels.map((c) => c.deviceId))}::int[], ${sql.param(channels.map((c) => c.index))}::int[],
+      ${sql.param(channels.map((c) => c.name))}::text[], ${sql.param(channels.map((c) => c.coef))}::float8[]) as m(device_id, idx, name, coef))`;
+}
+
+/** SQL for the plant overview: the plant, its devices, energy rollups, bucketed series, counters, events. */
+export function createPlantEnergyRepository(db: Database) {
+  return {
+    async plant(id: number): Promise<PlantRecord | undefined> {
+      const [row] = await queryRows<Record<string, unknown>>(
+        db,
+        sql`select id, name, plant_type, capacity_kwp, timezone, status, latitude, longitude, metering_topology, tariff, last_update_at
+            from plants where id = ${id}`,
+      );
+      if (!row) return undefined;
+      return {
+        id: Number(row.id),
+        name: String(row.name),
+        plantType: Number(row.plant_type),
+        capacityKwp: Number(row.capacity_kwp),
+        timezone: String(row.timezone),
+        status: Number(row.status),
+        latitude: Number(row.latitude),
+        longitude: Number(row.longitude),
+        meteringTopology: String(row.metering_topology),
+        tariff: row.tariff,
+        lastUpdateAt: date(row.last_update_at),
+      };
+    },
+
+    async plantNames(ids: readonly number[]): Promise<{ id: number; name: string; capacityKwp: number; timezone: string }[]> {
+      const rows = await queryRows<{ id: number; name: string; capacity_kwp: number; timezone: string }>(
+        db,
+        sql`select id, name, capacity_kwp, timezone from plants where id = any(${sql.param([...ids])}::int[])`,
+      );
+      return rows.map((r) => ({ id: Number(r.id), name: r.name, capacityKwp: Number(r.capacity_kwp), timezone: r.timezone }));
+    },
+
+    async devices(plantId: number): Promise<DeviceRecord[]> {
+      const rows = await queryRows<Record<string, unknown>>(
+        db,
+        sql`select id, sn, alias, family, protocol_id, model, rated_power_w, status, parent_id, last_report_at
+            from devices where plant_id = ${plantId} order by id`,
+      );
+      return rows.map((r) => ({
+        id: Number(r.id),
+        sn: String(r.sn),
+        alias: r.alias === null ? null : String(r.alias),
+        family: String(r.family),
+        protocolId: String(r.protocol_id),
+        model: r.model === null ? null : String(r.model),
+        ratedPowerW: num(r.rated_power_w),
+        status: Number(r.status),
+        parentId: num(r.parent_id),
+        lastReportAt: date(r.last_report_at),
+      }));
+    },
+
+    async realtime(deviceIds: readonly number[]): Promise<RealtimeRecord[]> {
+      if (deviceIds.length === 0) return [];
+      const rows = await queryRows<Record<string, unknown>>(
+        db,
+        sql`select device_id, ts, values, power_w, energy_total_wh, soc from device_realtime where device_id = any(${sql.param([...deviceIds])}::int[])`,
+      );
+      return rows.map((r) => ({
+        deviceId: Number(r.device_id),
+        ts: new Date(r.ts as string),
+        values: (r.values as unknown[]).map((v) => (v === null ? Number.NaN : Number(v))),
+        powerW: num(r.power_w),
+        energyTotalWh: num(r.energy_total_wh),
+        soc: num(r.soc),
+      }));
+    },
+
+    /** Measured generation per plant-local day (the pipeline's rollup). */
+    async energyDays(
+      plantIds: readonly number[],
+      fromDay: string,
+      toDay: string,
+    ): Promise<{ plantId: number; day: string; energyWh: number }[]> {
+      if (plantIds.length === 0) return [];
+      const rows = await queryRows<{ plant_id: number; day: string; energy_wh: number }>(
+        db,
+        sql`select plant_id, to_char(day, 'YYYY-MM-DD') as day, energy_wh::float8 as energy_wh from plant_energy_daily
+            where plant_id = any(${sql.param([...plantIds])}::int[]) and day between ${fromDay}::date and ${toDay}::date order by day`,
+      );
+      return rows.map((r) => ({ plantId: Number(r.plant_id), day: r.day, energyWh: Number(r.energy_wh) }));
+    },
+
+    /** Today, this month, this year and all measured generation in one read. */
+    async energySums(plantId: number, today: string, monthStart: string, yearStart: string) {
+      const [row] = await queryRows<Record<string, unknown>>(
+        db,
+        sql`select coalesce(sum(energy_wh) filter (where day = ${today}::date), 0)::float8 as today,
+                   coalesce(sum(energy_wh) filter (where day >= ${monthStart}::date and day <= ${today}::date), 0)::float8 as month,
+                   coalesce(sum(energy_wh) filter (where day >= ${yearStart}::date and day <= ${today}::date), 0)::float8 as year,
+                   coalesce(sum(energy_wh), 0)::float8 as total,
+                   to_char(min(day) filter (where energy_wh > 0), 'YYYY-MM-DD') as first_day
+            from plant_energy_daily where plant_id = ${plantId}`,
+      );
+      return {
+        today: Number(row?.today ?? 0),
+        month: Number(row?.month ?? 0),
+        year: Number(row?.year ?? 0),
+        total: Number(row?.total ?? 0),
+        firstDay: row?.first_day ? String(row.first_day) : null,
+      };
+    },
+
+    async predictions(plantId: number, fromDay: string, toDay: string): Promise<{ day: string; energyWh: number }[]> {
+      const rows = await queryRows<{ day: string; energy_wh: number }>(
+        db,
+        sql`select to_char(day, 'YYYY-MM-DD') as day, energy_wh::float8 as energy_wh from plant_predictions
+            where plant_id = ${plantId} and day between ${fromDay}::date and ${toDay}::date order by day`,
+      );
+      return rows.map((r) => ({ day: r.day, energyWh: Number(r.energy_wh) }));
+    },
+
+    async firstPredictionDay(plantId: number): Promise<string | null> {
+      const [row] = await queryRows<{ day: string | null }>(
+        db,
+        sql`select to_char(min(day), 'YYYY-MM-DD') as day from plant_predictions where plant_id = ${plantId}`,
+      );
+      return row?.day ?? null;
+    },
+
+    /**
+     * Sums of channels per time bucket: each device's values averaged within the bucket, times the
+     * channel's sign, added per channel name. Buckets of an hour or more read the hourly tier.
+     */
+    async bucketSeries(
+      channels: readonly SeriesChannel[],
+      fromMs: number,
+      toMs: number,
+      bucketSeconds: number,
+    ): Promise<{ t: number; name: string; v: number }[]> {
+      if (channels.length === 0 || toMs <= fromMs) return [];
+      const fromIso = new Date(fromMs).toISOString();
+      const toIso = new Date(toMs).toISOString();
+      const ids = [...new Set(channels.map((c) => c.deviceId))];
+      const step = Math.max(1, Math.round(bucketSeconds));
+      const rows = await queryRows<{ t: number; name: string; v: number }>(
+        db,
+        sql`with ${channelTable(channels)}, ${tierPoints(step >= 3600 ? 'hourly' : '5m', ids, fromIso, toIso)},
+            per_device as (
+              select (floor(extract(epoch from p.ts) / ${step}) * ${step} * 1000)::float8 as t, m.name, m.device_id, m.idx, m.coef,
+                     avg(p.values[m.idx]::float8) as v
+              from pts p join m on m.device_id = p.device_id
+              where p.values[m.idx] is not null and p.values[m.idx] <> 'NaN'::real
+              group by 1, 2, 3, 4, 5)
+            select t, name, sum(v * coef)::float8 as v from per_device group by t, name order by t`,
+      );
+      return rows.map((r) => ({ t: Number(r.t), name: r.name, v: Number(r.v) }));
+    },
+
+    /**
+     * The lowest and highest reading of cumulative counters per device and plant-local day, and the
+     * last reading before the range (for the first day's energy). Hourly averages below the tier's
+     * watermark, raw readings after it.
+     */
+    async counterDays(channels: readonly SeriesChannel[], fromMs: number, toMs: number, timezone: string) {
+      if (channels.length === 0 || toMs <= fromMs) return { days: [], previous: [] };
+      const fromIso = new Date(fromMs).toISOString();
+      const toIso = new Date(toMs).toISOString();
+      const ids = [...new Set(channels.map((c) => c.deviceId))];
+      const days = await queryRows<{ name: string; device_id: number; day: string; min: number | null; max: number | null }>(
+        db,
+        sql`with ${channelTable(channels)}, ${tierPoints('hourly', ids, fromIso, toIso)}
+            select m.name, m.device_id, to_char((p.ts at time zone ${timezone})::date, 'YYYY-MM-DD') as day,
+                   min(p.values[m.idx]::float8) as min, max(p.values[m.idx]::float8) as max
+            from pts p join m on m.device_id = p.device_id
+            where p.values[m.idx] is not null and p.values[m.idx] <> 'NaN'::real
+            group by 1, 2, 3 order by 1, 2, 3`,
+      );
+      const previous = await queryRows<{ name: string; device_id: number; prev: number | null }>(
+        db,
+        sql`with ${channelTable(channels)}
+            select m.name, m.device_id, greatest(
+              (select max(x.v) from (select h.values[m.idx]::float8 as v from readings_hourly h
+                 where h.device_id = m.device_id and h.hour < ${fromIso}::timestamptz order by h.hour desc limit 3) x where x.v <> 'NaN'),
+              (select max(x.v) from (select r.values[m.idx]::float8 as v from readings r
+                 where r.device_id = m.device_id and r.ts < ${fromIso}::timestamptz order by r.ts desc limit 3) x where x.v <> 'NaN')
+            ) as prev from m`,
+      );
+      return {
+        days: days.map((r) => ({ name: r.name, deviceId: Number(r.device_id), day: r.day, min: num(r.min), max: num(r.max) })),
+        previous: previous.map((r) => ({ name: r.name, deviceId: Number(r.device_id), prev: num(r.prev) })),
+      };
+    },
+
+    /** Today's lowest and highest energy counter per device and the previous day's highest. */
+    async deviceCountersOfDay(deviceIds: readonly number[], day: string) {
+      if (deviceIds.length === 0) return [];
+      const rows = await queryRows<{ device_id: number; min: number | null; max: number | null; prev: number | null }>(
+        db,
+        sql`select d.id as device_id, t.counter_min_wh::float8 as min, t.counter_max_wh::float8 as max,
+                   (select p.counter_max_wh from device_energy_daily p where p.device_id = d.id and p.day < ${day}::date
+                     order by p.day desc limit 1)::float8 as prev
+            from unnest(${sql.param([...deviceIds])}::int[]) as d(id)
+            left join device_energy_daily t on t.device_id = d.id and t.day = ${day}::date`,
+      );
+      return rows.map((r) => ({ deviceId: Number(r.device_id), min: num(r.min), max: num(r.max), prev: num(r.prev) }));
+    },
+
+    async events(plantId: number, page: number, size: number) {
+      const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from device_events where plant_id = ${plantId}`);
+      const rows = await queryRows<Record<string, unknown>>(
+        db,
+        sql`select e.id, e.device_id, d.sn, d.family, e.code, e.level, e.opened_at, e.cleared_at
+            from device_events e join devices d on d.id = e.device_id
+            where e.plant_id = ${plantId} order by e.opened_at desc, e.id desc limit ${size} offset ${(page - 1) * size}`,
+      );
+      return {
+        total: Number(count?.n ?? 0),
+        records: rows.map((r) => ({
+          id: Number(r.id),
+          deviceId: Number(r.device_id),
+          sn: String(r.sn),
+          family: String(r.family),
+          code: Number(r.code),
+          level: String(r.level),
+          openedAt: new Date(r.opened_at as string).toISOString(),
+          clearedAt: r.cleared_at === null ? null : new Date(r.cleared_at as string).toISOString(),
+        })),
+      };
+    },
+
+    async eventCount(plantId: number) {
+      const rows = await queryRows<{ level: string; total: number; open: number }>(
+        db,
+        sql`select level, count(*)::int as total, (count(*) filter (where cleared_at is null))::int as open
+            from device_events where plant_id = ${plantId} group by level`,
+      );
+      return rows.map((r) => ({ level: r.level, total: Number(r.total), open: Number(r.open) }));
+    },
+  };
+}
+
+export type PlantEnergyRepository = ReturnType<typeof createPlantEnergyRepository>;

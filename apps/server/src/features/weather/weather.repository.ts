@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client.js';
+
+export interface StationSnapshot {
+  protocolId: string;
+  ts: Date;
+  values: number[];
+}
+
+/** Reads for the weather call: the plant's place and its weather station's latest reading. */
+export function createWeatherRepository(db: Database) {
+  return {
+    async place(plantId: number): Promise<{ latitude: number; longitude: number } | undefined> {
+      const [row] = await queryRows<{ latitude: number; longitude: number }>(
+        db,
+        sql`select latitude, longitude from plants where id = ${plantId}`,
+      );
+      return row ? { latitude: Number(row.latitude), longitude: Number(row.longitude) } : undefined;
+    },
+
+    /** The plant's first weather station with a reading (several stations: the oldest registered). */
+    async station(plantId: number): Promise<StationSnapshot | undefined> {
+      const [row] = await queryRows<{ protocol_id: string; ts: Date | string; values: number[] }>(
+        db,
+        sql`select d.protocol_id, r.ts, r.values from devices d join device_realtime r on r.device_id = d.id
+            where d.plant_id = ${plantId} and d.family = 'weather_station' order by d.id limit 1`,
+      );
+      return row ? { protocolId: row.protocol_id, ts: new Date(row.ts), values: row.values.map(Number) } : undefined;
+    },
+  };
+}
+
+export type WeatherRepository = ReturnType<typeof createWeatherRepository>;
