@@ -1,0 +1,111 @@
+import { Code } from '@sunward/contracts/codes';
+import { ValidationErrorDataSchema, type ValidationIssue } from '@sunward/contracts/envelope';
+import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
+import {
+  DictEntrySchema,
+  type GatewayBinding,
+  type PlantCreate,
+  PlantDetailSchema,
+  type PlantFields,
+  PlantGatewaySchema,
+  type Tariff,
+  TariffSchema,
+} from '@sunward/contracts/plants';
+import { z } from 'zod';
+import { ApiCallError, apiRequest } from '../../../lib/api-client';
+import { currentLanguage } from '../../../lib/i18n';
+import { storedSession } from '../../../lib/storage';
+
+/** Query keys of the plant form; everything under ['plants'] is also what the list refetches. */
+export const plantFormKeys = {
+  detail: (id: number) => ['plants', 'detail', id] as const,
+  tariff: (id: number) => ['plants', 'tariff', id] as const,
+  gateways: (id: number) => ['plants', 'gateways', id] as const,
+  dict: (name: DictName) => ['dict', name, currentLanguage()] as const,
+};
+
+/** Refusals a gateway row shows beside its fields instead of a toast. */
+export const GATEWAY_REFUSALS = [Code.GATEWAY_REGISTRATION_WRONG, Code.GATEWAY_USED, Code.GATEWAY_NOT_FOUND, Code.VALIDATION] as const;
+
+/** Refusals the plant forms show beside the named field. */
+export const FIELD_REFUSALS = [Code.VALIDATION, Code.COORDINATES_INVALID, ...GATEWAY_REFUSALS] as const;
+
+const GatewayCheckSchema = z.object({ sn: z.string(), online: z.boolean(), deviceCount: z.number() });
+export type GatewayCheck = z.infer<typeof GatewayCheckSchema>;
+
+export function checkGateway(binding: GatewayBinding) {
+  return apiRequest('/api/v1/gateways/check', { method: 'POST', json: binding, schema: GatewayCheckSchema, tolerate: GATEWAY_REFUSALS });
+}
+
+export function createPlant(plant: PlantCreate) {
+  return apiRequest('/api/v1/plant', { method: 'POST', json: plant, schema: z.object({ id: z.number() }), tolerate: FIELD_REFUSALS });
+}
+
+export function fetchPlant(id: number) {
+  return apiRequest(`/api/v1/plant/${id}`, { schema: PlantDetailSchema, tolerate: [Code.PLANT_NOT_FOUND, Code.NO_PERMISSION] });
+}
+
+export function updatePlant(id: number, fields: PlantFields) {
+  return apiRequest(`/api/v1/plant/${id}`, {
+    method: 'POST',
+    json: fields,
+    schema: z.object({ id: z.number() }),
+    tolerate: FIELD_REFUSALS,
+  });
+}
+
+export function fetchTariff(id: number) {
+  return apiRequest(`/api/v1/plant/${id}/income`, { schema: TariffSchema.nullable() });
+}
+
+export function saveTariff(id: number, tariff: Tariff) {
+  return apiRequest(`/api/v1/plant/${id}/income`, { method: 'POST', json: tariff, schema: z.null(), tolerate: [Code.VALIDATION] });
+}
+
+export function fetchPlantGateways(id: number) {
+  return apiRequest(`/api/v1/plant/${id}/gateway`, { schema: z.array(PlantGatewaySchema) });
+}
+
+export function bindGateway(id: number, binding: GatewayBinding) {
+  return apiRequest(`/api/v1/plant/${id}/gateway`, { method: 'POST', json: binding, schema: z.null(), tolerate: GATEWAY_REFUSALS });
+}
+
+export type DictName = 'currencies' | 'timezones' | 'plantTypes';
+
+export function fetchDict(name: DictName) {
+  return apiRequest(`/api/v1/dict/${name}`, { schema: z.array(DictEntrySchema) });
+}
+
+/** The field problems of a code-4 refusal, or none when the answer names no field. */
+export function validationIssues(error: unknown): ValidationIssue[] {
+  if (!(error instanceof ApiCallError) || error.code !== Code.VALIDATION) return [];
+  const parsed = ValidationErrorDataSchema.safeParse(error.data);
+  return parsed.success ? parsed.data.errors : [];
+}
+
+const EnvelopeSchema = z.object({ code: z.number(), data: z.unknown(), message: z.string() });
+
+/**
+ * POST /api/v1/plant/thumbnail, multipart field `file`. apiRequest sends JSON or form bodies only, so
+ * this carries the same bearer token and language itself and lets apiRequest refresh an expired token.
+ */
+export async function uploadPlantPicture(file: File): Promise<string> {
+  const send = (token: string | undefined) => {
+    const body = new FormData();
+    body.append('file', file, file.name);
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-language': LANGUAGE_TAGS[currentLanguage()] };
+    if (token) headers.authorization = `Bearer ${token}`;
+    return fetch('/api/v1/plant/thumbnail', { method: 'POST', body, headers });
+  };
+  let response = await send(storedSession.read()?.access_token);
+  if (response.status === 401) {
+    // The shared client refreshes the session (once, with other calls waiting) or leaves for sign-in.
+    await apiRequest('/api/v1/user', { schema: z.unknown() });
+    response = await send(storedSession.read()?.access_token);
+  }
+  const envelope = EnvelopeSchema.safeParse(await response.json().catch(() => null));
+  if (!envelope.success) throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
+  if (envelope.data.code !== Code.OK)
+    throw new ApiCallError(envelope.data.code, envelope.data.message, envelope.data.data, response.status);
+  return z.object({ url: z.string() }).parse(envelope.data.data).url;
+}
