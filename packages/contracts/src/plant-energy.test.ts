@@ -93,6 +93,11 @@ describe('energy split', () => {
     expect(split).toMatchObject({ fromGridWh: 3000, fromBatteryWh: 1500, fromPvWh: 4000 });
   });
 
+  it('gives no battery share to a plant without a battery', () => {
+    const split = splitEnergy({ pvWh: 5000, importWh: 1000, exportWh: 2000, chargeWh: null, dischargeWh: null });
+    expect(split).toMatchObject({ loadWh: 4000, fromPvWh: 3000, fromGridWh: 1000, fromBatteryWh: null });
+  });
+
   it('knows only generation without a grid measurement', () => {
     expect(splitEnergy({ pvWh: 500, importWh: null, exportWh: null, chargeWh: null, dischargeWh: null })).toEqual({
       generationWh: 500,

@@ -214,6 +214,8 @@ export const IncomeSummarySchema = z.object({
   year: z.number().nullable(),
   total: z.number().nullable(),
   totalInvestment: z.number().nullable(),
+  /** Days from the first measured day to today: payback estimated from a few days is only a rough guess. */
+  measuredDays: z.number(),
   roiPercent: z.number().nullable(),
   paybackYears: z.number().nullable(),
   remainingYears: z.number().nullable(),
@@ -397,7 +399,8 @@ export function splitEnergy(e: EnergyInputs): EnergySplit {
     exportWh,
     loadWh,
     fromPvWh: loadWh - fromBatteryWh - fromGridWh,
-    fromBatteryWh,
+    // A plant without a battery has no battery share (rather than a share of zero).
+    fromBatteryWh: e.chargeWh === null && e.dischargeWh === null ? null : fromBatteryWh,
     fromGridWh,
   };
 }

@@ -13,4 +13,6 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   plantList: lazyNamed(() => import('../features/plants/list/PlantListPage'), 'PlantListPage'),
   plantAdd: lazyNamed(() => import('../features/plants/wizard/PlantWizardPage'), 'PlantWizardPage'),
   plantEdit: lazyNamed(() => import('../features/plants/edit/PlantEditPage'), 'PlantEditPage'),
+  plantOverview: lazyNamed(() => import('../features/plants/overview/PlantOverviewPage'), 'PlantOverviewPage'),
+  plantCompare: lazyNamed(() => import('../features/plants/compare/PlantComparePage'), 'PlantComparePage'),
 };

@@ -24,7 +24,7 @@ export interface AppRoute {
   children?: AppRoute[];
 }
 
-export type PageName = 'placeholder' | 'personalSettings' | 'plantList' | 'plantAdd' | 'plantEdit';
+export type PageName = 'placeholder' | 'personalSettings' | 'plantList' | 'plantAdd' | 'plantEdit' | 'plantOverview' | 'plantCompare';
 
 export interface PublicRoute {
   path: string;
@@ -61,7 +61,22 @@ export const SHELL_ROUTES: AppRoute[] = [
   { path: '/', title: 'route.plants', permission: 'station.view', hidden: true, redirect: PLANTS },
   { path: PLANTS, title: 'route.plants', permission: 'station.view', cached: true, page: 'plantList' },
   { path: '/plant-add', title: 'route.plantAdd', permission: 'station.create', hidden: true, highlight: PLANTS, page: 'plantAdd' },
-  { path: '/plants/overview/:id/:type', title: 'route.plantOverview', hidden: true, cached: true, highlight: PLANTS, page: 'placeholder' },
+  {
+    path: '/plants/overview/:id/:type',
+    title: 'route.plantOverview',
+    hidden: true,
+    cached: true,
+    highlight: PLANTS,
+    page: 'plantOverview',
+  },
+  {
+    path: '/plants/compare',
+    title: 'route.plantCompare',
+    permission: 'station.view',
+    hidden: true,
+    highlight: PLANTS,
+    page: 'plantCompare',
+  },
   { path: '/plants/edit/:id', title: 'route.plantEdit', hidden: true, cached: true, highlight: PLANTS, page: 'plantEdit' },
   { path: '/plants/device/setting', title: 'route.plantDeviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
   { path: '/plants/batt-setting', title: 'route.plantBatterySetting', hidden: true, highlight: PLANTS, page: 'placeholder' },

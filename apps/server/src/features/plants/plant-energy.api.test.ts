@@ -335,6 +335,7 @@ describe('income, benefits and performance', () => {
     // Yesterday 2.5 kWh × 0.10 + 3.5 kWh × 0.30; today 0.3 kWh × 0.10 + 0.7 kWh × 0.30.
     const total = 2.5 * 0.1 + 3.5 * 0.3 + 0.3 * 0.1 + 0.7 * 0.3;
     expect(income.currency).toBe('EUR');
+    expect(income.measuredDays).toBe(2);
     expect(income.today).toBeCloseTo(0.24, 6);
     expect(income.total).toBeCloseTo(total, 6);
     expect(income.roiPercent).toBeCloseTo((total / 10_000) * 100, 6);

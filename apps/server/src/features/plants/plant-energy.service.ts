@@ -526,6 +526,7 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
           year: null,
           total: null,
           totalInvestment: null,
+          measuredDays: 0,
           roiPercent: null,
           paybackYears: null,
           remainingYears: null,
@@ -538,6 +539,7 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
       const year = today.slice(0, 4);
       const monthly = [...income.entries()].filter(([key]) => key.length === 7);
       const total = sumOf(monthly.map(([, v]) => v));
+      const measuredDays = sums.firstDay ? dayCount(sums.firstDay, today) : 0;
       return {
         currency: tariff.currency,
         pricingMethod: tariff.pricingMethod,
@@ -546,7 +548,8 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
         year: sumOf(monthly.filter(([key]) => key.startsWith(year)).map(([, v]) => v)),
         total,
         totalInvestment: tariff.totalInvestment ?? null,
-        ...returnOnInvestment(total, tariff.totalInvestment, sums.firstDay ? dayCount(sums.firstDay, today) : 0),
+        measuredDays,
+        ...returnOnInvestment(total, tariff.totalInvestment, measuredDays),
       };
     },
 

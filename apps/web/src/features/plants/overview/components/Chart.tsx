@@ -1,0 +1,71 @@
+import { type BarSeriesOption, BarChart as EBarChart, LineChart as ELineChart, type LineSeriesOption } from 'echarts/charts';
+import {
+  GridComponent,
+  type GridComponentOption,
+  LegendComponent,
+  type LegendComponentOption,
+  TooltipComponent,
+  type TooltipComponentOption,
+} from 'echarts/components';
+import type { ComposeOption } from 'echarts/core';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import ReactEChartsCore from 'echarts-for-react/esm/core';
+
+echarts.use([ELineChart, EBarChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+
+export type ChartOption = ComposeOption<
+  LineSeriesOption | BarSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption
+>;
+
+/** Browser tests drive the page through WebDriver: no animations there, so screenshots and checks see the final chart. */
+export const CHART_ANIMATION = typeof navigator === 'undefined' || !navigator.webdriver;
+
+/** The overview's palette: PV amber, battery green, grid blue, load violet, predicted grey. */
+export const CHART_COLORS = {
+  pv: '#f59e0b',
+  pvLight: '#fcd34d',
+  battery: '#22c55e',
+  grid: '#3b82f6',
+  load: '#8b5cf6',
+  predicted: '#94a3b8',
+  selfUse: '#f59e0b',
+  export: '#60a5fa',
+} as const;
+
+interface TooltipParam {
+  marker?: unknown;
+  seriesName?: string;
+  value?: unknown;
+}
+
+/**
+ * Tooltip for series drawn on a plant-time axis ([offset ms, value] points): the plant's clock as the
+ * title, then each series with its formatted value.
+ */
+export function offsetTooltip(label: (offset: number) => string, format: (value: number) => string) {
+  return (params: TooltipParam | TooltipParam[]) => {
+    const list = Array.isArray(params) ? params : [params];
+    const first = list[0]?.value;
+    const title = Array.isArray(first) ? label(Number(first[0])) : '';
+    const rows = list.map((p) => {
+      const value = Array.isArray(p.value) ? Number(p.value[1]) : Number.NaN;
+      return `${typeof p.marker === 'string' ? p.marker : ''}${p.seriesName ?? ''}: <b>${format(value)}</b>`;
+    });
+    return [title, ...rows].join('<br/>');
+  };
+}
+
+export function Chart({ option, height = 300, testId }: { option: ChartOption; height?: number; testId?: string }) {
+  return (
+    <div data-testid={testId}>
+      <ReactEChartsCore
+        echarts={echarts}
+        option={{ animation: CHART_ANIMATION, ...option }}
+        notMerge
+        lazyUpdate
+        style={{ height, width: '100%' }}
+      />
+    </div>
+  );
+}

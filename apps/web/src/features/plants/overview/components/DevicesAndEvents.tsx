@@ -1,0 +1,210 @@
+import type { DeviceCount, PlantEvent, PlantEventCount, PlantInverter, StatusCounts } from '@sunward/contracts/plant-energy';
+import { formatEnergy, formatPower } from '@sunward/contracts/units';
+import { useQuery } from '@tanstack/react-query';
+import { Badge, Card, Empty, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { CSSProperties } from 'react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { StatusTag } from '../../list/components/PlantTable';
+import { exactTime, relativeTime, STATUS_STYLE } from '../../list/plant-format';
+import { fetchEvents, overviewKeys } from '../api';
+import { LoadFailed } from './LoadFailed';
+
+const FAMILY_LABEL: Record<string, string> = {
+  inverter: 'overview.familyInverter',
+  hybrid_inverter: 'overview.familyHybridInverter',
+  micro_inverter: 'overview.familyMicroInverter',
+  battery: 'overview.familyBattery',
+  meter: 'overview.familyMeter',
+  weather_station: 'overview.familyWeatherStation',
+  combiner_box: 'overview.familyCombinerBox',
+  optimizer: 'overview.familyOptimizer',
+  heat_pump: 'overview.familyHeatPump',
+  ac_switch: 'overview.familyAcSwitch',
+};
+
+const STATUS_KEYS: { key: keyof StatusCounts; status: keyof typeof STATUS_STYLE }[] = [
+  { key: 'normal', status: 1 },
+  { key: 'warning', status: 3 },
+  { key: 'fault', status: 4 },
+  { key: 'protect', status: 6 },
+  { key: 'upgrading', status: 5 },
+  { key: 'offline', status: 2 },
+];
+
+export function familyLabel(family: string): string {
+  return FAMILY_LABEL[family] ?? 'overview.familyOther';
+}
+
+/** Device counts by status (coloured) and by family, and the generating devices with power and today's energy. */
+export function DevicesCard({
+  counts,
+  inverters,
+  failed,
+  locale,
+}: {
+  counts: DeviceCount | undefined;
+  failed: boolean;
+  inverters: PlantInverter[] | undefined;
+  locale: string;
+}) {
+  const { t } = useTranslation();
+  const columns: ColumnsType<PlantInverter> = [
+    {
+      key: 'sn',
+      title: t('overview.colDevice'),
+      render: (_, row) => (
+        <div>
+          <Typography.Text strong>{row.alias ?? row.sn}</Typography.Text>
+          <br />
+          <Typography.Text type="secondary" className="sw-ov-small">
+            {t(familyLabel(row.family))}
+            {row.alias ? ` · ${row.sn}` : ''}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    { key: 'status', title: t('overview.colStatus'), render: (_, row) => <StatusTag status={row.status} /> },
+    { key: 'power', title: t('overview.colPower'), align: 'right', render: (_, row) => formatPower(row.powerW, locale) },
+    { key: 'today', title: t('overview.colToday'), align: 'right', render: (_, row) => formatEnergy(row.energyTodayWh, locale) },
+  ];
+  return (
+    <Card title={t('overview.devicesTitle')} className="sw-ov-card" data-testid="devices-card">
+      {!counts && failed ? (
+        <LoadFailed />
+      ) : !counts ? (
+        <Skeleton active paragraph={{ rows: 4 }} />
+      ) : (
+        <>
+          <div className="sw-ov-status-row" data-testid="device-status-counts">
+            <span className="sw-ov-device-total">{t('overview.devicesTotal', { count: counts.total })}</span>
+            {STATUS_KEYS.filter((s) => counts.byStatus[s.key] > 0).map((s) => (
+              <span
+                key={s.key}
+                className="sw-ov-status-chip"
+                style={{ '--sw-status': STATUS_STYLE[s.status].color } as CSSProperties}
+                data-testid={`device-status-${s.key}`}
+              >
+                <span className="sw-ov-dot" aria-hidden />
+                {t(STATUS_STYLE[s.status].label)} <strong>{counts.byStatus[s.key]}</strong>
+              </span>
+            ))}
+          </div>
+          <div className="sw-ov-families">
+            {Object.entries(counts.byFamily).map(([family, n]) => (
+              <Tag key={family}>
+                {t(familyLabel(family))} × {n}
+              </Tag>
+            ))}
+          </div>
+          <Table
+            size="small"
+            rowKey="id"
+            columns={columns}
+            dataSource={inverters ?? []}
+            loading={!inverters}
+            pagination={(inverters?.length ?? 0) > 8 ? { pageSize: 8, size: 'small' } : false}
+            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('overview.noInverters')} /> }}
+            data-testid="inverter-table"
+          />
+        </>
+      )}
+    </Card>
+  );
+}
+
+const LEVEL: Record<string, { label: string; color: string }> = {
+  fault: { label: 'overview.levelFault', color: STATUS_STYLE[4].color },
+  warning: { label: 'overview.levelWarning', color: STATUS_STYLE[3].color },
+  protect: { label: 'overview.levelProtect', color: STATUS_STYLE[6].color },
+};
+
+const EVENTS_PAGE = 6;
+
+/** The plant's newest device events, open ones marked, with the open counts by level. */
+export function EventsCard({ plantId, count, locale }: { plantId: number; count: PlantEventCount | undefined; locale: string }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const events = useQuery({ queryKey: overviewKeys.events(plantId, page), queryFn: () => fetchEvents(plantId, page, EVENTS_PAGE) });
+  const now = Date.now();
+  const columns: ColumnsType<PlantEvent> = [
+    {
+      key: 'level',
+      width: 110,
+      render: (_, e) => {
+        const level = LEVEL[e.level];
+        return <Badge color={level?.color ?? '#8c8c8c'} text={level ? t(level.label) : e.level} />;
+      },
+    },
+    {
+      key: 'device',
+      render: (_, e) => (
+        <div>
+          <Typography.Text>{t('overview.eventCode', { code: e.code })}</Typography.Text>
+          <br />
+          <Typography.Text type="secondary" className="sw-ov-small">
+            {t(familyLabel(e.family))} · {e.sn}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    {
+      key: 'time',
+      align: 'right',
+      render: (_, e) => (
+        <div>
+          <Tooltip title={exactTime(e.openedAt, locale)}>
+            <span>{relativeTime(e.openedAt, now, locale)}</span>
+          </Tooltip>
+          <br />
+          {e.clearedAt ? (
+            <Typography.Text type="secondary" className="sw-ov-small">
+              {t('overview.eventCleared', { time: relativeTime(e.clearedAt, now, locale) })}
+            </Typography.Text>
+          ) : (
+            <Tag color="error" variant="filled" className="sw-ov-open-tag">
+              {t('overview.eventOpen')}
+            </Tag>
+          )}
+        </div>
+      ),
+    },
+  ];
+  return (
+    <Card
+      title={t('overview.eventsTitle')}
+      className="sw-ov-card"
+      data-testid="events-card"
+      extra={
+        count && count.open > 0 ? (
+          <span className="sw-ov-status-row">
+            {(['fault', 'warning', 'protect'] as const)
+              .filter((level) => count.byLevel[level] > 0)
+              .map((level) => (
+                <Badge key={level} color={LEVEL[level]?.color} text={`${t(LEVEL[level]?.label ?? '')} ${count.byLevel[level]}`} />
+              ))}
+          </span>
+        ) : undefined
+      }
+    >
+      <Table
+        size="small"
+        rowKey="id"
+        showHeader={false}
+        columns={columns}
+        dataSource={events.data?.records ?? []}
+        loading={events.isPending}
+        pagination={
+          (events.data?.total ?? 0) > EVENTS_PAGE
+            ? { current: page, pageSize: EVENTS_PAGE, total: events.data?.total, size: 'small', onChange: setPage, showSizeChanger: false }
+            : false
+        }
+        locale={{
+          emptyText: events.isError ? <LoadFailed /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('overview.noEvents')} />,
+        }}
+        data-testid="events-table"
+      />
+    </Card>
+  );
+}
