@@ -5,7 +5,7 @@
  * benefit arithmetic live in plants.ts; this file builds on them.
  */
 import { z } from 'zod';
-import { batteryState, type EnergyFlow, gridState, PLANT_LIMITS } from './plants.js';
+import { batteryState, type EnergyFlow, gridState, PLANT_LIMITS, StatusCountsSchema } from './plants.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Plant-local calendar (storage is UTC; every day/month/year boundary is the plant's time zone)
@@ -274,15 +274,7 @@ export const PlantEventCountSchema = z.object({
 });
 export type PlantEventCount = z.infer<typeof PlantEventCountSchema>;
 
-export const StatusCountsSchema = z.object({
-  normal: z.number(),
-  offline: z.number(),
-  warning: z.number(),
-  fault: z.number(),
-  upgrading: z.number(),
-  protect: z.number(),
-});
-export type StatusCounts = z.infer<typeof StatusCountsSchema>;
+export { type StatusCounts, StatusCountsSchema } from './plants.js';
 
 export const PlantInverterSchema = z.object({
   id: z.number(),

@@ -314,8 +314,8 @@ export type PlantRow = z.infer<typeof PlantRowSchema>;
 export const PlantPageSchema = z.object({ total: z.number(), page: z.number(), size: z.number(), records: z.array(PlantRowSchema) });
 export type PlantPage = z.infer<typeof PlantPageSchema>;
 
-export const PlantStatusCountSchema = z.object({
-  total: z.number(),
+/** How many plants or devices are in each status of spec 01 §4. */
+export const StatusCountsSchema = z.object({
   normal: z.number(),
   offline: z.number(),
   warning: z.number(),
@@ -323,6 +323,9 @@ export const PlantStatusCountSchema = z.object({
   upgrading: z.number(),
   protect: z.number(),
 });
+export type StatusCounts = z.infer<typeof StatusCountsSchema>;
+
+export const PlantStatusCountSchema = StatusCountsSchema.extend({ total: z.number() });
 export type PlantStatusCount = z.infer<typeof PlantStatusCountSchema>;
 
 /** Map markers are compact: [id, latitude, longitude, status] per plant, for 10,000 markers in one answer. */

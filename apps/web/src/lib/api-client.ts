@@ -161,3 +161,31 @@ export async function apiRequest<T>(path: string, request: ApiRequest<T>): Promi
   ui.toast(envelope.message);
   throw error;
 }
+
+/**
+ * For what apiRequest does not speak (multipart uploads, file downloads, event streams): the same
+ * bearer token and language, and the same single-flight refresh on HTTP 401. The caller reads the
+ * response (readEnvelope for JSON answers).
+ */
+export async function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const send = (accessToken: string | undefined) => {
+    const headers = new Headers(init.headers);
+    headers.set('accept-language', LANGUAGE_TAGS[currentLanguage()]);
+    if (accessToken) headers.set('authorization', `Bearer ${accessToken}`);
+    return fetch(path, { ...init, headers });
+  };
+  const usedToken = storedSession.read()?.access_token;
+  const response = await send(usedToken);
+  if (response.status !== 401 || !usedToken) return response;
+  const current = storedSession.read()?.access_token;
+  const retryToken = current && current !== usedToken ? current : await refreshSession().then((t) => t.access_token, sessionEnded);
+  return send(retryToken);
+}
+
+/** The envelope of a response from authorizedFetch: its data on code 0, ApiCallError otherwise. */
+export async function readEnvelope<T>(response: Response, schema: z.ZodType<T>): Promise<T> {
+  const parsed = EnvelopeSchema.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
+  if (parsed.data.code !== Code.OK) throw new ApiCallError(parsed.data.code, parsed.data.message, parsed.data.data, response.status);
+  return schema.parse(parsed.data.data);
+}

@@ -14,6 +14,7 @@ import { ApiError, ok } from '../../lib/envelope.js';
 import type { PlantAccess } from './plant-access.js';
 import { generationWorkbook, parsePredictionWorkbook, sniffPicture, sniffWorkbook } from './plant-files.js';
 import type { PlantsRepository } from './plants.repository.js';
+import { KNOWN_TIME_ZONES } from './plants.service.js';
 
 const TAGS = ['Plants'];
 const PICTURE_NAME = /^[a-f0-9]{32}\.(jpg|png)$/;
@@ -26,17 +27,19 @@ function fileOf(body: unknown, field: string): Buffer {
   return file;
 }
 
-function utcOffsetLabel(zone: string): string {
-  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
-    .formatToParts(new Date())
+/** A zone's offset from UTC at `at`, in minutes (summer time moves it, so it is computed per answer). */
+function utcOffsetMinutes(zone: string, at: Date): number {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+    .formatToParts(at)
     .find((p) => p.type === 'timeZoneName')?.value;
-  const offset = !part || part === 'GMT' ? '+00:00' : part.replace('GMT', '');
-  return `(UTC${offset}) ${zone}`;
+  const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name ?? '');
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
 }
 
-function offsetMinutes(label: string): number {
-  const m = /UTC([+-])(\d{2}):(\d{2})/.exec(label);
-  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+/** "(UTC+05:30) Asia/Kolkata" */
+function zoneLabel(zone: string, offset: number): string {
+  const abs = Math.abs(offset);
+  return `(UTC${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}) ${zone}`;
 }
 
 /** Plant pictures, prediction import, generation download, dictionaries and the in-China check. */
@@ -236,9 +239,13 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const zones = [...Intl.supportedValuesOf('timeZone'), 'UTC'].map((zone) => ({ value: zone, label: utcOffsetLabel(zone) }));
-      zones.sort((a, b) => offsetMinutes(a.label) - offsetMinutes(b.label) || a.value.localeCompare(b.value));
-      return ok(request, zones);
+      const now = new Date();
+      const zones = KNOWN_TIME_ZONES.map((zone) => ({ zone, offset: utcOffsetMinutes(zone, now) }));
+      zones.sort((a, b) => a.offset - b.offset || a.zone.localeCompare(b.zone));
+      return ok(
+        request,
+        zones.map(({ zone, offset }) => ({ value: zone, label: zoneLabel(zone, offset) })),
+      );
     },
   );
 

@@ -204,7 +204,8 @@ export function createPlantsRepository(db: Database) {
         : undefined;
     },
 
-    async detail(plantId: number, access: PlantAccessLevel, shared: boolean): Promise<PlantDetail | undefined> {
+    /** The plant as its detail page shows it; `shared` says whether it is shared with `viewerId`. */
+    async detail(plantId: number, access: PlantAccessLevel, viewerId: number): Promise<PlantDetail | undefined> {
       const [r] = await queryRows<{
         id: number;
         name: string;
@@ -229,11 +230,13 @@ export function createPlantsRepository(db: Database) {
         owner_account: string | null;
         created_at: Date | string;
         tariff: Tariff | null;
+        shared: boolean;
       }>(
         db,
         sql`select p.id, p.name, p.alias, p.plant_type, p.capacity_kwp, to_char(p.grid_date, 'YYYY-MM-DD') as grid_date, p.latitude, p.longitude,
               p.address, p.region, p.timezone, p.picture, p.contact_name, p.contact_phone, p.installer, p.owner_name, p.metering_topology,
-              p.status, p.company_id, p.owner_id, u.account as owner_account, p.created_at, p.tariff
+              p.status, p.company_id, p.owner_id, u.account as owner_account, p.created_at, p.tariff,
+              exists (select 1 from plant_shares s where s.plant_id = p.id and s.user_id = ${viewerId}) as shared
             from plants p left join users u on u.id = p.owner_id where p.id = ${plantId}`,
       );
       if (!r) return undefined;
@@ -261,7 +264,7 @@ export function createPlantsRepository(db: Database) {
         ownerAccount: r.owner_account,
         createdAt: iso(r.created_at) ?? '',
         access,
-        shared,
+        shared: r.shared,
         tariff: r.tariff,
       };
     },

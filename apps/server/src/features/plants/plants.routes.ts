@@ -182,33 +182,20 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     async (request) => ok(request, { markers: await repository.mapMarkers(request.requireAuth(), toFilter(request.query)) }),
   );
 
-  app.get(
-    '/api/v1/plant/:id',
-    {
-      config: { access: 'station.view' },
-      schema: {
-        tags: TAGS,
-        summary: 'A plant with its tariff and the caller’s access',
-        params: IdParams,
-        response: { 200: envelopeSchema(PlantDetailSchema) },
+  for (const url of ['/api/v1/plant/:id', '/api/v1/plant/:id/info'])
+    app.get(
+      url,
+      {
+        config: { access: 'station.view' },
+        schema: {
+          tags: TAGS,
+          summary: 'A plant with its tariff and the caller’s access',
+          params: IdParams,
+          response: { 200: envelopeSchema(PlantDetailSchema) },
+        },
       },
-    },
-    async (request) => ok(request, await service.detail(request.requireAuth(), request.params.id)),
-  );
-
-  app.get(
-    '/api/v1/plant/:id/info',
-    {
-      config: { access: 'station.view' },
-      schema: {
-        tags: TAGS,
-        summary: 'The plant’s fields (as the edit page shows them)',
-        params: IdParams,
-        response: { 200: envelopeSchema(PlantDetailSchema) },
-      },
-    },
-    async (request) => ok(request, await service.detail(request.requireAuth(), request.params.id)),
-  );
+      async (request) => ok(request, await service.detail(request.requireAuth(), request.params.id)),
+    );
 
   for (const url of ['/api/v1/plant/:id', '/api/v1/plant/:id/info'])
     app.post(

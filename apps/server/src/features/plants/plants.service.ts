@@ -23,7 +23,8 @@ function isDeviceStatus(value: number): value is DeviceStatusValue {
 }
 
 /** IANA zones this runtime knows; a plant's day boundaries are computed in its zone, so it must be one of them. */
-const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+export const KNOWN_TIME_ZONES: readonly string[] = [...Intl.supportedValuesOf('timeZone'), 'UTC'];
+const TIME_ZONES: ReadonlySet<string> = new Set(KNOWN_TIME_ZONES);
 
 export function isKnownTimeZone(zone: string): boolean {
   return TIME_ZONES.has(zone);
@@ -44,11 +45,11 @@ export function createPlantsService(deps: { repository: PlantsRepository; access
   const { repository, access, registry } = deps;
 
   /** A gateway the caller may bind: it exists (305), the key matches (300), it is free (301). */
-  async function checkGateway(binding: GatewayBinding, allowPlantId?: number) {
+  async function checkGateway(binding: GatewayBinding) {
     const gateway = await repository.gatewayBySn(binding.sn);
     if (!gateway) throw new ApiError(Code.GATEWAY_NOT_FOUND);
     if (!gatewayKeyMatches(binding.key, gateway.keyHash)) throw new ApiError(Code.GATEWAY_REGISTRATION_WRONG);
-    if (gateway.plantId !== null && gateway.plantId !== allowPlantId) throw new ApiError(Code.GATEWAY_USED);
+    if (gateway.plantId !== null) throw new ApiError(Code.GATEWAY_USED);
     return gateway;
   }
 
@@ -78,8 +79,7 @@ export function createPlantsService(deps: { repository: PlantsRepository; access
 
     async detail(auth: AuthContext, plantId: number): Promise<PlantDetail> {
       const level = await access.require(auth, plantId, 'view');
-      const shared = (await repository.row(auth, plantId))?.shared ?? false;
-      const detail = await repository.detail(plantId, level, shared);
+      const detail = await repository.detail(plantId, level, auth.userId);
       if (!detail) throw new ApiError(Code.PLANT_NOT_FOUND);
       return detail;
     },
@@ -139,8 +139,6 @@ export function createPlantsService(deps: { repository: PlantsRepository; access
       await access.require(auth, plantId, 'manage');
       const plant = await repository.record(plantId);
       if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
-      const isAdmin = auth.roleKey === 'platform_admin';
-      if (plant.ownerId !== auth.userId && !isAdmin && plant.companyId === null) throw new ApiError(Code.NO_PERMISSION);
       const hash = await repository.passwordHash(auth.userId);
       if (!hash || !(await verifyPassword(password, hash))) throw new ApiError(Code.OWNER_PASSWORD_WRONG);
       const target = await repository.userByAccount(account);

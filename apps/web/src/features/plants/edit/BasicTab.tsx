@@ -1,8 +1,7 @@
-import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import type { PlantDetail } from '@sunward/contracts/plants';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form } from 'antd';
+import { App, Form } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError } from '../../../lib/api-client';
@@ -13,6 +12,7 @@ import { showIssues } from '../form/form-errors';
 import { LocationFields } from '../form/LocationFields';
 import { type PlantFieldValues, plantFieldValuesOf, toPlantFields } from '../form/plant-form-values';
 import { useUnsavedGuard } from '../form/useUnsavedGuard';
+import { SaveFooter } from './SaveFooter';
 
 /** The Basic information tab: the wizard's third step, saved with POST /api/v1/plant/{id}. */
 export function BasicTab({ plant, readOnly }: { plant: PlantDetail; readOnly: boolean }) {
@@ -62,21 +62,16 @@ export function BasicTab({ plant, readOnly }: { plant: PlantDetail; readOnly: bo
     >
       <PlantFieldsLayout location={<LocationFields form={form} disabled={readOnly} />} details={<DetailsFields disabled={readOnly} />} />
       {!readOnly && (
-        <div className="sw-pf-footer">
-          <Button
-            icon={<UndoOutlined />}
-            disabled={!dirty}
-            onClick={() => {
-              form.resetFields();
-              setDirty(false);
-            }}
-          >
-            {t('plantform.discard')}
-          </Button>
-          <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()} data-testid="plant-save">
-            {t('plantform.save')}
-          </Button>
-        </div>
+        <SaveFooter
+          dirty={dirty}
+          saving={saving}
+          onDiscard={() => {
+            form.resetFields();
+            setDirty(false);
+          }}
+          onSave={() => void save()}
+          saveTestId="plant-save"
+        />
       )}
     </Form>
   );

@@ -1,3 +1,4 @@
+import '../texts';
 import { ArrowLeftOutlined, DashboardOutlined, LockOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Result, Skeleton, Space, Tabs, Typography } from 'antd';
@@ -5,15 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useSession } from '../../../app/session';
 import { ApiCallError } from '../../../lib/api-client';
-import { registerTexts } from '../../../lib/feature-texts';
 import { fetchPlant, plantFormKeys } from '../form/api';
 import '../form/plant-form.css';
-import { wizardTexts } from '../texts/wizard';
 import { BasicTab } from './BasicTab';
 import { GatewaysTab } from './GatewaysTab';
 import { RevenueTab } from './RevenueTab';
-
-registerTexts(wizardTexts);
 
 /** /plants/edit/:id: the plant's fields, tariff and gateways; read-only unless the caller manages the plant. */
 export function PlantEditPage() {

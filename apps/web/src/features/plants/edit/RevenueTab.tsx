@@ -1,7 +1,6 @@
-import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import type { Tariff } from '@sunward/contracts/plants';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Form, Skeleton } from 'antd';
+import { Alert, App, Form, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../lib/i18n';
@@ -10,6 +9,7 @@ import { showIssues } from '../form/form-errors';
 import { type TariffValues, tariffValuesOf, toTariff } from '../form/plant-form-values';
 import { TariffFields } from '../form/TariffFields';
 import { useUnsavedGuard } from '../form/useUnsavedGuard';
+import { SaveFooter } from './SaveFooter';
 
 /** The Revenue tab: the plant's tariff (GET/POST /api/v1/plant/{id}/income). */
 export function RevenueTab({ plantId, readOnly }: { plantId: number; readOnly: boolean }) {
@@ -66,21 +66,16 @@ function TariffForm({ plantId, tariff, readOnly }: { plantId: number; tariff: Ta
       {!tariff && !readOnly && <Alert type="info" showIcon title={t('plantform.noTariff')} className="sw-pf-notice" />}
       <TariffFields form={form} disabled={readOnly} />
       {!readOnly && (
-        <div className="sw-pf-footer">
-          <Button
-            icon={<UndoOutlined />}
-            disabled={!dirty}
-            onClick={() => {
-              form.resetFields();
-              setDirty(false);
-            }}
-          >
-            {t('plantform.discard')}
-          </Button>
-          <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()} data-testid="tariff-save">
-            {t('plantform.save')}
-          </Button>
-        </div>
+        <SaveFooter
+          dirty={dirty}
+          saving={saving}
+          onDiscard={() => {
+            form.resetFields();
+            setDirty(false);
+          }}
+          onSave={() => void save()}
+          saveTestId="tariff-save"
+        />
       )}
     </Form>
   );

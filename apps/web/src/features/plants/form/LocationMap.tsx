@@ -1,12 +1,10 @@
 import 'leaflet/dist/leaflet.css';
 import { isLatitude, isLongitude } from '@sunward/contracts/plants';
-import { useQuery } from '@tanstack/react-query';
 import { Typography } from 'antd';
 import L from 'leaflet';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchInChina } from '../list/api';
-import { tileSourceFor } from '../list/map-tiles';
+import { useTileLayer } from '../list/hooks/useTileLayer';
 
 interface Props {
   latitude: number | null | undefined;
@@ -48,8 +46,6 @@ export function LocationMap({ latitude, longitude, onPick, focus, disabled }: Pr
   pickRef.current = onPick;
   const disabledRef = useRef(disabled);
   disabledRef.current = disabled;
-  const [tilesFailed, setTilesFailed] = useState(false);
-  const where = useQuery({ queryKey: ['anonymous-ip'], queryFn: fetchInChina, staleTime: Number.POSITIVE_INFINITY, retry: false });
 
   useEffect(() => {
     const container = containerRef.current;
@@ -71,26 +67,7 @@ export function LocationMap({ latitude, longitude, onPick, focus, disabled }: Pr
     };
   }, []);
 
-  const tileSource = where.isPending ? undefined : tileSourceFor(where.data?.inChina);
-  useEffect(() => {
-    const map = mapRef.current;
-    if (!map || !tileSource) return;
-    let failures = 0;
-    const layer = L.tileLayer(tileSource.url, {
-      attribution: tileSource.attribution,
-      maxZoom: tileSource.maxZoom,
-      ...(tileSource.subdomains.length ? { subdomains: tileSource.subdomains } : {}),
-    });
-    layer.on('tileerror', () => {
-      failures += 1;
-      if (failures === 4) setTilesFailed(true);
-    });
-    layer.on('tileload', () => setTilesFailed(false));
-    layer.addTo(map);
-    return () => {
-      layer.remove();
-    };
-  }, [tileSource]);
+  const tilesFailed = useTileLayer(mapRef);
 
   const valid = typeof latitude === 'number' && typeof longitude === 'number' && isLatitude(latitude) && isLongitude(longitude);
   useEffect(() => {

@@ -1,6 +1,5 @@
 import { Code } from '@sunward/contracts/codes';
 import { ValidationErrorDataSchema, type ValidationIssue } from '@sunward/contracts/envelope';
-import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import {
   DictEntrySchema,
   type GatewayBinding,
@@ -12,9 +11,8 @@ import {
   TariffSchema,
 } from '@sunward/contracts/plants';
 import { z } from 'zod';
-import { ApiCallError, apiRequest } from '../../../lib/api-client';
+import { ApiCallError, apiRequest, authorizedFetch, readEnvelope } from '../../../lib/api-client';
 import { currentLanguage } from '../../../lib/i18n';
-import { storedSession } from '../../../lib/storage';
 
 /** Query keys of the plant form; everything under ['plants'] is also what the list refetches. */
 export const plantFormKeys = {
@@ -83,29 +81,10 @@ export function validationIssues(error: unknown): ValidationIssue[] {
   return parsed.success ? parsed.data.errors : [];
 }
 
-const EnvelopeSchema = z.object({ code: z.number(), data: z.unknown(), message: z.string() });
-
-/**
- * POST /api/v1/plant/thumbnail, multipart field `file`. apiRequest sends JSON or form bodies only, so
- * this carries the same bearer token and language itself and lets apiRequest refresh an expired token.
- */
+/** POST /api/v1/plant/thumbnail, multipart field `file`: the stored picture's URL. */
 export async function uploadPlantPicture(file: File): Promise<string> {
-  const send = (token: string | undefined) => {
-    const body = new FormData();
-    body.append('file', file, file.name);
-    const headers: Record<string, string> = { accept: 'application/json', 'accept-language': LANGUAGE_TAGS[currentLanguage()] };
-    if (token) headers.authorization = `Bearer ${token}`;
-    return fetch('/api/v1/plant/thumbnail', { method: 'POST', body, headers });
-  };
-  let response = await send(storedSession.read()?.access_token);
-  if (response.status === 401) {
-    // The shared client refreshes the session (once, with other calls waiting) or leaves for sign-in.
-    await apiRequest('/api/v1/user', { schema: z.unknown() });
-    response = await send(storedSession.read()?.access_token);
-  }
-  const envelope = EnvelopeSchema.safeParse(await response.json().catch(() => null));
-  if (!envelope.success) throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
-  if (envelope.data.code !== Code.OK)
-    throw new ApiCallError(envelope.data.code, envelope.data.message, envelope.data.data, response.status);
-  return z.object({ url: z.string() }).parse(envelope.data.data).url;
+  const body = new FormData();
+  body.append('file', file, file.name);
+  const response = await authorizedFetch('/api/v1/plant/thumbnail', { method: 'POST', body, headers: { accept: 'application/json' } });
+  return (await readEnvelope(response, z.object({ url: z.string() }))).url;
 }

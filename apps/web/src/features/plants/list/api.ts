@@ -1,5 +1,4 @@
 import { Code } from '@sunward/contracts/codes';
-import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import {
   PlantMapSchema,
   PlantPageSchema,
@@ -9,9 +8,7 @@ import {
   ShareUserSchema,
 } from '@sunward/contracts/plants';
 import { z } from 'zod';
-import { ApiCallError, apiRequest } from '../../../lib/api-client';
-import { currentLanguage } from '../../../lib/i18n';
-import { storedSession } from '../../../lib/storage';
+import { ApiCallError, apiRequest, authorizedFetch, readEnvelope } from '../../../lib/api-client';
 import type { ApiQuery } from './list-params';
 
 /** Query keys: everything under ['plants'] is refetched after a share, transfer or delete. */
@@ -111,31 +108,6 @@ export function transferPlant(id: number, account: string, password: string) {
 
 export function deletePlant(id: number) {
   return apiRequest(`/api/v1/plant/${id}/delete`, { method: 'POST', schema: z.null() });
-}
-
-// Uploads and file downloads cannot go through apiRequest (JSON or form bodies, JSON answers); these
-// calls carry the same bearer token and language, and let apiRequest refresh an expired token once.
-async function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  const send = (token: string | undefined) => {
-    const headers = new Headers(init.headers);
-    headers.set('accept-language', LANGUAGE_TAGS[currentLanguage()]);
-    if (token) headers.set('authorization', `Bearer ${token}`);
-    return fetch(path, { ...init, headers });
-  };
-  const response = await send(storedSession.read()?.access_token);
-  if (response.status !== 401) return response;
-  // The shared client refreshes the session (once, even with other calls waiting) or leaves for sign-in.
-  await apiRequest('/api/v1/user', { schema: z.unknown() });
-  return send(storedSession.read()?.access_token);
-}
-
-const EnvelopeSchema = z.object({ code: z.number(), data: z.unknown(), message: z.string() });
-
-async function readEnvelope<T>(response: Response, schema: z.ZodType<T>): Promise<T> {
-  const parsed = EnvelopeSchema.safeParse(await response.json().catch(() => null));
-  if (!parsed.success) throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
-  if (parsed.data.code !== Code.OK) throw new ApiCallError(parsed.data.code, parsed.data.message, parsed.data.data, response.status);
-  return schema.parse(parsed.data.data);
 }
 
 /** POST /api/v1/predicted/import: one .xls/.xlsx file of predicted daily energy for a plant. */

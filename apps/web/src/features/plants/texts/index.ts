@@ -3,7 +3,7 @@ import { listTexts } from './list';
 import { overviewTexts } from './overview';
 import { wizardTexts } from './wizard';
 
-/** The plant screens' texts in one registry: app/pages.ts loads this before any plant page. */
+/** The plant screens' texts in one registry: every plant page imports this module, which adds them to i18next. */
 export const PLANT_TEXTS = [listTexts, wizardTexts, overviewTexts] as const;
 
 for (const texts of PLANT_TEXTS) registerTexts(texts);

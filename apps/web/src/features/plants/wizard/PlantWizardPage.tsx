@@ -1,3 +1,4 @@
+import '../texts';
 import { ArrowLeftOutlined, ArrowRightOutlined, CheckOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import type { PlantCreate } from '@sunward/contracts/plants';
@@ -7,7 +8,6 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiCallError } from '../../../lib/api-client';
-import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
 import { createPlant, validationIssues } from '../form/api';
 import { DetailsFields, PlantFieldsLayout } from '../form/DetailsFields';
@@ -29,9 +29,6 @@ import {
 } from '../form/plant-form-values';
 import { TariffFields } from '../form/TariffFields';
 import { useUnsavedGuard } from '../form/useUnsavedGuard';
-import { wizardTexts } from '../texts/wizard';
-
-registerTexts(wizardTexts);
 
 type Step = 0 | 1 | 2;
 

@@ -10,9 +10,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { fetchInChina, fetchMapMarkers, fetchPlantRow, plantKeys } from '../api';
+import { fetchMapMarkers, fetchPlantRow, plantKeys } from '../api';
+import { useTileLayer } from '../hooks/useTileLayer';
 import type { ApiQuery } from '../list-params';
-import { tileSourceFor } from '../map-tiles';
 import { statusStyle } from '../plant-format';
 import { overviewPath, StatusTag } from './PlantTable';
 
@@ -68,8 +68,6 @@ export function PlantMap({ query, locale, refetchInterval }: Props) {
     placeholderData: keepPreviousData,
     refetchInterval,
   });
-  // The address check decides the tiles once per session; a failure picks the China-reachable source.
-  const where = useQuery({ queryKey: ['anonymous-ip'], queryFn: fetchInChina, staleTime: Number.POSITIVE_INFINITY });
 
   useEffect(() => {
     const container = containerRef.current;
@@ -97,20 +95,7 @@ export function PlantMap({ query, locale, refetchInterval }: Props) {
     };
   }, []);
 
-  const tileSource = where.isPending ? undefined : tileSourceFor(where.data?.inChina);
-  useEffect(() => {
-    const map = mapRef.current;
-    if (!map || !tileSource) return;
-    const layer = L.tileLayer(tileSource.url, {
-      attribution: tileSource.attribution,
-      maxZoom: tileSource.maxZoom,
-      ...(tileSource.subdomains.length ? { subdomains: tileSource.subdomains } : {}),
-    });
-    layer.addTo(map);
-    return () => {
-      layer.remove();
-    };
-  }, [tileSource]);
+  useTileLayer(mapRef);
 
   const openPopup = useCallback((id: number, latLng: L.LatLng) => {
     const map = mapRef.current;

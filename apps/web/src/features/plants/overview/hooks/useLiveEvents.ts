@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { z } from 'zod';
-import { apiRequest } from '../../../../lib/api-client';
+import { authorizedFetch } from '../../../../lib/api-client';
 import { storedSession } from '../../../../lib/storage';
 import { parseSse } from '../overview-format';
 
@@ -19,7 +18,7 @@ function isLiveEvent(value: unknown): value is LiveEvent {
 /**
  * Calls `onChange` when the server pushes a change of this plant (GET /api/v1/live, Server-Sent Events).
  * EventSource cannot send the bearer token, so the stream is read with fetch; it reconnects with a
- * growing pause, and after an expired token it lets the API client refresh the session first.
+ * growing pause; an expired token is refreshed by authorizedFetch like any other call.
  */
 export function useLiveEvents(plantId: number, enabled: boolean, onChange: () => void): void {
   const callback = useRef(onChange);
@@ -32,17 +31,11 @@ export function useLiveEvents(plantId: number, enabled: boolean, onChange: () =>
     let timer: ReturnType<typeof setTimeout> | undefined;
 
     const connect = async (): Promise<void> => {
-      const token = storedSession.read()?.access_token;
-      if (!token) return;
+      if (!storedSession.read()) return;
       try {
-        const response = await fetch('/api/v1/live', {
-          headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
-          signal: abort.signal,
-        });
-        if (response.status === 401) {
-          // Any API call refreshes an expired session (or ends it); then the stream is opened again.
-          await apiRequest(`/api/v1/plant/${plantId}/eventCount`, { schema: z.unknown() }).catch(() => undefined);
-        } else if (response.ok && response.body) {
+        // authorizedFetch refreshes an expired session (once, with other calls) or ends it.
+        const response = await authorizedFetch('/api/v1/live', { headers: { accept: 'text/event-stream' }, signal: abort.signal });
+        if (response.ok && response.body) {
           retryMs = RETRY_MIN_MS;
           const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
           let buffer = '';
