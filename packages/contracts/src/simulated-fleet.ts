@@ -30,6 +30,8 @@ export const SimulatedGatewaySchema = z.object({
   intervalSeconds: z.number().int().positive(),
   plant: SimulatedPlantSchema,
   devices: z.array(SimulatedDeviceSchema),
+  /** Registered but bound to no plant: a user binds it in the plant wizard; its devices are discovered. */
+  spare: z.boolean().optional(),
 });
 
 export const SimulatedFleetSchema = z.object({

@@ -33,6 +33,28 @@ const REGION_OF_ZONE: Record<string, string> = {
   'Europe/Warsaw': 'Poland',
 };
 
+/** Where the spare gateways' simulated panels stand (the plant the user creates may say otherwise). */
+const SPARE_SITES: SimulatedGateway['plant'][] = [
+  {
+    name: 'Spare gateway Valencia',
+    latitude: 39.47,
+    longitude: -0.376,
+    timezone: 'Europe/Madrid',
+    capacityKwp: 30,
+    plantType: PlantType.GRID,
+    load: 'commercial',
+  },
+  {
+    name: 'Spare gateway Hangzhou',
+    latitude: 30.274,
+    longitude: 120.155,
+    timezone: 'Asia/Shanghai',
+    capacityKwp: 50,
+    plantType: PlantType.GRID,
+    load: 'commercial',
+  },
+];
+
 /** A plausible tariff per demo plant: constant for most, time-of-use for every third, feed-in for storage. */
 function demoTariff(index: number, capacityKwp: number, storage: boolean): Tariff {
   const totalInvestment = Math.round(capacityKwp * 900);
@@ -148,6 +170,24 @@ export async function provisionDemoFleet(
         })),
       );
       fleet.gateways.push({ sn, key, intervalSeconds: options.intervalSeconds, plant: { ...site }, devices: list });
+    }
+    // Spare gateways, registered but bound to no plant, so the first start can try the plant wizard.
+    for (const [index, site] of SPARE_SITES.entries()) {
+      const sn = `GWS${index + 1}${String(options.seed % 100000).padStart(6, '0')}`;
+      const key = randomBytes(8).toString('hex');
+      await tx.insert(gateways).values({ sn, keyHash: hashGatewayKey(key), reportIntervalS: options.intervalSeconds });
+      const tag = `S${index + 1}`;
+      fleet.gateways.push({
+        sn,
+        key,
+        intervalSeconds: options.intervalSeconds,
+        plant: site,
+        spare: true,
+        devices: [
+          { sn: `IN${tag}000001`, protocolId: 'sunspec-inverter-3p', family: 'inverter', ratedPowerW: site.capacityKwp * 1000 },
+          { sn: `MT${tag}000001`, protocolId: 'sunspec-meter-3p', family: 'meter' },
+        ],
+      });
     }
     return fleet;
   });

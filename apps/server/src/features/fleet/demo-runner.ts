@@ -31,6 +31,11 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
     return undefined;
   }
   const fleet = SimulatedFleetSchema.parse(JSON.parse(readFileSync(fleetFile, 'utf8')));
+  const spare = fleet.gateways.filter((g) => g.spare);
+  if (spare.length > 0)
+    process.stdout.write(
+      `Simulated gateways not yet in a plant (bind one at /plant-add):\n${spare.map((g) => `    SN ${g.sn}   key ${g.key}`).join('\n')}\n`,
+    );
   let child: ChildProcess | undefined;
   let stopping = false;
   const run = () => {
