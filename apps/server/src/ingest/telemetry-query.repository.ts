@@ -1,9 +1,26 @@
 import { lttb, type SeriesPoint } from '@sunward/contracts/downsample';
-import { sql } from 'drizzle-orm';
+import { BUILT_IN_PROTOCOLS } from '@sunward/protocol/maps/index';
+import { pointIndex } from '@sunward/protocol/positions';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../db/client.js';
 
 /** Device families whose energy counter is generation (heat pumps and switches count consumption). */
 export const GENERATING_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_inverter'] as const;
+
+/**
+ * A hybrid inverter's AC power includes its battery's discharge; PV is that power less the battery's
+ * (BatW, positive when discharging). This is the same split the plant overview draws, as SQL over the
+ * stored values array: one `when` per protocol that has a battery power point.
+ */
+const HYBRID_BATTERY_W: SQL = (() => {
+  const cases = BUILT_IN_PROTOCOLS.flatMap((protocol) => {
+    const index = pointIndex(protocol.id, 'BatW');
+    return index === undefined ? [] : [sql`when ${protocol.id} then r.values[${sql.raw(String(index))}]`];
+  });
+  return cases.length === 0
+    ? sql`0`
+    : sql`coalesce(case when d.family = 'hybrid_inverter' then case d.protocol_id ${sql.join(cases, sql` `)} end end, 0)`;
+})();
 
 const LONG_RANGE_MS = 7 * 86_400_000;
 const MEDIUM_RANGE_MS = 86_400_000;
@@ -20,7 +37,8 @@ const DAY_ENERGY = sql`case when prev is null or prev > counter_max_wh then coun
 /** Reads for charts and lists: curves (downsampled), energy by day/month/year, realtime snapshots. */
 export function createTelemetryQueries(db: Database) {
   /**
-   * The live summary lists sort on: generating devices' power and lifetime counters summed, today's
+   * The live summary lists sort on: generating devices' PV power (hybrids less their battery) and
+   * lifetime counters summed, today's
    * energy in the plant's own day, the latest report time.
    */
   async function refreshPlantSummaries(plantIds: readonly number[]): Promise<void> {
@@ -30,7 +48,7 @@ export function createTelemetryQueries(db: Database) {
         energy_today_wh = (select e.energy_wh from plant_energy_daily e where e.plant_id = p.id and e.day = (now() at time zone p.timezone)::date)
       from (
         select d.plant_id, max(r.ts) as ts,
-               sum(r.power_w) filter (where d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])) as power_w,
+               sum(r.power_w - ${HYBRID_BATTERY_W}) filter (where d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])) as power_w,
                sum(r.energy_total_wh) filter (where d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])) as energy_total_wh
         from devices d join device_realtime r on r.device_id = d.id
         where d.plant_id = any(${sql.param([...plantIds])}::int[])

@@ -83,7 +83,7 @@ export const cn: MessageCatalogue = {
   'import.badDate': '日期无效',
   'import.badEnergy': '发电量不是大于或等于0的数字',
   'import.oneFile': '请只上传一个文件',
-  'import.xlsLegacy': '不支持旧的 .xls 格式；请将文件另存为 .xlsx 后重新导入',
+  'import.tooManyRows': '文件超过 {{max}} 行；请拆分后分别导入',
   'export.day': '日期',
   'export.energyKwh': '发电量 (kWh)',
   'export.predictedKwh': '预测发电量 (kWh)',

@@ -83,7 +83,7 @@ export const cz: MessageCatalogue = {
   'import.badDate': 'datum není platné',
   'import.badEnergy': 'hodnota energie není číslo větší nebo rovné 0',
   'import.oneFile': 'odešlete právě jeden soubor',
-  'import.xlsLegacy': 'starý formát .xls se nenačítá; uložte soubor jako .xlsx a importujte jej znovu',
+  'import.tooManyRows': 'soubor má více než {{max}} řádků; rozdělte jej a importujte části',
   'export.day': 'Datum',
   'export.energyKwh': 'Výroba (kWh)',
   'export.predictedKwh': 'Předpokládaná výroba (kWh)',

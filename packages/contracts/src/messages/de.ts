@@ -83,7 +83,7 @@ export const de: MessageCatalogue = {
   'import.badDate': 'das Datum ist ungültig',
   'import.badEnergy': 'der Energiewert ist keine Zahl größer oder gleich 0',
   'import.oneFile': 'senden Sie genau eine Datei',
-  'import.xlsLegacy': 'das alte .xls-Format wird nicht gelesen; speichern Sie die Datei als .xlsx und importieren Sie sie erneut',
+  'import.tooManyRows': 'die Datei hat mehr als {{max}} Zeilen; teilen Sie sie auf und importieren Sie die Teile',
   'export.day': 'Datum',
   'export.energyKwh': 'Erzeugung (kWh)',
   'export.predictedKwh': 'Prognostizierte Erzeugung (kWh)',

@@ -83,7 +83,7 @@ export const el: MessageCatalogue = {
   'import.badDate': 'η ημερομηνία δεν είναι έγκυρη',
   'import.badEnergy': 'η ενέργεια δεν είναι αριθμός μεγαλύτερος ή ίσος του 0',
   'import.oneFile': 'στείλτε ακριβώς ένα αρχείο',
-  'import.xlsLegacy': 'η παλιά μορφή .xls δεν διαβάζεται· αποθηκεύστε το αρχείο ως .xlsx και εισαγάγετέ το ξανά',
+  'import.tooManyRows': 'το αρχείο έχει περισσότερες από {{max}} γραμμές· χωρίστε το και εισαγάγετε τα μέρη',
   'export.day': 'Ημερομηνία',
   'export.energyKwh': 'Παραγωγή (kWh)',
   'export.predictedKwh': 'Προβλεπόμενη παραγωγή (kWh)',

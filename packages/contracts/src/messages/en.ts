@@ -86,7 +86,7 @@ export const en = {
   'import.badDate': 'the date is not valid',
   'import.badEnergy': 'the energy is not a number of 0 or more',
   'import.oneFile': 'send exactly one file',
-  'import.xlsLegacy': 'the old .xls format is not read; save the file as .xlsx and import it again',
+  'import.tooManyRows': 'the file has more than {{max}} rows; split it and import the parts',
   'export.day': 'Date',
   'export.energyKwh': 'Generation (kWh)',
   'export.predictedKwh': 'Predicted generation (kWh)',

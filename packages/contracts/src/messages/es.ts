@@ -83,7 +83,7 @@ export const es: MessageCatalogue = {
   'import.badDate': 'la fecha no es válida',
   'import.badEnergy': 'la energía no es un número igual o mayor que 0',
   'import.oneFile': 'envíe exactamente un archivo',
-  'import.xlsLegacy': 'el formato antiguo .xls no se lee; guarde el archivo como .xlsx e impórtelo de nuevo',
+  'import.tooManyRows': 'el archivo tiene más de {{max}} filas; divídalo e importe las partes',
   'export.day': 'Fecha',
   'export.energyKwh': 'Generación (kWh)',
   'export.predictedKwh': 'Generación prevista (kWh)',

@@ -83,7 +83,7 @@ export const po: MessageCatalogue = {
   'import.badDate': 'data jest nieprawidłowa',
   'import.badEnergy': 'wartość energii nie jest liczbą większą lub równą 0',
   'import.oneFile': 'wyślij dokładnie jeden plik',
-  'import.xlsLegacy': 'stary format .xls nie jest odczytywany; zapisz plik jako .xlsx i zaimportuj ponownie',
+  'import.tooManyRows': 'plik ma więcej niż {{max}} wierszy; podziel go i zaimportuj części',
   'export.day': 'Data',
   'export.energyKwh': 'Produkcja (kWh)',
   'export.predictedKwh': 'Prognozowana produkcja (kWh)',

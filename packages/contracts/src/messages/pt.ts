@@ -83,7 +83,7 @@ export const pt: MessageCatalogue = {
   'import.badDate': 'a data não é válida',
   'import.badEnergy': 'a energia não é um número igual ou superior a 0',
   'import.oneFile': 'envie exatamente um ficheiro',
-  'import.xlsLegacy': 'o formato antigo .xls não é lido; guarde o ficheiro como .xlsx e importe-o novamente',
+  'import.tooManyRows': 'o ficheiro tem mais de {{max}} linhas; divida-o e importe as partes',
   'export.day': 'Data',
   'export.energyKwh': 'Produção (kWh)',
   'export.predictedKwh': 'Produção prevista (kWh)',

@@ -83,7 +83,7 @@ export const tr: MessageCatalogue = {
   'import.badDate': 'tarih geçerli değil',
   'import.badEnergy': 'enerji değeri 0 veya daha büyük bir sayı değil',
   'import.oneFile': 'tam olarak bir dosya gönderin',
-  'import.xlsLegacy': 'eski .xls biçimi okunmuyor; dosyayı .xlsx olarak kaydedip yeniden içe aktarın',
+  'import.tooManyRows': 'dosyada {{max}} satırdan fazla var; dosyayı bölüp parçaları içe aktarın',
   'export.day': 'Tarih',
   'export.energyKwh': 'Üretim (kWh)',
   'export.predictedKwh': 'Tahmini üretim (kWh)',

@@ -83,7 +83,7 @@ export const vi: MessageCatalogue = {
   'import.badDate': 'ngày không hợp lệ',
   'import.badEnergy': 'sản lượng không phải là số từ 0 trở lên',
   'import.oneFile': 'vui lòng gửi đúng một tệp',
-  'import.xlsLegacy': 'định dạng .xls cũ không được đọc; hãy lưu tệp thành .xlsx và nhập lại',
+  'import.tooManyRows': 'tệp có hơn {{max}} dòng; hãy chia nhỏ và nhập từng phần',
   'export.day': 'Ngày',
   'export.energyKwh': 'Sản lượng (kWh)',
   'export.predictedKwh': 'Sản lượng dự báo (kWh)',

@@ -236,6 +236,11 @@ describe('realtime and energy flow', () => {
     expect(r.ts).not.toBeNull();
   });
 
+  it('lists the same PV power as the overview: a hybrid’s battery discharge is not counted as PV', async () => {
+    const list = await get<{ records: { id: number; powerW: number | null }[] }>('/api/v1/plants?page=1&size=50');
+    expect(list.data.records.find((p) => p.id === storage)?.powerW).toBe(2000);
+  });
+
   it('derives the energy flow: selling to the grid, battery discharging, load = PV + grid + battery', async () => {
     const flow = (await get<EnergyFlow>(`/api/v1/plant/${storage}/energy/flow`)).data;
     expect(flow).toMatchObject({

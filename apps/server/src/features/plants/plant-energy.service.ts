@@ -42,45 +42,13 @@ import {
   type Tariff,
   TariffSchema,
 } from '@sunward/contracts/plants';
-import { numericPointIds } from '@sunward/protocol/codec';
-import { protocolById } from '@sunward/protocol/maps/index';
-import type { PointRole } from '@sunward/protocol/types';
+import { pointIndex, roleIndex } from '@sunward/protocol/positions';
 import { GENERATING_FAMILIES } from '../../ingest/telemetry-query.repository.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { DeviceRecord, PlantEnergyRepository, PlantRecord, RealtimeRecord, SeriesChannel } from './plant-energy.repository.js';
 
 const FIVE_MINUTES_S = 300;
 const HOUR_S = 3600;
-
-// ---------------------------------------------------------------------------------------------------------
-// Where each figure lives in a device's stored values (protocol maps as data)
-// ---------------------------------------------------------------------------------------------------------
-
-const positions = new Map<string, Map<string, number>>();
-
-/** 1-based position of a point in a device's stored values (numericPointIds order), if the map has it. */
-export function pointIndex(protocolId: string, pointId: string): number | undefined {
-  let map = positions.get(protocolId);
-  if (!map) {
-    const protocol = protocolById(protocolId);
-    map = new Map((protocol ? numericPointIds(protocol) : []).map((id, i) => [id, i + 1]));
-    positions.set(protocolId, map);
-  }
-  return map.get(pointId);
-}
-
-/** 1-based position of the point playing a role (power, soc, energy_export_total, ...). */
-export function roleIndex(protocolId: string, role: PointRole): number | undefined {
-  const point = protocolById(protocolId)?.points.find((p) => p.role === role);
-  return point ? pointIndex(protocolId, point.id) : undefined;
-}
-
-/** A point's value in a stored values array, null when absent or not a number. */
-export function pointValue(protocolId: string, values: readonly number[], pointId: string): number | null {
-  const index = pointIndex(protocolId, pointId);
-  const value = index === undefined ? undefined : values[index - 1];
-  return value === undefined || !Number.isFinite(value) ? null : value;
-}
 
 const isGenerating = (family: string) => (GENERATING_FAMILIES as readonly string[]).includes(family);
 

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { type Database, queryRows } from '../../db/client.js';
 import { ApiError, ok } from '../../lib/envelope.js';
 import type { PlantAccess } from './plant-access.js';
-import { generationWorkbook, parsePredictionWorkbook, sniffPicture, sniffWorkbook } from './plant-files.js';
+import { generationWorkbook, MAX_PREDICTION_ROWS, parsePredictionWorkbook, sniffPicture } from './plant-files.js';
 import type { PlantsRepository } from './plants.repository.js';
 import { KNOWN_TIME_ZONES } from './plants.service.js';
 
@@ -118,7 +118,7 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
       config: { access: 'station.import' },
       schema: {
         tags: TAGS,
-        summary: 'Imports predicted generation from one .xlsx file (multipart: plantId, file; column A date, column B kWh)',
+        summary: 'Imports predicted generation from one .xlsx or .xls file (multipart: plantId, file; column A date, column B kWh)',
         consumes: ['multipart/form-data'],
         response: { 200: envelopeSchema(z.object({ imported: z.number() })) },
       },
@@ -138,8 +138,7 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
       const refuse = (problem: string) => new ApiError(Code.IMPORT_FILE_INVALID, { problem });
       if (files.length !== 1 || Array.isArray(body.file)) throw refuse(translate(language, 'import.oneFile'));
       const file = fileOf(body, 'file');
-      if (sniffWorkbook(file) === 'xls') throw refuse(translate(language, 'import.xlsLegacy'));
-      const parsed = await parsePredictionWorkbook(file);
+      const parsed = parsePredictionWorkbook(file);
       if (!parsed.ok) {
         const p = parsed.problem;
         throw refuse(
@@ -148,7 +147,9 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
                 row: p.row,
                 problem: translate(language, p.problem === 'badDate' ? 'import.badDate' : 'import.badEnergy'),
               })
-            : translate(language, p.kind === 'empty' ? 'import.empty' : 'import.unreadable'),
+            : p.kind === 'tooManyRows'
+              ? translate(language, 'import.tooManyRows', { max: MAX_PREDICTION_ROWS })
+              : translate(language, p.kind === 'empty' ? 'import.empty' : 'import.unreadable'),
         );
       }
       await repository.savePredictions(plantId.data, parsed.rows);

@@ -1,4 +1,8 @@
 import ExcelJS from 'exceljs';
+import { readFirstSheet, type SheetCell } from '../../lib/spreadsheet.js';
+
+/** Ten years of days and then some: a prediction file is one row per day. */
+export const MAX_PREDICTION_ROWS = 20_000;
 
 /**
  * Pure file handling for plants: picture type by content (not by the name a client claims),
@@ -15,16 +19,11 @@ export function sniffPicture(bytes: Uint8Array): PictureType | undefined {
   return undefined;
 }
 
-export type WorkbookKind = 'xlsx' | 'xls' | undefined;
-
-/** .xlsx is a zip (PK\x03\x04); .xls is an OLE2 compound file (D0 CF 11 E0). */
-export function sniffWorkbook(bytes: Uint8Array): WorkbookKind {
-  if (bytes.length > 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'xlsx';
-  if (bytes.length > 8 && bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) return 'xls';
-  return undefined;
-}
-
-export type ImportProblem = { kind: 'unreadable' } | { kind: 'empty' } | { kind: 'row'; row: number; problem: 'badDate' | 'badEnergy' };
+export type ImportProblem =
+  | { kind: 'unreadable' }
+  | { kind: 'tooManyRows' }
+  | { kind: 'empty' }
+  | { kind: 'row'; row: number; problem: 'badDate' | 'badEnergy' };
 
 export interface PredictionRow {
   day: string;
@@ -33,7 +32,7 @@ export interface PredictionRow {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-function cellDay(value: ExcelJS.CellValue): string | undefined {
+function cellDay(value: SheetCell): string | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString().slice(0, 10);
   if (typeof value === 'string') {
     const text = value.trim().replaceAll('/', '-');
@@ -44,10 +43,9 @@ function cellDay(value: ExcelJS.CellValue): string | undefined {
   return undefined;
 }
 
-function cellNumber(value: ExcelJS.CellValue): number | undefined {
+function cellNumber(value: SheetCell): number | undefined {
   if (typeof value === 'number') return value;
   if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value);
-  if (value && typeof value === 'object' && 'result' in value && typeof value.result === 'number') return value.result;
   return undefined;
 }
 
@@ -56,31 +54,19 @@ function cellNumber(value: ExcelJS.CellValue): number | undefined {
  * in kWh. A first row that is not data is taken as the header. Any bad row refuses the whole file,
  * naming the row as the user sees it in the spreadsheet.
  */
-export async function parsePredictionWorkbook(
-  bytes: Buffer,
-): Promise<{ ok: true; rows: PredictionRow[] } | { ok: false; problem: ImportProblem }> {
-  if (sniffWorkbook(bytes) !== 'xlsx') return { ok: false, problem: { kind: 'unreadable' } };
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  } catch {
-    return { ok: false, problem: { kind: 'unreadable' } };
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) return { ok: false, problem: { kind: 'empty' } };
+export function parsePredictionWorkbook(bytes: Buffer): { ok: true; rows: PredictionRow[] } | { ok: false; problem: ImportProblem } {
+  const sheet = readFirstSheet(bytes, MAX_PREDICTION_ROWS);
+  if (!sheet.ok) return { ok: false, problem: { kind: sheet.problem } };
   const rows: PredictionRow[] = [];
-  let problem: ImportProblem | undefined;
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (problem) return;
-    const day = cellDay(row.getCell(1).value);
-    const energy = cellNumber(row.getCell(2).value);
-    if (rowNumber === 1 && day === undefined) return; // header
-    if (day === undefined) problem = { kind: 'row', row: rowNumber, problem: 'badDate' };
-    else if (energy === undefined || !Number.isFinite(energy) || energy < 0)
-      problem = { kind: 'row', row: rowNumber, problem: 'badEnergy' };
-    else rows.push({ day, energyWh: energy * 1000 });
-  });
-  if (problem) return { ok: false, problem };
+  for (const { row, cells } of sheet.rows) {
+    const day = cellDay(cells[0] ?? null);
+    const energy = cellNumber(cells[1] ?? null);
+    if (rows.length === 0 && row === sheet.rows[0]?.row && day === undefined) continue; // header
+    if (day === undefined) return { ok: false, problem: { kind: 'row', row, problem: 'badDate' } };
+    if (energy === undefined || !Number.isFinite(energy) || energy < 0)
+      return { ok: false, problem: { kind: 'row', row, problem: 'badEnergy' } };
+    rows.push({ day, energyWh: energy * 1000 });
+  }
   if (rows.length === 0) return { ok: false, problem: { kind: 'empty' } };
   return { ok: true, rows };
 }

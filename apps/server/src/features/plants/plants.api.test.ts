@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { utils, write } from '@e965/xlsx';
 import { Code } from '@sunward/contracts/codes';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import type { PlantCreate, PlantDetail, PlantPage, PlantStatusCount, ShareUser } from '@sunward/contracts/plants';
@@ -473,7 +474,7 @@ describe('pictures, predictions, downloads, dictionaries', () => {
     expect(tooBig.code).toBe(Code.VALIDATION);
   });
 
-  it('imports predicted generation from .xlsx and names a bad row; downloads generation and refuses above 20,000 records', async () => {
+  it('imports predicted generation from .xlsx and .xls and names a bad row; downloads generation and refuses above 20,000 records', async () => {
     const plantId = await createPlant(adminToken);
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Forecast');
@@ -488,6 +489,23 @@ describe('pictures, predictions, downloads, dictionaries', () => {
       { file: { name: 'f.xlsx', type: 'application/octet-stream', bytes: good } },
     );
     expect(imported).toMatchObject({ code: 0, data: { imported: 2 } });
+    // The legacy .xls that older portals export is read as well.
+    const legacy = utils.book_new();
+    utils.book_append_sheet(
+      legacy,
+      utils.aoa_to_sheet([
+        ['日期', 'kWh'],
+        ['2026-06-03', 402],
+      ]),
+      'Forecast',
+    );
+    const xls = await upload(
+      '/api/v1/predicted/import',
+      adminToken,
+      { plantId: String(plantId) },
+      { file: { name: 'f.xls', type: 'application/vnd.ms-excel', bytes: write(legacy, { bookType: 'biff8', type: 'buffer' }) as Buffer } },
+    );
+    expect(xls).toMatchObject({ code: 0, data: { imported: 1 } });
     sheet.addRow(['tomorrow', 5]);
     const bad = Buffer.from(await workbook.xlsx.writeBuffer());
     const refused = await upload(
@@ -515,7 +533,7 @@ describe('pictures, predictions, downloads, dictionaries', () => {
     expect(download.headers['content-type']).toContain('spreadsheetml');
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(download.rawPayload as unknown as ArrayBuffer);
-    expect(book.worksheets[0]?.rowCount).toBe(3);
+    expect(book.worksheets[0]?.rowCount).toBe(4); // header, 1 to 3 June
     const tooMany = await call(server.app, 'GET', '/api/v1/plant/generation/download', {
       token: adminToken,
       query: { plantId: String(plantId), from: '1960-01-01', to: '2026-01-01' },

@@ -1,5 +1,5 @@
 import type { Weather } from '@sunward/contracts/plant-energy';
-import { pointValue } from '../plants/plant-energy.service.js';
+import { pointValue } from '@sunward/protocol/positions';
 import type { StationSnapshot } from './weather.repository.js';
 import type { WeatherProvider } from './weather-provider.js';
 

@@ -16,7 +16,7 @@ import { currentLanguage } from '../../../lib/i18n';
 import { formatSpecificYield } from '../list/plant-format';
 import { fetchCompare } from '../overview/api';
 import { Chart, type ChartOption } from '../overview/components/Chart';
-import { barLabel, plantToday } from '../overview/overview-format';
+import { barLabel, latestToday } from '../overview/overview-format';
 
 const PALETTE = ['#f59e0b', '#3b82f6', '#22c55e', '#8b5cf6', '#ef4444', '#14b8a6'];
 type Metric = 'yield' | 'energy';
@@ -94,9 +94,6 @@ export function PlantComparePage() {
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const [search, setSearch] = useSearchParams();
   const ids = idsFromQuery(search.get('ids'));
-  const today = plantToday(Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const to = search.get('to') ?? today;
-  const from = search.get('from') ?? addDays(to, -6);
   const metric: Metric = search.get('metric') === 'energy' ? 'energy' : 'yield';
 
   const update = (changes: Record<string, string | undefined>) => {
@@ -112,6 +109,12 @@ export function PlantComparePage() {
     queryKey: ['plantCompare', 'options'],
     queryFn: () => apiRequest('/api/v1/plants', { query: { size: 100, sort: 'name', order: 'asc' }, schema: PlantPageSchema }),
   });
+  // "Today" is the plants' own day, not the browser's: the latest among the chosen plants' time zones
+  // (a plant east of the viewer may already be on tomorrow), the browser's until the list arrives.
+  const chosenZones = (plants.data?.records ?? []).filter((p) => ids.includes(p.id)).map((p) => p.timezone);
+  const today = latestToday(chosenZones.length > 0 ? chosenZones : [Intl.DateTimeFormat().resolvedOptions().timeZone]);
+  const to = search.get('to') ?? today;
+  const from = search.get('from') ?? addDays(to, -6);
   const compare = useQuery({
     queryKey: ['plantCompare', ids.join(','), from, to],
     queryFn: () => fetchCompare(ids, from, to),

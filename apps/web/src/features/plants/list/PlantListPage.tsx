@@ -4,7 +4,7 @@ import '../texts';
 import { DownloadOutlined, FilterOutlined, PlusOutlined, SwapOutlined, UploadOutlined } from '@ant-design/icons';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { PLANT_LIMITS, type PlantRow } from '@sunward/contracts/plants';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Empty, Segmented, Skeleton, Space, Spin, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ import { useNavigate } from 'react-router';
 import type { PageProps } from '../../../app/pages';
 import { useSession } from '../../../app/session';
 import { currentLanguage } from '../../../lib/i18n';
-import { fetchPlantPage, fetchStatusCounts, plantKeys } from './api';
+import { fetchMapMarkers, fetchPlantPage, fetchStatusCounts, plantKeys } from './api';
 import { AdvancedSearch } from './components/AdvancedSearch';
 import { DeletePlantModal } from './components/DeletePlantModal';
 import { DownloadGenerationModal } from './components/DownloadGenerationModal';
@@ -67,6 +67,13 @@ export function PlantListPage({ route }: PageProps) {
     refetchInterval,
     enabled: params.view === 'table',
   });
+
+  // The map's markers are fetched while the map code (Leaflet) is still loading, not after it: started
+  // during render (as usePrefetchQuery does), because the first commit waits for the map chunk.
+  const queryClient = useQueryClient();
+  const mapQuery = filterQuery(params);
+  if (params.view === 'map' && !queryClient.getQueryState(plantKeys.map(mapQuery)))
+    void queryClient.prefetchQuery({ queryKey: plantKeys.map(mapQuery), queryFn: () => fetchMapMarkers(mapQuery) });
 
   const actions: PlantAction[] = [];
   if (has('station.share')) actions.push('share');
@@ -204,7 +211,7 @@ export function PlantListPage({ route }: PageProps) {
                 </div>
               }
             >
-              <PlantMap query={filterQuery(params)} locale={locale} refetchInterval={refetchInterval()} />
+              <PlantMap query={mapQuery} locale={locale} refetchInterval={refetchInterval()} />
             </Suspense>
           ) : page.isPending ? (
             <Skeleton active paragraph={{ rows: 8 }} data-testid="plant-skeleton" />

@@ -9,6 +9,7 @@ import {
   formatMoney,
   formatShare,
   lastDays,
+  latestToday,
   monthsOf,
   parseSse,
   quickOf,
@@ -85,5 +86,14 @@ describe('live events', () => {
     const { messages, rest } = parseSse('retry: 3000\n\nevent: device\ndata: {"plantId":3}\n\n: keep-alive\n\nevent: plant\ndata: {"pl');
     expect(messages).toEqual([{ event: 'device', data: '{"plantId":3}' }]);
     expect(rest).toBe('event: plant\ndata: {"pl');
+  });
+});
+
+describe('latestToday', () => {
+  it('takes the latest of the plants’ own days, not the browser’s', () => {
+    const lateUtc = Date.UTC(2026, 10, 24, 20, 0); // 04:00 on the 25th in Shanghai, 15:00 on the 24th in New York
+    expect(latestToday(['America/New_York'], lateUtc)).toBe('2026-11-24');
+    expect(latestToday(['America/New_York', 'Asia/Shanghai'], lateUtc)).toBe('2026-11-25');
+    expect(latestToday([], lateUtc)).toBe('2026-11-24');
   });
 });

@@ -54,6 +54,12 @@ export function plantToday(timeZone: string, now = Date.now()): string {
   return localDayOf(now, timeZone);
 }
 
+/** The latest calendar day among time zones (YYYY-MM-DD strings sort as dates); none gives UTC's. */
+export function latestToday(timeZones: readonly string[], now = Date.now()): string {
+  const days = timeZones.map((tz) => plantToday(tz, now));
+  return days.length === 0 ? plantToday('UTC', now) : days.reduce((a, b) => (b > a ? b : a));
+}
+
 /** "14:05" at an instant in the plant's time zone (charts show plant time, not the browser's). */
 export function clockInZone(instant: number, timeZone: string): string {
   const local = new Date(instant + zoneOffsetMs(instant, timeZone));

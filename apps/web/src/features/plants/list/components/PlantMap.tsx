@@ -133,12 +133,13 @@ export function PlantMap({ query, locale, refetchInterval }: Props) {
       layers.push(marker);
       points.push([lat, lng]);
     }
-    cluster.addLayers(layers);
     // Fit to the markers when the filters change, not on the 30-second refresh (the user may have zoomed).
+    // Fitting first means the clusters are drawn once, at the final zoom.
     if (fittedFor.current !== queryKey && points.length > 0) {
       fittedFor.current = queryKey;
       map.fitBounds(L.latLngBounds(points), { padding: [40, 40], maxZoom: 12, animate: false });
     }
+    cluster.addLayers(layers);
   }, [data, queryKey, openPopup]);
 
   const empty = data !== undefined && data.markers.length === 0;
