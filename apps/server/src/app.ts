@@ -20,6 +20,7 @@ import { createPlantsService } from './features/plants/plants.service.js';
 import { systemRoutes } from './features/system/system.routes.js';
 import { createUsersRepository } from './features/users/users.repository.js';
 import { usersRoutes } from './features/users/users.routes.js';
+import type { CommandChannel } from './ingest/command-channel.js';
 import { ingestRoutes } from './ingest/ingest.routes.js';
 import type { IngestStats as IngestStatsSnapshot } from './ingest/ingest-pipeline.js';
 import type { LiveHub } from './ingest/live-hub.js';
@@ -52,6 +53,8 @@ export interface BuildAppOptions {
   registry: RegistryEvents;
   /** Ingest figures for the operators' stats call (the pipeline starts after the app is built). */
   ingestStats: () => IngestStatsSnapshot;
+  /** Commands down to gateways (the channel starts with the broker, after the app is built). */
+  commands: () => CommandChannel | undefined;
   /** Tests pass false to keep their output quiet; the product logs to stdout as JSON. */
   logger?: boolean;
 }
@@ -62,6 +65,7 @@ export async function buildApp({
   live,
   registry,
   ingestStats,
+  commands,
   logger = true,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({

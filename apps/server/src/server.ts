@@ -37,7 +37,15 @@ export async function startServer(config: Config, options: { logger?: boolean } 
     let telemetry: Telemetry | undefined;
     const ingestStats = () => telemetry?.pipeline.stats ?? { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
     const registry = createRegistryEvents();
-    const app = await buildApp({ config, database, live, registry, ingestStats, logger: options.logger ?? true });
+    const app = await buildApp({
+      config,
+      database,
+      live,
+      registry,
+      ingestStats,
+      commands: () => telemetry?.commands,
+      logger: options.logger ?? true,
+    });
     telemetry = await startTelemetry(config, database.db, app.log, live);
     const { pipeline } = telemetry;
     registry.onChange(() => pipeline.reloadDevices());

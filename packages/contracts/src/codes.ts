@@ -27,6 +27,10 @@ export const Code = {
   GATEWAY_REGISTRATION_WRONG: 300,
   GATEWAY_USED: 301,
   GATEWAY_NOT_FOUND: 305,
+  /** Sunward: the gateway is not online, so a change applied over the protocol cannot be sent now. */
+  GATEWAY_OFFLINE: 306,
+  /** Sunward: the gateway did not confirm the change in time; nothing is recorded as changed. */
+  GATEWAY_NO_REPLY: 307,
   /** Spec 01 names 400 among the codes checkAccount tolerates without a meaning; Sunward reads it as "account format invalid". */
   ACCOUNT_FORMAT_INVALID: 400,
   TOKEN_INVALID: 401,
@@ -38,6 +42,8 @@ export const Code = {
   SERVER_ERROR: 500,
   INVERTER_NOT_FOUND: 600,
   SETTING_NOT_SUPPORTED: 601,
+  /** Sunward: a device of another family (meter, battery, optimizer...) does not exist or is not visible. */
+  DEVICE_NOT_FOUND: 602,
   PLANT_NOT_FOUND: 700,
   SHARE_WITH_SELF: 701,
   SHARE_TO_COMPANY_USER: 702,

@@ -258,9 +258,19 @@ export const gateways = pgTable(
     lastSeq: integer('last_seq'),
     gapCount: integer('gap_count').notNull().default(0),
     lastReportAt: timestamp('last_report_at', { withTimezone: true }),
+    /** Locked: the gateway keeps reporting but refuses configuration over the protocol (spec 02 §4). */
+    locked: boolean('locked').notNull().default(false),
+    /** The server address the gateway reports to, host:port, as last confirmed by the gateway. */
+    serverAddress: text('server_address'),
+    /** The gateway's digital output (a relay it drives), as last confirmed. */
+    digitalOutput: boolean('digital_output'),
+    /** When the Wi-Fi/Bluetooth connection password was last changed (the password itself is not kept). */
+    connectionPasswordAt: timestamp('connection_password_at', { withTimezone: true }),
+    /** Set when this gateway was replaced by another: its devices and history moved there. */
+    replacedById: integer('replaced_by_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('gateways_plant').on(t.plantId)],
+  (t) => [index('gateways_plant').on(t.plantId), index('gateways_company').on(t.companyId)],
 );
 
 export const devices = pgTable(
@@ -277,11 +287,21 @@ export const devices = pgTable(
     alias: text('alias'),
     model: text('model'),
     ratedPowerW: doublePrecision('rated_power_w'),
+    brand: text('brand'),
     status: smallint('status').notNull().default(2),
     lastReportAt: timestamp('last_report_at', { withTimezone: true }),
+    /** Meters: the plant's main (grid-connection) meter; at most one per plant. */
+    mainMeter: boolean('main_meter').notNull().default(false),
+    /** Family-specific settings kept by the console (a meter's CT/PT ratios, offsets, prices). */
+    settings: jsonb('settings'),
     createdAt: createdAt(),
   },
-  (t) => [index('devices_plant').on(t.plantId), index('devices_gateway').on(t.gatewayId)],
+  (t) => [
+    index('devices_plant').on(t.plantId),
+    index('devices_gateway').on(t.gatewayId),
+    index('devices_family_status').on(t.family, t.status),
+    uniqueIndex('devices_main_meter').on(t.plantId).where(sql`${t.mainMeter}`),
+  ],
 );
 
 /**
@@ -346,6 +366,8 @@ export const deviceEvents = pgTable(
   (t) => [
     uniqueIndex('device_events_open').on(t.deviceId, t.code).where(sql`${t.clearedAt} is null`),
     index('device_events_plant').on(t.plantId, t.openedAt),
+    index('device_events_opened').on(t.openedAt),
+    index('device_events_device').on(t.deviceId, t.openedAt),
   ],
 );
 
@@ -397,3 +419,30 @@ export const jobState = pgTable('job_state', {
   name: text('name').primaryKey(),
   watermark: timestamp('watermark', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Every change a user makes to devices, gateways and plants' equipment: who, when, what, on which
+ * target, with the request and the result. Kept; read by the log pages.
+ */
+export const operationLog = pgTable(
+  'operation_log',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    userId: integer('user_id'),
+    account: text('account').notNull(),
+    companyId: integer('company_id'),
+    /** What was done, e.g. device.alias, device.delete, gateway.lock, gateway.import. */
+    action: text('action').notNull(),
+    /** gateway, device, plant */
+    targetType: text('target_type').notNull(),
+    /** The SN (or id) acted on. */
+    target: text('target').notNull(),
+    plantId: integer('plant_id'),
+    request: jsonb('request'),
+    /** ok, refused or failed, with a detail. */
+    result: text('result').notNull(),
+    detail: text('detail'),
+  },
+  (t) => [index('operation_log_at').on(t.at), index('operation_log_target').on(t.target, t.at)],
+);
