@@ -3,9 +3,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { createOperationLog } from './features/audit/operation-log.js';
 import { createAuthRepository } from './features/auth/auth.repository.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthService } from './features/auth/auth.service.js';
+import { createDeviceAccess } from './features/devices/device-access.js';
+import { createDevicesRepository } from './features/devices/devices.repository.js';
+import { devicesRoutes } from './features/devices/devices.routes.js';
+import { createDevicesService } from './features/devices/devices.service.js';
 import { liveRoutes } from './features/live/live.routes.js';
 import { createMessagesRepository } from './features/messages/messages.repository.js';
 import { messagesRoutes } from './features/messages/messages.routes.js';
@@ -126,6 +131,14 @@ export async function buildApp({
     inChina: config.mapInChina,
   });
   await app.register(plantEnergyRoutes, { db, plantAccess, config });
+  await app.register(devicesRoutes, {
+    service: createDevicesService({
+      db,
+      repository: createDevicesRepository(db),
+      access: createDeviceAccess(db),
+      log: createOperationLog(db),
+    }),
+  });
   await app.register(liveRoutes, { live, plantAccess });
   await app.register(ingestRoutes, { stats: () => ({ ...ingestStats(), liveConnections: live.size }), live });
 

@@ -99,6 +99,20 @@ export function createIngestPipeline(deps: {
     log.warn({ event: 'report_rejected', reason, gateway: gatewaySn, device: sn, detail }, 'report rejected');
   }
 
+  // Brand and model come from the device itself (SunSpec Mn/Md); written only when they change.
+  const nameplates = new Map<number, string>();
+  async function recordNameplates(readings: Iterable<DecodedReading>): Promise<void> {
+    const changed: { deviceId: number; brand: string | null; model: string | null }[] = [];
+    for (const r of readings) {
+      if (r.nameplate.brand === null && r.nameplate.model === null) continue;
+      const key = `${r.nameplate.brand}|${r.nameplate.model}`;
+      if (nameplates.get(r.deviceId) === key) continue;
+      nameplates.set(r.deviceId, key);
+      changed.push({ deviceId: r.deviceId, brand: r.nameplate.brand, model: r.nameplate.model });
+    }
+    if (changed.length > 0) await repository.updateNameplates(changed);
+  }
+
   async function flush(): Promise<void> {
     timer = null;
     const batch = queue;
@@ -174,6 +188,7 @@ export function createIngestPipeline(deps: {
         clearEvents: toClear,
         gateways: [...gatewayRows.values()],
       });
+      await recordNameplates(latest.values());
       for (const e of toOpen) openEvents.set(e.deviceId, (openEvents.get(e.deviceId) ?? new Set()).add(e.code));
       for (const e of toClear) openEvents.get(e.deviceId)?.delete(e.code);
       for (const row of daily.values()) {

@@ -31,6 +31,13 @@ export interface DecodedReading {
   operatingState: number | null;
   /** Event codes whose bits are set, with their level. */
   activeEvents: { code: number; level: string }[];
+  /** The device's own nameplate strings (SunSpec Mn, Md, Vr), when the report carries them. */
+  nameplate: { brand: string | null; model: string | null; firmware: string | null };
+}
+
+function text(values: Record<string, number | string>, id: string): string | null {
+  const value = values[id];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 64) : null;
 }
 
 export interface DecodeContext {
@@ -150,6 +157,7 @@ export function decodeReport(report: ReportPayload, context: DecodeContext): Dec
       soc: pick(plan, values, 'soc'),
       operatingState: pick(plan, values, 'operating_state'),
       activeEvents: decodeEvents(protocol, values).map((e) => ({ code: e.code, level: e.level })),
+      nameplate: { brand: text(values, 'Mn'), model: text(values, 'Md'), firmware: text(values, 'Vr') },
     });
   }
   return { seq: report.seq, readings, rejected };

@@ -95,6 +95,14 @@ export function createTelemetryRepository(db: Database) {
       return rows.length > 0;
     },
 
+    /** Brand and model as the devices report them (only sent when they change). */
+    async updateNameplates(rows: readonly { deviceId: number; brand: string | null; model: string | null }[]): Promise<void> {
+      await db.execute(sql`update devices d set brand = coalesce(n.brand, d.brand), model = coalesce(n.model, d.model)
+        from unnest(${sql.param(rows.map((r) => r.deviceId))}::int[], ${sql.param(rows.map((r) => r.brand))}::text[],
+                    ${sql.param(rows.map((r) => r.model))}::text[]) as n(id, brand, model)
+        where d.id = n.id`);
+    },
+
     async findDevice(sn: string): Promise<DeviceRecord | undefined> {
       const [row] = await selectDeviceRecords().where(eq(devices.sn, sn));
       return row;

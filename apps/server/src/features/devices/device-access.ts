@@ -77,7 +77,12 @@ export function createDeviceAccess(db: Database) {
      * Checks one target: `notFound` (600 for inverters, 602 for other devices, 305 for gateways) when
      * the caller may not see it, 2 when they see it but need more (a guest renaming).
      */
-    async require(auth: AuthContext, target: AccessTarget | undefined, needed: PlantAccessLevel, notFound: ResponseCode): Promise<PlantAccessLevel> {
+    async require(
+      auth: AuthContext,
+      target: AccessTarget | undefined,
+      needed: PlantAccessLevel,
+      notFound: ResponseCode,
+    ): Promise<PlantAccessLevel> {
       const level = target ? (await levelsFor(db, auth, [target])).get(target.id) : undefined;
       if (!level) throw new ApiError(notFound);
       if (RANK[level] < RANK[needed]) throw new ApiError(Code.NO_PERMISSION);

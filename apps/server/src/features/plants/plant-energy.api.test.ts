@@ -1,5 +1,4 @@
 import { Code } from '@sunward/contracts/codes';
-import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import {
   addDays,
   type BenefitsAnswer,
@@ -20,15 +19,12 @@ import {
   type Weather,
 } from '@sunward/contracts/plant-energy';
 import { DEFAULT_BENEFIT_FACTORS, type EnergyFlow, type PlantCreate } from '@sunward/contracts/plants';
-import { encodeValues, registersToHex } from '@sunward/protocol/codec';
-import { protocolById } from '@sunward/protocol/maps/index';
-import { sampleValues } from '@sunward/protocol/sample-values';
 import { eq } from 'drizzle-orm';
-import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceEvents, devices, gateways, plantPredictions } from '../../db/schema.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
+import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
 
 // A zone without daylight saving at UTC+0, so the hours below are the plant's own hours.
 const ZONE = 'Africa/Abidjan';
@@ -38,7 +34,7 @@ let server: TestServer;
 let adminToken: string;
 let storage: number;
 let grid: number;
-const clients: MqttClient[] = [];
+const testGateways: TestGateway[] = [];
 const today = localDayOf(Date.now(), ZONE);
 const yesterday = addDays(today, -1);
 const at = (day: string, hour: number) => localDayStart(day, ZONE) + hour * HOUR;
@@ -71,47 +67,6 @@ async function createPlant(
 
 async function addDevices(plantId: number, gatewayId: number, list: { sn: string; protocolId: string; family: string }[]) {
   await server.database.db.insert(devices).values(list.map((d) => ({ ...d, plantId, gatewayId, model: d.protocolId })));
-}
-
-function connect(sn: string, key: string): Promise<MqttClient> {
-  return new Promise((resolve, reject) => {
-    const client = mqtt.connect(`mqtt://127.0.0.1:${server.telemetry.mqttPort}`, {
-      clientId: sn,
-      username: sn,
-      password: key,
-      reconnectPeriod: 0,
-      connectTimeout: 5000,
-    });
-    clients.push(client);
-    client.once('connect', () => resolve(client));
-    client.once('error', reject);
-  });
-}
-
-let seq = 0;
-/** Publishes one report (QoS 1: acknowledged once stored) with each device's values over the map's plausible defaults. */
-async function report(
-  client: MqttClient,
-  gatewaySn: string,
-  ts: number,
-  list: { sn: string; proto: string; values: Record<string, number> }[],
-) {
-  const payload = {
-    v: 1,
-    seq: ++seq,
-    ts,
-    devices: list.map((d) => {
-      const protocol = protocolById(d.proto);
-      if (!protocol) throw new Error(`no map ${d.proto}`);
-      const blocks = encodeValues(protocol, { ...sampleValues(protocol), Rain: 0, ...d.values }).map((b) => ({
-        fc: b.functionCode,
-        addr: b.address,
-        hex: registersToHex(b.registers),
-      }));
-      return { sn: d.sn, proto: d.proto, blocks };
-    }),
-  };
-  await client.publishAsync(gatewayTopic(gatewaySn, 'report'), JSON.stringify(payload), { qos: 1 });
 }
 
 /**
@@ -162,15 +117,16 @@ beforeAll(async () => {
     { sn: 'PEMT000001', protocolId: 'sunspec-meter-3p', family: 'meter' },
     { sn: 'PEWS000001', protocolId: 'sunspec-weather-station', family: 'weather_station' },
   ]);
-  const sc = await connect('GWPE000001', s.key);
+  const sc = await connectTestGateway(server.telemetry.mqttPort, 'GWPE000001', s.key);
+  testGateways.push(sc);
   for (const h of STORAGE_HOURS)
-    await report(sc, 'GWPE000001', at(yesterday, h.hour), [
+    await sc.report(at(yesterday, h.hour), [
       { sn: 'PEHY000001', proto: 'sunspec-hybrid-lv', values: { ...h.hy, St: 4 } },
       { sn: 'PEBT000001', proto: 'sunspec-battery-bms', values: { ...h.bt, SoC: 60 } },
       { sn: 'PEMT000001', proto: 'sunspec-meter-3p', values: { W: h.mt.W, TotWhImp: h.mt.imp, TotWhExp: h.mt.exp } },
       { sn: 'PEWS000001', proto: 'sunspec-weather-station', values: { POAI: 800, TmpAmb: 24 } },
     ]);
-  await report(sc, 'GWPE000001', nowTs(), [
+  await sc.report(nowTs(), [
     { sn: 'PEHY000001', proto: 'sunspec-hybrid-lv', values: { W: 2500, BatW: 500, WH: 107_000, St: 4 } },
     { sn: 'PEBT000001', proto: 'sunspec-battery-bms', values: { W: 500, SoC: 64, ChaWH: 31_500, DisChaWH: 10_500 } },
     { sn: 'PEMT000001', proto: 'sunspec-meter-3p', values: { W: -800, TotWhImp: 51_000, TotWhExp: 22_800 } },
@@ -190,11 +146,12 @@ beforeAll(async () => {
   });
   grid = g.id;
   await addDevices(g.id, g.gatewayId, [{ sn: 'PEIN000001', protocolId: 'sunspec-inverter-1p', family: 'inverter' }]);
-  const gc = await connect('GWPE000002', g.key);
-  await report(gc, 'GWPE000002', at(yesterday, 9), [
+  const gc = await connectTestGateway(server.telemetry.mqttPort, 'GWPE000002', g.key);
+  testGateways.push(gc);
+  await gc.report(at(yesterday, 9), [
     { sn: 'PEIN000001', proto: 'sunspec-inverter-1p', values: { W: 1000, WH: 5000, St: 4 } },
   ]);
-  await report(gc, 'GWPE000002', at(yesterday, 15), [
+  await gc.report(at(yesterday, 15), [
     { sn: 'PEIN000001', proto: 'sunspec-inverter-1p', values: { W: 2000, WH: 9000, St: 4 } },
   ]);
   await server.telemetry.pipeline.drain();
@@ -216,7 +173,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.endAsync(true)));
+  await Promise.all(testGateways.map((g) => g.close()));
   await server?.close();
 });
 
@@ -489,9 +446,9 @@ describe('gateway reports reach the overview live', () => {
   it('updates the flow when a new report arrives', async () => {
     const [gateway] = await server.database.db.select({ id: gateways.id }).from(gateways).where(eq(gateways.sn, 'GWPE000001'));
     expect(gateway).toBeDefined();
-    const client = clients[0];
+    const client = testGateways[0];
     if (!client) throw new Error('no client');
-    await report(client, 'GWPE000001', nowTs() + 2000, [
+    await client.report(nowTs() + 2000, [
       { sn: 'PEMT000001', proto: 'sunspec-meter-3p', values: { W: 1200, TotWhImp: 51_100, TotWhExp: 22_800 } },
     ]);
     const flow = (await get<EnergyFlow>(`/api/v1/plant/${storage}/energy/flow`)).data;

@@ -1,0 +1,233 @@
+import type { DeviceListQuery } from '@sunward/contracts/devices';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { deviceVisibleCondition } from './device-access.js';
+
+/** A device as lists and detail pages read it (one row of devices with its plant, gateway and realtime). */
+export interface DeviceRecord {
+  id: number;
+  sn: string;
+  alias: string | null;
+  family: string;
+  protocolId: string;
+  brand: string | null;
+  model: string | null;
+  ratedPowerW: number | null;
+  plantId: number | null;
+  plantName: string | null;
+  timezone: string;
+  companyId: number | null;
+  gatewaySn: string | null;
+  status: number;
+  powerW: number | null;
+  energyTodayWh: number | null;
+  energyTotalWh: number | null;
+  soc: number | null;
+  lastReportAt: Date | null;
+  parentId: number | null;
+  slaveCount: number;
+  mainMeter: boolean;
+  settings: Record<string, unknown> | null;
+  values: number[] | null;
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+// Today's energy of a device in its plant's day: the highest counter less the previous day's highest
+// (or the day's own span when there is none or the counter was reset), as the plant rollup counts it.
+const ENERGY_TODAY = sql`(select case when t.counter_max_wh is null then null
+      when pd.prev is null or pd.prev > t.counter_max_wh then t.counter_max_wh - t.counter_min_wh
+      else t.counter_max_wh - pd.prev end
+    from device_energy_daily t
+    left join lateral (select x.counter_max_wh as prev from device_energy_daily x where x.device_id = t.device_id and x.day < t.day order by x.day desc limit 1) pd on true
+    where t.device_id = d.id and t.day = (now() at time zone coalesce(p.timezone, 'UTC'))::date)`;
+
+const SORTS: Record<DeviceListQuery['sort'], SQL> = {
+  sn: sql`d.sn`,
+  alias: sql`d.alias`,
+  status: sql`d.status`,
+  powerW: sql`r.power_w`,
+  energyTodayWh: ENERGY_TODAY,
+  energyTotalWh: sql`r.energy_total_wh`,
+  lastReportAt: sql`d.last_report_at`,
+  plantName: sql`p.name`,
+};
+
+export interface DeviceFilter {
+  families: readonly string[];
+  query: Omit<DeviceListQuery, 'page' | 'size' | 'sort' | 'order'>;
+  /** Spec 01 §3 type codes per protocol: the type filter becomes a protocol filter. */
+  protocolsOfType?: readonly string[];
+}
+
+function whereOf(auth: AuthContext, filter: DeviceFilter, withStatus: boolean): SQL {
+  const q = filter.query;
+  const parts: SQL[] = [sql`d.family = any(${sql.param([...filter.families])}::text[])`, deviceVisibleCondition(auth)];
+  if (q.keyword) {
+    const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    parts.push(sql`(d.sn ilike ${like} or d.alias ilike ${like})`);
+  }
+  if (withStatus && q.status && q.status.length > 0) parts.push(sql`d.status = any(${sql.param(q.status)}::int[])`);
+  if (q.plantId) parts.push(sql`d.plant_id = ${q.plantId}`);
+  if (q.plantName) parts.push(sql`p.name ilike ${`%${q.plantName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+  if (q.brand) parts.push(sql`d.brand = ${q.brand}`);
+  if (q.model) parts.push(sql`d.model = ${q.model}`);
+  if (filter.protocolsOfType) parts.push(sql`d.protocol_id = any(${sql.param([...filter.protocolsOfType])}::text[])`);
+  return sql.join(parts, sql` and `);
+}
+
+const FROM = sql`devices d left join plants p on p.id = d.plant_id left join device_realtime r on r.device_id = d.id`;
+
+/** SQL for device lists and detail pages, every read filtered by the caller's visibility. */
+export function createDevicesRepository(db: Database) {
+  async function records(where: SQL, withValues: boolean): Promise<DeviceRecord[]> {
+    const rows = await queryRows<Record<string, unknown>>(
+      db,
+      sql`select d.id, d.sn, d.alias, d.family, d.protocol_id, d.brand, d.model, d.rated_power_w, d.plant_id, p.name as plant_name,
+                 coalesce(p.timezone, 'UTC') as timezone, coalesce(p.company_id, g.company_id) as company_id, g.sn as gateway_sn, d.status,
+                 r.power_w, r.energy_total_wh, r.soc, d.last_report_at, d.parent_id, d.main_meter, d.settings,
+                 ${ENERGY_TODAY} as energy_today_wh,
+                 (select count(*) from devices s where s.parent_id = d.id)::int as slave_count
+                 ${withValues ? sql`, r.values` : sql``}
+          from ${FROM} left join gateways g on g.id = d.gateway_id
+          where ${where}`,
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      sn: String(r.sn),
+      alias: (r.alias as string | null) ?? null,
+      family: String(r.family),
+      protocolId: String(r.protocol_id),
+      brand: (r.brand as string | null) ?? null,
+      model: (r.model as string | null) ?? null,
+      ratedPowerW: num(r.rated_power_w),
+      plantId: num(r.plant_id),
+      plantName: (r.plant_name as string | null) ?? null,
+      timezone: String(r.timezone),
+      companyId: num(r.company_id),
+      gatewaySn: (r.gateway_sn as string | null) ?? null,
+      status: Number(r.status),
+      powerW: num(r.power_w),
+      energyTodayWh: num(r.energy_today_wh),
+      energyTotalWh: num(r.energy_total_wh),
+      soc: num(r.soc),
+      lastReportAt: r.last_report_at === null || r.last_report_at === undefined ? null : new Date(r.last_report_at as string),
+      parentId: num(r.parent_id),
+      slaveCount: Number(r.slave_count ?? 0),
+      mainMeter: Boolean(r.main_meter),
+      settings: (r.settings as Record<string, unknown> | null) ?? null,
+      values: withValues && Array.isArray(r.values) ? (r.values as unknown[]).map((v) => (v === null ? Number.NaN : Number(v))) : null,
+    }));
+  }
+
+  return {
+    /** One page: ids in the asked order first (so today's energy is computed for the page only, unless sorted by it). */
+    async page(auth: AuthContext, filter: DeviceFilter, sort: DeviceListQuery['sort'], order: 'asc' | 'desc', page: number, size: number) {
+      const where = whereOf(auth, filter, true);
+      const direction = order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
+      const [ids, total] = await Promise.all([
+        queryRows<{ id: number }>(
+          db,
+          sql`select d.id from ${FROM} where ${where} order by ${SORTS[sort]} ${direction}, d.id limit ${size} offset ${(page - 1) * size}`,
+        ),
+        queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${FROM} where ${where}`),
+      ]);
+      const list = ids.map((r) => Number(r.id));
+      const byId = new Map(
+        (list.length === 0 ? [] : await records(sql`d.id = any(${sql.param(list)}::int[])`, true)).map((r) => [r.id, r]),
+      );
+      return { rows: list.flatMap((id) => byId.get(id) ?? []), total: Number(total[0]?.n ?? 0) };
+    },
+
+    /** Every matching device for an export, or 'tooMany' above `limit`. */
+    async all(auth: AuthContext, filter: DeviceFilter, limit: number): Promise<DeviceRecord[] | 'tooMany'> {
+      const ids = await queryRows<{ id: number }>(
+        db,
+        sql`select d.id from ${FROM} where ${whereOf(auth, filter, true)} order by d.sn limit ${limit + 1}`,
+      );
+      if (ids.length > limit) return 'tooMany';
+      if (ids.length === 0) return [];
+      return (await records(sql`d.id = any(${sql.param(ids.map((r) => Number(r.id)))}::int[])`, false)).sort((a, b) =>
+        a.sn.localeCompare(b.sn),
+      );
+    },
+
+    /** Counts by status under the same filters (the status filter itself left out, so every count shows). */
+    async counts(auth: AuthContext, filter: DeviceFilter): Promise<Map<number, number>> {
+      const rows = await queryRows<{ status: number; n: number }>(
+        db,
+        sql`select d.status, count(*)::int as n from ${FROM} where ${whereOf(auth, filter, false)} group by d.status`,
+      );
+      return new Map(rows.map((r) => [Number(r.status), Number(r.n)]));
+    },
+
+    /** A device by SN or id among the given families, regardless of the caller (access is checked after). */
+    async find(by: { sn: string } | { id: number }, families: readonly string[]): Promise<DeviceRecord | undefined> {
+      const key = 'sn' in by ? sql`d.sn = ${by.sn}` : sql`d.id = ${by.id}`;
+      const [row] = await records(sql`${key} and d.family = any(${sql.param([...families])}::text[])`, true);
+      return row;
+    },
+
+    async findMany(ids: readonly number[], families: readonly string[]): Promise<DeviceRecord[]> {
+      if (ids.length === 0) return [];
+      return records(sql`d.id = any(${sql.param([...ids])}::int[]) and d.family = any(${sql.param([...families])}::text[])`, false);
+    },
+
+    async slaves(masterId: number): Promise<{ id: number; sn: string; status: number; soc: number | null }[]> {
+      const rows = await queryRows<{ id: number; sn: string; status: number; soc: number | null }>(
+        db,
+        sql`select d.id, d.sn, d.status, r.soc from devices d left join device_realtime r on r.device_id = d.id where d.parent_id = ${masterId} order by d.sn`,
+      );
+      return rows.map((r) => ({ id: Number(r.id), sn: r.sn, status: Number(r.status), soc: num(r.soc) }));
+    },
+
+    async setAlias(id: number, alias: string | null): Promise<void> {
+      await db.execute(sql`update devices set alias = ${alias} where id = ${id}`);
+    },
+
+    /** Deletes devices (and their slave packs); readings go with them (retention drops old partitions). */
+    async remove(ids: readonly number[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await queryRows<{ sn: string }>(
+        db,
+        sql`delete from devices where id = any(${sql.param([...ids])}::int[]) or parent_id = any(${sql.param([...ids])}::int[]) returning sn`,
+      );
+      await db.execute(sql`delete from readings where device_id = any(${sql.param([...ids])}::int[])`);
+      return rows.map((r) => r.sn);
+    },
+
+    /** Makes a meter the plant's main meter (the others of the plant lose the flag), or unsets it. */
+    async setMainMeter(id: number, plantId: number, main: boolean): Promise<void> {
+      await db.transaction(async (tx) => {
+        if (main) await tx.execute(sql`update devices set main_meter = false where plant_id = ${plantId} and main_meter and id <> ${id}`);
+        await tx.execute(sql`update devices set main_meter = ${main} where id = ${id}`);
+      });
+    },
+
+    async saveSettings(id: number, settings: Record<string, unknown>): Promise<void> {
+      await db.execute(sql`update devices set settings = ${JSON.stringify(settings)}::jsonb where id = ${id}`);
+    },
+
+    /** Stored readings of a device between two instants, newest first (operation data records). */
+    async readings(deviceId: number, from: Date, to: Date, page: number, size: number) {
+      const [rows, total] = await Promise.all([
+        queryRows<{ ts: Date | string; values: unknown[] }>(
+          db,
+          sql`select ts, values from readings where device_id = ${deviceId} and ts >= ${from.toISOString()}::timestamptz and ts < ${to.toISOString()}::timestamptz
+              order by ts desc limit ${size} offset ${(page - 1) * size}`,
+        ),
+        queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from readings where device_id = ${deviceId} and ts >= ${from.toISOString()}::timestamptz and ts < ${to.toISOString()}::timestamptz`,
+        ),
+      ]);
+      return {
+        rows: rows.map((r) => ({ ts: new Date(r.ts), values: r.values.map((v) => (v === null ? Number.NaN : Number(v))) })),
+        total: Number(total[0]?.n ?? 0),
+      };
+    },
+  };
+}
+
+export type DevicesRepository = ReturnType<typeof createDevicesRepository>;

@@ -1,0 +1,422 @@
+import {
+  AliasBodySchema,
+  BatchDeleteBodySchema,
+  DayQuerySchema,
+  DaySeriesSchema,
+  DEVICE_KIND_INFO,
+  DEVICE_KINDS,
+  DeleteResultSchema,
+  DeviceCountsSchema,
+  DeviceDetailSchema,
+  type DeviceKind,
+  DeviceListQuerySchema,
+  DevicePageSchema,
+  DeviceRealtimeSchema,
+  EnergyBarsSchema,
+  inverterTypeLabel,
+  MeterSettingsSchema,
+  PeriodQuerySchema,
+  PvIvSchema,
+  type SectionKey,
+  WorkdataPageSchema,
+  WorkdataQuerySchema,
+} from '@sunward/contracts/devices';
+import { envelopeSchema } from '@sunward/contracts/envelope';
+import { translate } from '@sunward/contracts/messages';
+import type { PermissionKey } from '@sunward/contracts/permissions';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../lib/envelope.js';
+import { devicesWorkbook } from './device-export.js';
+import type { DevicesService } from './devices.service.js';
+
+const TAGS = ['Devices'];
+const SnParams = z.object({ sn: z.string().min(1).max(64) });
+const IdParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** Which permission each kind's calls need (spec 01 §2); kinds the spec gives no keys share equip.view. */
+const KIND_ACCESS: Record<DeviceKind, { view: PermissionKey; edit: PermissionKey; remove: PermissionKey }> = {
+  inverter: { view: 'inverter.view', edit: 'inverter.edit', remove: 'inverter.delete' },
+  battery: { view: 'battery.list.view', edit: 'battery.edit', remove: 'battery.delete' },
+  meter: { view: 'equip.view', edit: 'equip.view', remove: 'equip.view' },
+  optimizer: { view: 'equip.view', edit: 'equip.view', remove: 'equip.view' },
+  weather_station: { view: 'equip.view', edit: 'equip.view', remove: 'equip.view' },
+  combiner_box: { view: 'equip.view', edit: 'equip.view', remove: 'equip.view' },
+  heat_pump: { view: 'equip.view', edit: 'equip.view', remove: 'equip.view' },
+  ac_switch: { view: 'smart.acSwitch', edit: 'smart.acSwitch', remove: 'smart.acSwitch' },
+};
+
+/** Sections of an inverter with their own realtime/day/month/year/total calls (spec 01 §7). */
+const INVERTER_SECTIONS = ['grid', 'meter', 'battery', 'eps', 'load'] as const satisfies readonly SectionKey[];
+
+export interface DevicesRoutesOptions {
+  service: DevicesService;
+}
+
+/**
+ * Every device family's calls (spec 01 §7: inverters, optimizers, meters, batteries, meteorological,
+ * boxs, switchs, and heat pumps), generated from one table so each family answers the same way; the
+ * inverter's extra sections and the meter's main flag and settings are added below.
+ */
+export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async (app, { service }) => {
+  const ListFilters = DeviceListQuerySchema.omit({ page: true, size: true, sort: true, order: true });
+
+  for (const kind of DEVICE_KINDS) {
+    const { plural, singular } = DEVICE_KIND_INFO[kind];
+    const access = KIND_ACCESS[kind];
+    const base = `/api/v1/${singular}`;
+
+    app.get(
+      `/api/v1/${plural}`,
+      {
+        config: { access: access.view },
+        schema: {
+          tags: TAGS,
+          summary: `List of ${plural} the caller sees: search by SN or alias, filters, sorting and paging in the database`,
+          querystring: DeviceListQuerySchema,
+          response: { 200: envelopeSchema(DevicePageSchema) },
+        },
+      },
+      async (request) => ok(request, await service.list(request.requireAuth(), kind, request.query)),
+    );
+
+    app.get(
+      `/api/v1/${plural}/count`,
+      {
+        config: { access: access.view },
+        schema: {
+          tags: TAGS,
+          summary: `Counts of ${plural} by status under the same filters`,
+          querystring: ListFilters,
+          response: { 200: envelopeSchema(DeviceCountsSchema) },
+        },
+      },
+      async (request) => ok(request, await service.counts(request.requireAuth(), kind, request.query)),
+    );
+
+    const detailPaths = kind === 'optimizer' ? [`${base}/:sn/info`, `${base}/:sn`] : [`${base}/:sn`];
+    for (const path of detailPaths)
+      app.get(
+        path,
+        {
+          config: { access: access.view },
+          schema: {
+            tags: TAGS,
+            summary: `One ${singular}: identity, plant, status, sections, chartable points (600/602 when not visible)`,
+            params: SnParams,
+            response: { 200: envelopeSchema(DeviceDetailSchema) },
+          },
+        },
+        async (request) => ok(request, await service.detail(request.requireAuth(), kind, request.params.sn, request.language)),
+      );
+
+    app.get(
+      `${base}/:sn/realtime`,
+      {
+        config: { access: access.view },
+        schema: {
+          tags: TAGS,
+          summary: `Latest values of a ${singular} by section, enumerations and events in words`,
+          params: SnParams,
+          response: { 200: envelopeSchema(DeviceRealtimeSchema) },
+        },
+      },
+      async (request) => ok(request, await service.realtime(request.requireAuth(), kind, request.params.sn, request.language)),
+    );
+
+    app.get(
+      `${base}/:sn/day`,
+      {
+        config: { access: access.view },
+        schema: {
+          tags: TAGS,
+          summary: `Curves of a ${singular}'s day for up to 6 points and 6 units (points=W,DCW...)`,
+          params: SnParams,
+          querystring: DayQuerySchema,
+          response: { 200: envelopeSchema(DaySeriesSchema) },
+        },
+      },
+      async (request) =>
+        ok(
+          request,
+          await service.day(request.requireAuth(), kind, request.params.sn, request.language, request.query.date, request.query.points),
+        ),
+    );
+
+    for (const period of ['month', 'year', 'total'] as const)
+      app.get(
+        `${base}/:sn/${period}`,
+        {
+          config: { access: access.view },
+          schema: {
+            tags: TAGS,
+            summary: `Energy of a ${singular} by ${period === 'month' ? 'day of a month' : period === 'year' ? 'month of a year' : 'year'}, per counter`,
+            params: SnParams,
+            querystring: PeriodQuerySchema,
+            response: { 200: envelopeSchema(EnergyBarsSchema) },
+          },
+        },
+        async (request) =>
+          ok(request, await service.energy(request.requireAuth(), kind, request.params.sn, request.language, period, request.query.date)),
+      );
+
+    app.post(
+      `${base}/:id/alias`,
+      {
+        config: { access: access.edit },
+        schema: {
+          tags: TAGS,
+          summary: `Renames a ${singular} (at most 32 bytes, no special characters; empty clears it)`,
+          params: IdParams,
+          body: AliasBodySchema,
+        },
+      },
+      async (request) => {
+        await service.setAlias(request.requireAuth(), kind, request.params.id, request.body.alias, request.language);
+        return ok(request, null);
+      },
+    );
+
+    app.post(
+      `${base}/:id/delete`,
+      {
+        config: { access: access.remove },
+        schema: {
+          tags: TAGS,
+          summary: `Deletes a ${singular} the caller manages (a battery master with its slaves)`,
+          params: IdParams,
+          response: { 200: envelopeSchema(DeleteResultSchema) },
+        },
+      },
+      async (request) => ok(request, await service.remove(request.requireAuth(), kind, [request.params.id])),
+    );
+
+    app.post(
+      `${base}/batchDelete`,
+      {
+        config: { access: access.remove },
+        schema: {
+          tags: TAGS,
+          summary: `Deletes several ${plural}: those the caller may not delete are listed, the rest deleted`,
+          body: BatchDeleteBodySchema,
+          response: { 200: envelopeSchema(DeleteResultSchema) },
+        },
+      },
+      async (request) => ok(request, await service.remove(request.requireAuth(), kind, request.body.ids)),
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Inverters: input/output, PV I-V, parameters, sections, export
+  // ---------------------------------------------------------------------------------------------------
+
+  for (const [path, section] of [
+    ['realtime/input', 'input'],
+    ['realtime/output', 'output'],
+  ] as const)
+    app.get(
+      `/api/v1/inverter/:sn/${path}`,
+      {
+        config: { access: 'inverter.view' },
+        schema: {
+          tags: TAGS,
+          summary: `Latest ${section === 'input' ? 'DC input (per string/MPPT)' : 'AC output (per phase)'} values of an inverter`,
+          params: SnParams,
+          response: { 200: envelopeSchema(DeviceRealtimeSchema) },
+        },
+      },
+      async (request) =>
+        ok(request, await service.realtime(request.requireAuth(), 'inverter', request.params.sn, request.language, section)),
+    );
+
+  app.get(
+    '/api/v1/inverter/:sn/pvIVRealtime',
+    {
+      config: { access: 'inverter.view' },
+      schema: {
+        tags: TAGS,
+        summary: 'PV I-V readings now: voltage, current, power (and energy) per string/MPPT',
+        params: SnParams,
+        response: { 200: envelopeSchema(PvIvSchema) },
+      },
+    },
+    async (request) => ok(request, await service.pvIv(request.requireAuth(), request.params.sn)),
+  );
+
+  app.get(
+    '/api/v1/inverter/:sn/params',
+    {
+      config: { access: 'inverter.view' },
+      schema: {
+        tags: TAGS,
+        summary: 'Nameplate, rating, protocol and the writable parameters with their current values',
+        params: SnParams,
+      },
+    },
+    async (request) => ok(request, await service.params(request.requireAuth(), request.params.sn, request.language)),
+  );
+
+  for (const section of INVERTER_SECTIONS) {
+    app.get(
+      `/api/v1/inverter/:sn/${section}/realtime`,
+      {
+        config: { access: 'inverter.view' },
+        schema: {
+          tags: TAGS,
+          summary: `Latest ${section} values of an inverter (empty where the model has none)`,
+          params: SnParams,
+          response: { 200: envelopeSchema(DeviceRealtimeSchema) },
+        },
+      },
+      async (request) =>
+        ok(request, await service.realtime(request.requireAuth(), 'inverter', request.params.sn, request.language, section)),
+    );
+    app.get(
+      `/api/v1/inverter/:sn/${section}/day`,
+      {
+        config: { access: 'inverter.view' },
+        schema: {
+          tags: TAGS,
+          summary: `Curves of an inverter's ${section} points over a day`,
+          params: SnParams,
+          querystring: DayQuerySchema,
+          response: { 200: envelopeSchema(DaySeriesSchema) },
+        },
+      },
+      async (request) =>
+        ok(
+          request,
+          await service.day(
+            request.requireAuth(),
+            'inverter',
+            request.params.sn,
+            request.language,
+            request.query.date,
+            request.query.points,
+            section,
+          ),
+        ),
+    );
+    for (const period of ['month', 'year', 'total'] as const)
+      app.get(
+        `/api/v1/inverter/:sn/${section}/${period}`,
+        {
+          config: { access: 'inverter.view' },
+          schema: {
+            tags: TAGS,
+            summary: `Energy of an inverter's ${section} counters by ${period}`,
+            params: SnParams,
+            querystring: PeriodQuerySchema,
+            response: { 200: envelopeSchema(EnergyBarsSchema) },
+          },
+        },
+        async (request) =>
+          ok(
+            request,
+            await service.energy(
+              request.requireAuth(),
+              'inverter',
+              request.params.sn,
+              request.language,
+              period,
+              request.query.date,
+              section,
+            ),
+          ),
+      );
+  }
+
+  app.get(
+    '/api/v1/inverters/exportInvertersExcel',
+    {
+      config: { access: 'inverter.export' },
+      schema: {
+        tags: TAGS,
+        summary: 'The inverter list under the same filters as an .xlsx file; refused above 20,000 rows (706)',
+        querystring: DeviceListQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const rows = await service.exportRows(request.requireAuth(), 'inverter', request.query);
+      const t = (key: Parameters<typeof translate>[1]) => translate(request.language, key);
+      const bytes = await devicesWorkbook(rows, request.language, (code) => t(`devices.type.${inverterTypeLabel(code)}`));
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="inverters-${new Date().toISOString().slice(0, 10)}.xlsx"`)
+        .send(bytes);
+    },
+  );
+
+  // ---------------------------------------------------------------------------------------------------
+  // Meters: main-meter flag and settings
+  // ---------------------------------------------------------------------------------------------------
+
+  app.post(
+    '/api/v1/meter/:id/main',
+    {
+      config: { access: 'equip.view' },
+      schema: {
+        tags: TAGS,
+        summary: "Sets or unsets the plant's main meter (one per plant; setting one unsets the other)",
+        params: IdParams,
+        body: z.object({ main: z.boolean() }),
+      },
+    },
+    async (request) => {
+      await service.setMainMeter(request.requireAuth(), request.params.id, request.body.main, request.language);
+      return ok(request, null);
+    },
+  );
+
+  app.get(
+    '/api/v1/meter/:sn/settings',
+    {
+      config: { access: 'equip.view' },
+      schema: {
+        tags: TAGS,
+        summary: 'CT and PT ratio, buy and sell offsets, period prices and discount',
+        params: SnParams,
+        response: { 200: envelopeSchema(MeterSettingsSchema) },
+      },
+    },
+    async (request) => ok(request, await service.meterSettings(request.requireAuth(), request.params.sn)),
+  );
+
+  app.post(
+    '/api/v1/meter/:id/settings',
+    {
+      config: { access: 'equip.view' },
+      schema: {
+        tags: TAGS,
+        summary: 'Saves a meter’s settings (ranges checked; manage level needed)',
+        params: IdParams,
+        body: MeterSettingsSchema,
+      },
+    },
+    async (request) => {
+      await service.saveMeterSettings(request.requireAuth(), request.params.id, request.body);
+      return ok(request, null);
+    },
+  );
+
+  // ---------------------------------------------------------------------------------------------------
+  // Operation data records
+  // ---------------------------------------------------------------------------------------------------
+
+  app.get(
+    '/api/v1/workdata',
+    {
+      config: { access: 'workdata.view' },
+      schema: {
+        tags: TAGS,
+        summary: 'A device’s stored readings in a time range (default the last 24 h), newest first, one column per point',
+        querystring: WorkdataQuerySchema,
+        response: { 200: envelopeSchema(WorkdataPageSchema) },
+      },
+    },
+    async (request) => {
+      const { sn, ...range } = request.query;
+      return ok(request, await service.workdata(request.requireAuth(), sn, request.language, range));
+    },
+  );
+};
