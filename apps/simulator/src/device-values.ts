@@ -154,6 +154,8 @@ export function deviceValues(
         values.GridExpWH = snapshot.counters.gridExportWh;
         values.LoadWH = snapshot.counters.loadWh;
         values.PvWH = snapshot.counters.pv.get(device.sn) ?? 0;
+        // The plant model dispatches for self-consumption (physics/battery.ts), so that is the mode it reports.
+        values.WorkMode = 0;
       }
       break;
     }

@@ -15,4 +15,9 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   plantEdit: lazyNamed(() => import('../features/plants/edit/PlantEditPage'), 'PlantEditPage'),
   plantOverview: lazyNamed(() => import('../features/plants/overview/PlantOverviewPage'), 'PlantOverviewPage'),
   plantCompare: lazyNamed(() => import('../features/plants/compare/PlantComparePage'), 'PlantComparePage'),
+  inverterList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'InverterListPage'),
+  batteryList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'BatteryListPage'),
+  otherDeviceList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'OtherDeviceListPage'),
+  deviceDetail: lazyNamed(() => import('../features/devices/detail/DeviceDetailPage'), 'DeviceDetailPage'),
+  workdataList: lazyNamed(() => import('../features/devices/workdata/WorkdataPage'), 'WorkdataPage'),
 };

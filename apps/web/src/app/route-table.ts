@@ -24,7 +24,19 @@ export interface AppRoute {
   children?: AppRoute[];
 }
 
-export type PageName = 'placeholder' | 'personalSettings' | 'plantList' | 'plantAdd' | 'plantEdit' | 'plantOverview' | 'plantCompare';
+export type PageName =
+  | 'placeholder'
+  | 'personalSettings'
+  | 'plantList'
+  | 'plantAdd'
+  | 'plantEdit'
+  | 'plantOverview'
+  | 'plantCompare'
+  | 'inverterList'
+  | 'batteryList'
+  | 'otherDeviceList'
+  | 'deviceDetail'
+  | 'workdataList';
 
 export interface PublicRoute {
   path: string;
@@ -91,8 +103,10 @@ export const SHELL_ROUTES: AppRoute[] = [
     children: [
       { path: '/device/gateway', title: 'route.gateways', permission: 'gateway.view', redirect: '/device/gateway/list', hidden: true },
       { path: '/device/gateway/list', title: 'route.gateways', permission: 'gateway.view', page: 'placeholder' },
-      { path: INVERTERS, title: 'route.inverters', permission: 'inverter.view', page: 'placeholder' },
-      { path: '/device/battery', title: 'route.batteries', permission: 'battery.list.view', page: 'placeholder' },
+      { path: INVERTERS, title: 'route.inverters', permission: 'inverter.view', page: 'inverterList' },
+      { path: '/device/battery', title: 'route.batteries', permission: 'battery.list.view', page: 'batteryList' },
+      { path: '/device/other', title: 'route.otherDevices', permission: 'equip.view', page: 'otherDeviceList' },
+      { path: '/device/detail/:kind/:sn', title: 'route.deviceDetail', permission: 'equip.view', hidden: true, page: 'deviceDetail' },
       { path: '/device/acSwitch', title: 'route.acSwitches', permission: 'smart.acSwitch', page: 'placeholder' },
       { path: '/device/event', title: 'route.events', permission: 'event.view', page: 'placeholder' },
       { path: '/device/setting', title: 'route.deviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
@@ -114,7 +128,7 @@ export const SHELL_ROUTES: AppRoute[] = [
     title: 'route.workdata',
     permission: 'workdata.view',
     redirect: '/workdata/list',
-    children: [{ path: '/workdata/list', title: 'route.workdataList', permission: 'workdata.view', page: 'placeholder' }],
+    children: [{ path: '/workdata/list', title: 'route.workdataList', permission: 'workdata.view', page: 'workdataList' }],
   },
   {
     path: '/enterprise',

@@ -189,3 +189,17 @@ export async function readEnvelope<T>(response: Response, schema: z.ZodType<T>):
   if (parsed.data.code !== Code.OK) throw new ApiCallError(parsed.data.code, parsed.data.message, parsed.data.data, response.status);
   return schema.parse(parsed.data.data);
 }
+
+/**
+ * A file from the API (exports, downloads). A refusal (e.g. 706, too many records) comes back as a JSON
+ * envelope instead of the file: it is shown like any refusal and the promise rejects.
+ */
+export async function fetchFile(pathWithQuery: string): Promise<{ blob: Blob; disposition: string | null }> {
+  const response = await authorizedFetch(pathWithQuery);
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('application/json') || !response.ok) {
+    await readEnvelope(response, z.unknown());
+    throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
+  }
+  return { blob: await response.blob(), disposition: response.headers.get('content-disposition') };
+}

@@ -34,6 +34,8 @@ export const cn: UiCatalogue = {
   'route.gateways': '网关',
   'route.inverters': '逆变器',
   'route.batteries': '电池',
+  'route.otherDevices': '其他设备',
+  'route.deviceDetail': '设备详情',
   'route.acSwitches': '智能交流开关',
   'route.events': '事件',
   'route.deviceSetting': '参数设置',

@@ -34,6 +34,8 @@ export const cz: UiCatalogue = {
   'route.gateways': 'Brány',
   'route.inverters': 'Střídače',
   'route.batteries': 'Baterie',
+  'route.otherDevices': 'Ostatní zařízení',
+  'route.deviceDetail': 'Podrobnosti zařízení',
   'route.acSwitches': 'Chytré AC spínače',
   'route.events': 'Události',
   'route.deviceSetting': 'Nastavení parametrů',

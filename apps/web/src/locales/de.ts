@@ -34,6 +34,8 @@ export const de: UiCatalogue = {
   'route.gateways': 'Gateway-Liste',
   'route.inverters': 'Wechselrichter',
   'route.batteries': 'Batterien',
+  'route.otherDevices': 'Weitere Geräte',
+  'route.deviceDetail': 'Gerätedetails',
   'route.acSwitches': 'Intelligente AC-Schalter',
   'route.events': 'Ereignisse',
   'route.deviceSetting': 'Parametereinstellungen',

@@ -34,6 +34,8 @@ export const el: UiCatalogue = {
   'route.gateways': 'Πύλες',
   'route.inverters': 'Μετατροπείς',
   'route.batteries': 'Μπαταρίες',
+  'route.otherDevices': 'Άλλες συσκευές',
+  'route.deviceDetail': 'Λεπτομέρειες συσκευής',
   'route.acSwitches': 'Έξυπνοι διακόπτες AC',
   'route.events': 'Συμβάντα',
   'route.deviceSetting': 'Ρυθμίσεις παραμέτρων',

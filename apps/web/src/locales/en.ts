@@ -37,6 +37,8 @@ export const en = {
   'route.gateways': 'Gateways',
   'route.inverters': 'Inverters',
   'route.batteries': 'Batteries',
+  'route.otherDevices': 'Other devices',
+  'route.deviceDetail': 'Device details',
   'route.acSwitches': 'Smart AC switches',
   'route.events': 'Events',
   'route.deviceSetting': 'Parameter settings',

@@ -34,6 +34,8 @@ export const es: UiCatalogue = {
   'route.gateways': 'Pasarelas',
   'route.inverters': 'Inversores',
   'route.batteries': 'Baterías',
+  'route.otherDevices': 'Otros dispositivos',
+  'route.deviceDetail': 'Detalles del dispositivo',
   'route.acSwitches': 'Interruptores inteligentes',
   'route.events': 'Eventos',
   'route.deviceSetting': 'Configuración de parámetros',

@@ -34,6 +34,8 @@ export const po: UiCatalogue = {
   'route.gateways': 'Bramki',
   'route.inverters': 'Falowniki',
   'route.batteries': 'Akumulatory',
+  'route.otherDevices': 'Inne urządzenia',
+  'route.deviceDetail': 'Szczegóły urządzenia',
   'route.acSwitches': 'Inteligentne przełączniki',
   'route.events': 'Zdarzenia',
   'route.deviceSetting': 'Ustawienia parametrów',

@@ -34,6 +34,8 @@ export const pt: UiCatalogue = {
   'route.gateways': 'Lista de gateways',
   'route.inverters': 'Inversores',
   'route.batteries': 'Baterias',
+  'route.otherDevices': 'Outros dispositivos',
+  'route.deviceDetail': 'Detalhes do dispositivo',
   'route.acSwitches': 'Interruptores inteligentes',
   'route.events': 'Eventos',
   'route.deviceSetting': 'Definições de parâmetros',

@@ -34,6 +34,8 @@ export const tr: UiCatalogue = {
   'route.gateways': 'Ağ geçitleri',
   'route.inverters': 'İnverterler',
   'route.batteries': 'Bataryalar',
+  'route.otherDevices': 'Diğer cihazlar',
+  'route.deviceDetail': 'Cihaz ayrıntıları',
   'route.acSwitches': 'Akıllı AC anahtarları',
   'route.events': 'Olaylar',
   'route.deviceSetting': 'Parametre ayarları',

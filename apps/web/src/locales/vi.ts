@@ -34,6 +34,8 @@ export const vi: UiCatalogue = {
   'route.gateways': 'Danh sách gateway',
   'route.inverters': 'Biến tần',
   'route.batteries': 'Pin',
+  'route.otherDevices': 'Thiết bị khác',
+  'route.deviceDetail': 'Chi tiết thiết bị',
   'route.acSwitches': 'Công tắc AC thông minh',
   'route.events': 'Sự kiện',
   'route.deviceSetting': 'Cài đặt thông số',

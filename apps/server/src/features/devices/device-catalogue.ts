@@ -60,7 +60,15 @@ export function catalogueOf(protocolId: string): Catalogue | undefined {
       return point ? [point] : [];
     });
     const visible = stored
-      .map((point, index) => ({ point, index, section: sectionOf(point.id) }))
+      // A battery's own current, voltage and power are battery figures, not an AC output.
+      .map((point, index) => {
+        const section = sectionOf(point.id);
+        return {
+          point,
+          index,
+          section: protocol.family === 'battery' && (section === 'output' || section === 'other') ? ('battery' as const) : section,
+        };
+      })
       .filter((v) => !v.point.id.endsWith('_SF') && v.point.type !== 'string');
     const sections = [...new Set(visible.map((v) => v.section))];
     catalogue = { protocol, stored, visible, sections };

@@ -8,7 +8,7 @@ import {
   ShareUserSchema,
 } from '@sunward/contracts/plants';
 import { z } from 'zod';
-import { ApiCallError, apiRequest, authorizedFetch, readEnvelope } from '../../../lib/api-client';
+import { apiRequest, authorizedFetch, fetchFile, readEnvelope } from '../../../lib/api-client';
 import type { ApiQuery } from './list-params';
 
 /** Query keys: everything under ['plants'] is refetched after a share, transfer or delete. */
@@ -123,13 +123,6 @@ export async function importPrediction(plantId: number, file: File) {
  * GET /api/v1/plant/generation/download: the daily generation as an .xlsx file. A refusal (706, too
  * many records) comes back as a JSON envelope instead of the file.
  */
-export async function downloadGeneration(plantId: number, from: string, to: string): Promise<{ blob: Blob; disposition: string | null }> {
-  const query = new URLSearchParams({ plantId: String(plantId), from, to });
-  const response = await authorizedFetch(`/api/v1/plant/generation/download?${query}`);
-  const type = response.headers.get('content-type') ?? '';
-  if (type.includes('application/json') || !response.ok) {
-    await readEnvelope(response, z.unknown());
-    throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
-  }
-  return { blob: await response.blob(), disposition: response.headers.get('content-disposition') };
+export function downloadGeneration(plantId: number, from: string, to: string): Promise<{ blob: Blob; disposition: string | null }> {
+  return fetchFile(`/api/v1/plant/generation/download?${new URLSearchParams({ plantId: String(plantId), from, to })}`);
 }

@@ -3,6 +3,7 @@ import { Alert, App, DatePicker, Form, Modal } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { saveBlob } from '../../../../lib/save-blob';
 import { downloadGeneration, fetchPlantOptions, plantKeys } from '../api';
 import { fileNameFromDisposition, generationFileName } from '../download';
 import { refusalText } from '../refusal';
@@ -16,18 +17,6 @@ interface Props {
 interface Values {
   plantId: number;
   range: [Dayjs, Dayjs];
-}
-
-function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has handed the file to the browser.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** Daily generation of one plant over chosen dates, as an Excel file (706 when the range is too long). */

@@ -1,0 +1,81 @@
+import {
+  DaySeriesSchema,
+  DEVICE_KIND_INFO,
+  DeleteResultSchema,
+  DeviceCountsSchema,
+  DeviceDetailSchema,
+  type DeviceKind,
+  DevicePageSchema,
+  DeviceRealtimeSchema,
+  EnergyBarsSchema,
+  type MeterSettings,
+  MeterSettingsSchema,
+  PvIvSchema,
+  WorkdataPageSchema,
+} from '@sunward/contracts/devices';
+import { z } from 'zod';
+import { apiRequest, fetchFile } from '../../lib/api-client';
+
+export type DeviceQuery = Record<string, string | number | undefined>;
+
+/** Query keys: everything under ['devices', kind] is refetched after a rename or delete. */
+export const deviceKeys = {
+  kind: (kind: DeviceKind) => ['devices', kind] as const,
+  page: (kind: DeviceKind, query: DeviceQuery) => ['devices', kind, 'page', query] as const,
+  counts: (kind: DeviceKind, query: DeviceQuery) => ['devices', kind, 'counts', query] as const,
+  detail: (kind: DeviceKind, sn: string) => ['devices', kind, 'detail', sn] as const,
+  realtime: (kind: DeviceKind, sn: string) => ['devices', kind, 'realtime', sn] as const,
+  pvIv: (sn: string) => ['devices', 'inverter', 'pvIv', sn] as const,
+  day: (kind: DeviceKind, sn: string, date: string, points: string) => ['devices', kind, 'day', sn, date, points] as const,
+  energy: (kind: DeviceKind, sn: string, period: string, date: string) => ['devices', kind, 'energy', sn, period, date] as const,
+  meterSettings: (sn: string) => ['devices', 'meter', 'settings', sn] as const,
+  workdata: (sn: string, from: string, to: string, page: number) => ['devices', 'workdata', sn, from, to, page] as const,
+};
+
+const base = (kind: DeviceKind) => `/api/v1/${DEVICE_KIND_INFO[kind].singular}`;
+
+export const fetchDevicePage = (kind: DeviceKind, query: DeviceQuery) =>
+  apiRequest(`/api/v1/${DEVICE_KIND_INFO[kind].plural}`, { query, schema: DevicePageSchema });
+
+export const fetchDeviceCounts = (kind: DeviceKind, query: DeviceQuery) =>
+  apiRequest(`/api/v1/${DEVICE_KIND_INFO[kind].plural}/count`, { query, schema: DeviceCountsSchema });
+
+export const fetchDeviceDetail = (kind: DeviceKind, sn: string) =>
+  apiRequest(`${base(kind)}/${encodeURIComponent(sn)}`, { schema: DeviceDetailSchema, tolerate: [600, 602] });
+
+export const fetchRealtime = (kind: DeviceKind, sn: string) =>
+  apiRequest(`${base(kind)}/${encodeURIComponent(sn)}/realtime`, { schema: DeviceRealtimeSchema });
+
+export const fetchPvIv = (sn: string) => apiRequest(`/api/v1/inverter/${encodeURIComponent(sn)}/pvIVRealtime`, { schema: PvIvSchema });
+
+export const fetchDay = (kind: DeviceKind, sn: string, date: string, points: string) =>
+  apiRequest(`${base(kind)}/${encodeURIComponent(sn)}/day`, { query: { date, points: points || undefined }, schema: DaySeriesSchema });
+
+export const fetchEnergy = (kind: DeviceKind, sn: string, period: 'month' | 'year' | 'total', date: string) =>
+  apiRequest(`${base(kind)}/${encodeURIComponent(sn)}/${period}`, { query: { date: date || undefined }, schema: EnergyBarsSchema });
+
+export const renameDevice = (kind: DeviceKind, id: number, alias: string) =>
+  apiRequest(`${base(kind)}/${id}/alias`, { method: 'POST', json: { alias }, schema: z.null(), tolerate: [4] });
+
+export const deleteDevices = (kind: DeviceKind, ids: readonly number[]) =>
+  ids.length === 1
+    ? apiRequest(`${base(kind)}/${ids[0]}/delete`, { method: 'POST', schema: DeleteResultSchema })
+    : apiRequest(`${base(kind)}/batchDelete`, { method: 'POST', json: { ids }, schema: DeleteResultSchema });
+
+export const setMainMeter = (id: number, main: boolean) =>
+  apiRequest(`/api/v1/meter/${id}/main`, { method: 'POST', json: { main }, schema: z.null() });
+
+export const fetchMeterSettings = (sn: string) =>
+  apiRequest(`/api/v1/meter/${encodeURIComponent(sn)}/settings`, { schema: MeterSettingsSchema });
+
+export const saveMeterSettings = (id: number, settings: MeterSettings) =>
+  apiRequest(`/api/v1/meter/${id}/settings`, { method: 'POST', json: settings, schema: z.null() });
+
+export const fetchWorkdata = (sn: string, from: string, to: string, page: number, size: number) =>
+  apiRequest('/api/v1/workdata', { query: { sn, from, to, page, size }, schema: WorkdataPageSchema, tolerate: [602] });
+
+export const exportInverters = (query: DeviceQuery) => {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+  return fetchFile(`/api/v1/inverters/exportInvertersExcel?${params}`);
+};

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { cellStats, formatPointValue, heatColor, orderSections, stringOutliers } from './device-format';
+
+describe('device formatting', () => {
+  it('finds the lowest and highest cell and their spread', () => {
+    expect(cellStats([3.31, null, 3.35, 3.29])).toEqual({ min: 3.29, max: 3.35, spread: 3.35 - 3.29, minIndex: 3, maxIndex: 2 });
+    expect(cellStats([null])).toBeUndefined();
+  });
+
+  it('flags string currents far from the median, and nothing at night', () => {
+    expect([...stringOutliers([9.1, 9.0, 2.1, 9.3, null])]).toEqual([2]);
+    expect([...stringOutliers([0.1, 0.0, 0.2])]).toEqual([]);
+    expect([...stringOutliers([9, 9])]).toEqual([]);
+  });
+
+  it('orders sections input first and status last, and formats values', () => {
+    expect(orderSections([{ key: 'status' }, { key: 'output' }, { key: 'input' }]).map((s) => s.key)).toEqual([
+      'input',
+      'output',
+      'status',
+    ]);
+    expect(formatPointValue(3172.456, null, 'en')).toBe('3,172.5');
+    expect(formatPointValue(null, null, 'en')).toBe('--');
+    expect(formatPointValue(4, 'MPPT', 'en')).toBe('MPPT');
+    expect(formatPointValue(28_144_508, null, 'en', 'Wh')).toBe('28.14 MWh');
+    expect(heatColor(1, 0, 1)).toBe('hsl(0 70% 55%)');
+  });
+});

@@ -1,0 +1,424 @@
+import '../../plants/texts';
+import '../../plants/list/plant-list.css';
+import '../texts';
+import { DeleteOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icons';
+import { type DeviceKind, type DeviceRow, inverterTypeLabel } from '@sunward/contracts/devices';
+import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
+import type { PermissionKey } from '@sunward/contracts/permissions';
+import { formatEnergy, formatPower } from '@sunward/contracts/units';
+import { isDeviceAlias } from '@sunward/contracts/validators';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Empty, Input, Modal, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useSession } from '../../../app/session';
+import { ApiCallError } from '../../../lib/api-client';
+import { currentLanguage } from '../../../lib/i18n';
+import { saveBlob } from '../../../lib/save-blob';
+import { StatusTag } from '../../plants/list/components/PlantTable';
+import { StatusCounts } from '../../plants/list/components/StatusCounts';
+import { fileNameFromDisposition } from '../../plants/list/download';
+import { relativeTime } from '../../plants/list/plant-format';
+import { type DeviceQuery, deleteDevices, deviceKeys, exportInverters, fetchDeviceCounts, fetchDevicePage, renameDevice } from '../api';
+import { detailPathOf } from '../device-format';
+import './device-list.css';
+
+const REFRESH_MS = 30_000;
+const PAGE_SIZE = 20;
+
+/** Permission keys of a kind's buttons (spec 01 §2); kinds without keys of their own use equip.view. */
+const KIND_KEYS: Record<DeviceKind, { edit: PermissionKey; remove: PermissionKey; export?: PermissionKey }> = {
+  inverter: { edit: 'inverter.edit', remove: 'inverter.delete', export: 'inverter.export' },
+  battery: { edit: 'battery.edit', remove: 'battery.delete' },
+  meter: { edit: 'equip.view', remove: 'equip.view' },
+  optimizer: { edit: 'equip.view', remove: 'equip.view' },
+  weather_station: { edit: 'equip.view', remove: 'equip.view' },
+  combiner_box: { edit: 'equip.view', remove: 'equip.view' },
+  heat_pump: { edit: 'equip.view', remove: 'equip.view' },
+  ac_switch: { edit: 'smart.acSwitch', remove: 'smart.acSwitch' },
+};
+
+const INVERTER_TYPES = [1, 2, 3, 4, 93, 94] as const;
+
+interface Props {
+  kind: DeviceKind;
+  /** Extra controls above the table (the other-devices page's family switcher). */
+  header?: React.ReactNode;
+}
+
+/**
+ * A device family's list (spec 02 §2 Equipment): counts by status that filter, search by SN or alias,
+ * filters kept in the address, sorting and paging by the server, rename inline, delete with the
+ * server's list of devices the user may not delete, export for inverters. Refreshes every 30 s.
+ */
+export function DeviceListPage({ kind, header }: Props) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const locale = LANGUAGE_TAGS[currentLanguage()];
+  const { has } = useSession();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useSearchParams();
+  const [selected, setSelected] = useState<number[]>([]);
+  const [renaming, setRenaming] = useState<DeviceRow | null>(null);
+  const keys = KIND_KEYS[kind];
+
+  const filters: DeviceQuery = {
+    keyword: search.get('keyword') ?? undefined,
+    status: search.get('status') ?? undefined,
+    plantName: search.get('plantName') ?? undefined,
+    type: search.get('type') ?? undefined,
+  };
+  const page = Number(search.get('page') ?? '1') || 1;
+  const sort = search.get('sort') ?? 'sn';
+  const order = search.get('order') === 'desc' ? 'desc' : 'asc';
+  const query: DeviceQuery = { ...filters, page, size: PAGE_SIZE, sort, order };
+  const update = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(search);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === undefined || v === '') next.delete(k);
+      else next.set(k, v);
+    }
+    if (!('page' in changes)) next.delete('page');
+    setSearch(next, { replace: true });
+  };
+
+  const countsQuery = { ...filters, status: undefined };
+  const counts = useQuery({
+    queryKey: deviceKeys.counts(kind, countsQuery),
+    queryFn: () => fetchDeviceCounts(kind, countsQuery),
+    refetchInterval: REFRESH_MS,
+  });
+  const list = useQuery({
+    queryKey: deviceKeys.page(kind, query),
+    queryFn: () => fetchDevicePage(kind, query),
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  });
+
+  const remove = useMutation({
+    mutationFn: (ids: number[]) => deleteDevices(kind, ids),
+    onSuccess: (result) => {
+      setSelected([]);
+      void queryClient.invalidateQueries({ queryKey: deviceKeys.kind(kind) });
+      if (result.refused.length > 0)
+        modal.warning({
+          title: t('devices.deletePartly', { count: result.deleted.length }),
+          content: (
+            <div data-testid="delete-refused">
+              <Typography.Paragraph>{t('devices.deleteRefusedIntro')}</Typography.Paragraph>
+              <ul>
+                {result.refused.map((r) => (
+                  <li
+                    key={r.sn}
+                  >{`${r.sn}: ${t(r.reason === 'noPermission' ? 'devices.refusedNoPermission' : 'devices.refusedNotFound')}`}</li>
+                ))}
+              </ul>
+            </div>
+          ),
+        });
+      else message.success(t('devices.deleted', { count: result.deleted.length + result.slavesDeleted.length }));
+    },
+  });
+
+  const confirmDelete = (rows: DeviceRow[]) => {
+    const slaves = rows.filter((r) => r.slaveCount > 0);
+    modal.confirm({
+      title: t('devices.deleteTitle', { count: rows.length }),
+      okButtonProps: { danger: true, id: 'confirm-delete' },
+      okText: t('devices.delete'),
+      content: (
+        <div>
+          <Typography.Paragraph>{rows.map((r) => r.alias ?? r.sn).join(', ')}</Typography.Paragraph>
+          {slaves.length > 0 && (
+            <Typography.Paragraph type="warning">
+              {t('devices.deleteWithSlaves', { count: slaves.reduce((n, r) => n + r.slaveCount, 0) })}
+            </Typography.Paragraph>
+          )}
+          <Typography.Paragraph type="secondary">{t('devices.deleteWarning')}</Typography.Paragraph>
+        </div>
+      ),
+      onOk: () => remove.mutateAsync(rows.map((r) => r.id)),
+    });
+  };
+
+  const [exporting, setExporting] = useState(false);
+  const onExport = async () => {
+    setExporting(true);
+    try {
+      const { blob, disposition } = await exportInverters(filters);
+      saveBlob(blob, fileNameFromDisposition(disposition) ?? 'inverters.xlsx');
+    } catch (error) {
+      if (!(error instanceof ApiCallError)) message.error(t('devices.exportFailed'));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const sortOrder = (key: string) => (sort === key ? (order === 'desc' ? 'descend' : 'ascend') : null);
+  const columns: ColumnsType<DeviceRow> = [
+    {
+      key: 'sn',
+      title: t('devices.colSn'),
+      sorter: true,
+      sortOrder: sortOrder('sn'),
+      render: (_, row) => (
+        <Space direction="vertical" size={0}>
+          <Link to={detailPathOf(kind, row.sn)} data-testid="device-link">
+            {row.sn}
+          </Link>
+          {row.alias && <Typography.Text type="secondary">{row.alias}</Typography.Text>}
+        </Space>
+      ),
+    },
+    {
+      key: 'plantName',
+      title: t('devices.colPlant'),
+      sorter: true,
+      sortOrder: sortOrder('plantName'),
+      render: (_, row) =>
+        row.plantId ? (
+          <Link to={`/plants/overview/${row.plantId}/1`}>{row.plantName}</Link>
+        ) : (
+          <Typography.Text type="secondary">{t('devices.noPlant')}</Typography.Text>
+        ),
+    },
+    ...(kind === 'inverter'
+      ? [
+          {
+            key: 'type',
+            title: t('devices.colType'),
+            render: (_: unknown, row: DeviceRow) => t(`devices.type.${inverterTypeLabel(row.type)}`),
+          },
+        ]
+      : []),
+    { key: 'model', title: t('devices.colModel'), render: (_, row) => [row.brand, row.model].filter(Boolean).join(' · ') || '--' },
+    {
+      key: 'status',
+      title: t('devices.colStatus'),
+      sorter: true,
+      sortOrder: sortOrder('status'),
+      render: (_, row) => <StatusTag status={row.status} />,
+    },
+    ...(kind === 'battery'
+      ? [
+          {
+            key: 'soc',
+            title: t('devices.colSoc'),
+            render: (_: unknown, row: DeviceRow) => (row.soc === null ? '--' : `${Math.round(row.soc)} %`),
+          },
+          {
+            key: 'role',
+            title: t('devices.colRole'),
+            render: (_: unknown, row: DeviceRow) =>
+              row.parentId ? <Tag>{t('devices.slave')}</Tag> : <Tag color="blue">{t('devices.master', { count: row.slaveCount })}</Tag>,
+          },
+        ]
+      : []),
+    ...(kind === 'meter'
+      ? [
+          {
+            key: 'main',
+            title: t('devices.colMain'),
+            render: (_: unknown, row: DeviceRow) => (row.mainMeter ? <Tag color="gold">{t('devices.mainMeter')}</Tag> : null),
+          },
+        ]
+      : []),
+    {
+      key: 'powerW',
+      title: t('devices.colPower'),
+      align: 'right',
+      sorter: true,
+      sortOrder: sortOrder('powerW'),
+      render: (_, row) => formatPower(row.powerW, locale),
+    },
+    {
+      key: 'energyTodayWh',
+      title: t('devices.colToday'),
+      align: 'right',
+      sorter: true,
+      sortOrder: sortOrder('energyTodayWh'),
+      render: (_, row) => formatEnergy(row.energyTodayWh, locale),
+    },
+    {
+      key: 'energyTotalWh',
+      title: t('devices.colTotal'),
+      align: 'right',
+      sorter: true,
+      sortOrder: sortOrder('energyTotalWh'),
+      render: (_, row) => formatEnergy(row.energyTotalWh, locale),
+    },
+    {
+      key: 'lastReportAt',
+      title: t('devices.colLastReport'),
+      sorter: true,
+      sortOrder: sortOrder('lastReportAt'),
+      render: (_, row) => (row.lastReportAt ? relativeTime(row.lastReportAt, Date.now(), locale) : t('devices.never')),
+    },
+    {
+      key: 'actions',
+      title: '',
+      render: (_, row) => (
+        <Space>
+          {has(keys.edit) && row.access !== 'view' && (
+            <Tooltip title={t('devices.rename')}>
+              <Button size="small" type="text" icon={<EditOutlined />} aria-label={t('devices.rename')} onClick={() => setRenaming(row)} />
+            </Tooltip>
+          )}
+          {has(keys.remove) && row.access === 'manage' && (
+            <Tooltip title={t('devices.delete')}>
+              <Button
+                size="small"
+                type="text"
+                danger
+                icon={<DeleteOutlined />}
+                aria-label={t('devices.delete')}
+                onClick={() => confirmDelete([row])}
+              />
+            </Tooltip>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  const rows = list.data?.infos ?? [];
+  const statusFilter = filters.status ? String(filters.status).split(',').map(Number) : [];
+  const filtered = Object.values(filters).some((v) => v !== undefined && v !== '');
+
+  return (
+    <div className="sw-device-list" data-testid={`device-list-${kind}`}>
+      {header}
+      <StatusCounts
+        counts={counts.data}
+        activeStatus={statusFilter}
+        locale={locale}
+        hrefFor={(status) => `?${new URLSearchParams(status === null ? {} : { status: String(status) })}`}
+        onPick={(status) => update({ status: status === null ? undefined : String(status) })}
+      />
+      <Card size="small">
+        <Space wrap className="sw-device-filters">
+          <Input.Search
+            allowClear
+            placeholder={t('devices.searchPlaceholder')}
+            defaultValue={filters.keyword as string | undefined}
+            onSearch={(value) => update({ keyword: value.trim() || undefined })}
+            style={{ width: 260 }}
+            data-testid="device-search"
+          />
+          <Input.Search
+            allowClear
+            placeholder={t('devices.plantPlaceholder')}
+            defaultValue={filters.plantName as string | undefined}
+            onSearch={(value) => update({ plantName: value.trim() || undefined })}
+            style={{ width: 220 }}
+          />
+          {kind === 'inverter' && (
+            <Select
+              allowClear
+              placeholder={t('devices.colType')}
+              style={{ width: 220 }}
+              value={filters.type === undefined ? undefined : Number(filters.type)}
+              onChange={(value?: number) => update({ type: value === undefined ? undefined : String(value) })}
+              options={INVERTER_TYPES.map((code) => ({ value: code, label: t(`devices.type.${inverterTypeLabel(code)}`) }))}
+            />
+          )}
+          {selected.length > 0 && has(keys.remove) && (
+            <Button danger icon={<DeleteOutlined />} onClick={() => confirmDelete(rows.filter((r) => selected.includes(r.id)))}>
+              {t('devices.deleteSelected', { count: selected.length })}
+            </Button>
+          )}
+          {kind === 'inverter' && keys.export && has(keys.export) && (
+            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void onExport()} data-testid="device-export">
+              {t('devices.export')}
+            </Button>
+          )}
+        </Space>
+        <Table<DeviceRow>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={rows}
+          loading={list.isPending}
+          scroll={{ x: 1100 }}
+          rowSelection={has(keys.remove) ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } : undefined}
+          pagination={{
+            current: page,
+            pageSize: PAGE_SIZE,
+            total: list.data?.total ?? 0,
+            showSizeChanger: false,
+            showTotal: (total) => t('devices.total', { count: total }),
+          }}
+          onChange={(pagination, _filters, sorter) => {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            const key = s?.order ? String(s.columnKey) : undefined;
+            update({ page: String(pagination.current ?? 1), sort: key, order: s?.order === 'descend' ? 'desc' : undefined });
+          }}
+          locale={{
+            emptyText: (
+              <Empty
+                description={filtered ? t('devices.emptyFiltered') : t(`devices.empty.${kind}`)}
+                image={Empty.PRESENTED_IMAGE_SIMPLE}
+              />
+            ),
+          }}
+        />
+      </Card>
+      <RenameModal kind={kind} row={renaming} onClose={() => setRenaming(null)} />
+    </div>
+  );
+}
+
+/** Renames a device: at most 32 bytes without special characters, checked here and by the server. */
+function RenameModal({ kind, row, onClose }: { kind: DeviceKind; row: DeviceRow | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const bytes = new TextEncoder().encode(value.trim()).length;
+  const save = useMutation({
+    mutationFn: () => renameDevice(kind, row?.id ?? 0, value.trim()),
+    onSuccess: () => {
+      message.success(t('devices.renamed'));
+      void queryClient.invalidateQueries({ queryKey: deviceKeys.kind(kind) });
+      onClose();
+    },
+    onError: (error) => setProblem(error instanceof ApiCallError ? error.message : t('devices.saveFailed')),
+  });
+  const trimmed = value.trim();
+  const localProblem =
+    bytes > 32 ? t('devices.aliasTooLong') : trimmed !== '' && !isDeviceAlias(trimmed) ? t('devices.aliasSpecial') : null;
+  return (
+    <Modal
+      open={row !== null}
+      title={t('devices.renameTitle', { sn: row?.sn ?? '' })}
+      okText={t('devices.save')}
+      onCancel={onClose}
+      onOk={() => save.mutate()}
+      okButtonProps={{ disabled: localProblem !== null, loading: save.isPending, id: 'rename-save' }}
+      afterOpenChange={(open) => {
+        if (open) {
+          setValue(row?.alias ?? '');
+          setProblem(null);
+        }
+      }}
+      destroyOnHidden
+    >
+      <Input
+        autoFocus
+        value={value}
+        onChange={(e) => {
+          setValue(e.target.value);
+          setProblem(null);
+        }}
+        placeholder={t('devices.aliasPlaceholder')}
+        status={localProblem || problem ? 'error' : undefined}
+        suffix={<Typography.Text type={bytes > 32 ? 'danger' : 'secondary'}>{`${bytes}/32`}</Typography.Text>}
+        data-testid="rename-input"
+      />
+      {(localProblem || problem) && <Typography.Text type="danger">{localProblem ?? problem}</Typography.Text>}
+    </Modal>
+  );
+}
