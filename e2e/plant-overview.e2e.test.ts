@@ -1,8 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PlantCreate } from '@sunward/contracts/plants';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { call, signIn } from '@sunward/server/test/client';
@@ -11,25 +6,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
+import { noonLongitude, runSimulator } from './support/simulator.js';
 
-const SIMULATOR_MAIN = fileURLToPath(new URL('../apps/simulator/src/main.ts', import.meta.url));
 const ZONE = 'Africa/Abidjan';
 
 let server: TestServer;
 let browser: Browser;
-let simulator: ChildProcess | undefined;
-let fleetDir: string;
+let simulator: ReturnType<typeof runSimulator> | undefined;
 const ids: { storage: number; grid: number } = { storage: 0, grid: 0 };
-
-/**
- * Where the sun is high right now: the simulator's physics follows the real sun, so the plants sit on
- * the meridian of local noon (near the equator) and produce whenever the test runs.
- */
-function noonLongitude(now = new Date()): number {
-  const hours = now.getUTCHours() + now.getUTCMinutes() / 60;
-  const lon = (12 - hours) * 15;
-  return Math.round((lon > 180 ? lon - 360 : lon < -180 ? lon + 360 : lon) * 1000) / 1000;
-}
 
 async function createPlant(token: string, name: string, plantType: 1 | 3, sn: string, key: string, longitude: number) {
   await server.registerGateway(sn, key);
@@ -83,12 +67,7 @@ beforeAll(async () => {
       },
     ],
   };
-  fleetDir = mkdtempSync(join(tmpdir(), 'sunward-overview-'));
-  const fleetFile = join(fleetDir, 'fleet.json');
-  writeFileSync(fleetFile, JSON.stringify(fleet));
-  simulator = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet', fleetFile, '--fault-rate', '0'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  simulator = runSimulator(fleet);
   // Ready when both plants have today's energy from at least two reports of their counters.
   await vi.waitFor(
     async () => {
@@ -102,10 +81,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  simulator?.kill('SIGTERM');
+  simulator?.stop();
   await browser?.close();
   await server?.close();
-  if (fleetDir) rmSync(fleetDir, { recursive: true, force: true });
 });
 
 async function openOverview(path: string) {

@@ -148,12 +148,8 @@ beforeAll(async () => {
   await addDevices(g.id, g.gatewayId, [{ sn: 'PEIN000001', protocolId: 'sunspec-inverter-1p', family: 'inverter' }]);
   const gc = await connectTestGateway(server.telemetry.mqttPort, 'GWPE000002', g.key);
   testGateways.push(gc);
-  await gc.report(at(yesterday, 9), [
-    { sn: 'PEIN000001', proto: 'sunspec-inverter-1p', values: { W: 1000, WH: 5000, St: 4 } },
-  ]);
-  await gc.report(at(yesterday, 15), [
-    { sn: 'PEIN000001', proto: 'sunspec-inverter-1p', values: { W: 2000, WH: 9000, St: 4 } },
-  ]);
+  await gc.report(at(yesterday, 9), [{ sn: 'PEIN000001', proto: 'sunspec-inverter-1p', values: { W: 1000, WH: 5000, St: 4 } }]);
+  await gc.report(at(yesterday, 15), [{ sn: 'PEIN000001', proto: 'sunspec-inverter-1p', values: { W: 2000, WH: 9000, St: 4 } }]);
   await server.telemetry.pipeline.drain();
 
   await server.database.db.insert(plantPredictions).values({ plantId: storage, day: yesterday, energyWh: 7000 });

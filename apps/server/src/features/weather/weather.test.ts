@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { pointIndex } from '@sunward/protocol/positions';
+import { describe, expect, it } from 'vitest';
 import { currentWeather, STATION_STALE_MS } from './weather.service.js';
 import { cachedProvider, type FetchLike, openMeteoProvider, type WeatherProvider } from './weather-provider.js';
 

@@ -19,14 +19,14 @@ export function MeterPanel({ device, canEdit }: { device: DeviceRow; canEdit: bo
   const main = useMutation({
     mutationFn: (value: boolean) => setMainMeter(device.id, value),
     onSuccess: () => {
-      message.success(t('devices.saved'));
+      void message.success(t('devices.saved'));
       void refresh();
     },
   });
   const save = useMutation({
     mutationFn: (values: Partial<MeterSettings>) => saveMeterSettings(device.id, completeSettings(values)),
     onSuccess: () => {
-      message.success(t('devices.saved'));
+      void message.success(t('devices.saved'));
       void refresh();
     },
   });

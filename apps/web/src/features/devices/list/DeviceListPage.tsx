@@ -103,7 +103,7 @@ export function DeviceListPage({ kind, header }: Props) {
       setSelected([]);
       void queryClient.invalidateQueries({ queryKey: deviceKeys.kind(kind) });
       if (result.refused.length > 0)
-        modal.warning({
+        void modal.warning({
           title: t('devices.deletePartly', { count: result.deleted.length }),
           content: (
             <div data-testid="delete-refused">
@@ -118,13 +118,13 @@ export function DeviceListPage({ kind, header }: Props) {
             </div>
           ),
         });
-      else message.success(t('devices.deleted', { count: result.deleted.length + result.slavesDeleted.length }));
+      else void message.success(t('devices.deleted', { count: result.deleted.length + result.slavesDeleted.length }));
     },
   });
 
   const confirmDelete = (rows: DeviceRow[]) => {
     const slaves = rows.filter((r) => r.slaveCount > 0);
-    modal.confirm({
+    void modal.confirm({
       title: t('devices.deleteTitle', { count: rows.length }),
       okButtonProps: { danger: true, id: 'confirm-delete' },
       okText: t('devices.delete'),
@@ -150,7 +150,7 @@ export function DeviceListPage({ kind, header }: Props) {
       const { blob, disposition } = await exportInverters(filters);
       saveBlob(blob, fileNameFromDisposition(disposition) ?? 'inverters.xlsx');
     } catch (error) {
-      if (!(error instanceof ApiCallError)) message.error(t('devices.exportFailed'));
+      if (!(error instanceof ApiCallError)) void message.error(t('devices.exportFailed'));
     } finally {
       setExporting(false);
     }
@@ -365,23 +365,23 @@ export function DeviceListPage({ kind, header }: Props) {
           }}
         />
       </Card>
-      <RenameModal kind={kind} row={renaming} onClose={() => setRenaming(null)} />
+      {renaming && <RenameModal key={renaming.id} kind={kind} row={renaming} onClose={() => setRenaming(null)} />}
     </div>
   );
 }
 
 /** Renames a device: at most 32 bytes without special characters, checked here and by the server. */
-function RenameModal({ kind, row, onClose }: { kind: DeviceKind; row: DeviceRow | null; onClose(): void }) {
+function RenameModal({ kind, row, onClose }: { kind: DeviceKind; row: DeviceRow; onClose(): void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const [value, setValue] = useState('');
+  const [value, setValue] = useState(row.alias ?? '');
   const [problem, setProblem] = useState<string | null>(null);
   const bytes = new TextEncoder().encode(value.trim()).length;
   const save = useMutation({
-    mutationFn: () => renameDevice(kind, row?.id ?? 0, value.trim()),
+    mutationFn: () => renameDevice(kind, row.id, value.trim()),
     onSuccess: () => {
-      message.success(t('devices.renamed'));
+      void message.success(t('devices.renamed'));
       void queryClient.invalidateQueries({ queryKey: deviceKeys.kind(kind) });
       onClose();
     },
@@ -392,18 +392,12 @@ function RenameModal({ kind, row, onClose }: { kind: DeviceKind; row: DeviceRow 
     bytes > 32 ? t('devices.aliasTooLong') : trimmed !== '' && !isDeviceAlias(trimmed) ? t('devices.aliasSpecial') : null;
   return (
     <Modal
-      open={row !== null}
-      title={t('devices.renameTitle', { sn: row?.sn ?? '' })}
+      open
+      title={t('devices.renameTitle', { sn: row.sn })}
       okText={t('devices.save')}
       onCancel={onClose}
       onOk={() => save.mutate()}
       okButtonProps={{ disabled: localProblem !== null, loading: save.isPending, id: 'rename-save' }}
-      afterOpenChange={(open) => {
-        if (open) {
-          setValue(row?.alias ?? '');
-          setProblem(null);
-        }
-      }}
       destroyOnHidden
     >
       <Input

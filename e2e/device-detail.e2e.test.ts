@@ -1,0 +1,154 @@
+import type { PlantCreate } from '@sunward/contracts/plants';
+import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
+import { call, signIn } from '@sunward/server/test/client';
+import { ADMIN, type TestServer } from '@sunward/server/test/harness';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { startProduct } from './support/product.js';
+import { noonLongitude, runSimulator } from './support/simulator.js';
+
+const ZONE = 'Africa/Abidjan';
+
+let server: TestServer;
+let browser: Browser;
+let simulator: ReturnType<typeof runSimulator> | undefined;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startProduct(), launchBrowser()]);
+  const token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
+  const longitude = noonLongitude();
+  await server.registerGateway('GWDVE00001', 'dvkey00001');
+  const body: PlantCreate = {
+    name: 'Equator Device Home',
+    capacityKwp: 10,
+    plantType: 3,
+    latitude: 5,
+    longitude,
+    timezone: ZONE,
+    meteringTopology: 'net',
+    gateways: [{ sn: 'GWDVE00001', key: 'dvkey00001' }],
+    tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.2 },
+  };
+  const plant = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', { token, json: body });
+  if (plant.body.code !== 0) throw new Error(`plant not created: ${JSON.stringify(plant.body)}`);
+
+  // The simulator plays the gateway over MQTT every two seconds; the server discovers its devices.
+  const fleet: SimulatedFleet = {
+    seed: 11,
+    mqttUrl: `mqtt://127.0.0.1:${server.telemetry.mqttPort}`,
+    gateways: [
+      {
+        sn: 'GWDVE00001',
+        key: 'dvkey00001',
+        intervalSeconds: 2,
+        plant: { name: 'Equator Device Home', latitude: 5, longitude, timezone: ZONE, capacityKwp: 10, plantType: 3, load: 'household' },
+        devices: [
+          { sn: 'HYDVE00001', protocolId: 'sunspec-hybrid-lv', family: 'hybrid_inverter', ratedPowerW: 10_000 },
+          { sn: 'BTDVE00001', protocolId: 'sunspec-battery-bms', family: 'battery', capacityKwh: 12 },
+          { sn: 'MTDVE00001', protocolId: 'sunspec-meter-3p', family: 'meter' },
+        ],
+      },
+    ],
+  };
+  simulator = runSimulator(fleet);
+  await vi.waitFor(
+    async () => {
+      const page = await call<{ total: number }>(server.app, 'GET', '/api/v1/inverters', { token });
+      const battery = await call<{ total: number }>(server.app, 'GET', '/api/v1/batteries', { token });
+      if (page.body.data?.total !== 1 || battery.body.data?.total !== 1) throw new Error('devices not discovered yet');
+    },
+    { timeout: 60_000, interval: 500 },
+  );
+});
+
+afterAll(async () => {
+  simulator?.stop();
+  await browser?.close();
+  await server?.close();
+});
+
+async function signedIn() {
+  const opened = await openPage(browser, server.url);
+  await signInThroughForm(opened.page, ADMIN.account, ADMIN.password);
+  return opened;
+}
+
+describe('device pages', () => {
+  it('finds an inverter in the list, opens it and reads live values, strings and today’s curve', async () => {
+    const { page, errors, context } = await signedIn();
+    await page.goto('/device/inverter');
+    const list = page.getByTestId('device-list-inverter');
+    await list.getByText('HYDVE00001').waitFor();
+    await expect.poll(() => list.getByTestId('plant-count-normal').textContent(), { timeout: 15_000 }).toMatch(/1/);
+    await page.getByTestId('device-search').locator('input').fill('HYDVE');
+    await page.getByTestId('device-search').locator('input').press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('keyword') === 'HYDVE');
+    await list.getByTestId('device-link').first().click();
+
+    await page.waitForURL((url) => url.pathname === '/device/detail/inverter/HYDVE00001');
+    await page.getByTestId('device-detail').waitFor();
+    await expect.poll(() => page.getByTestId('device-power').textContent(), { timeout: 15_000 }).toMatch(/[1-9][\d.,]*\s?k?W/);
+    // Sections the hybrid has: DC strings, AC output, battery, grid, load; no EPS.
+    for (const section of ['input', 'output', 'battery', 'grid', 'load']) await page.getByTestId(`section-${section}`).waitFor();
+    expect(await page.getByTestId('section-eps').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('pv-strings').locator('tbody tr').count()).toBe(2);
+    expect(await page.getByTestId('pv-strings').textContent()).toMatch(/PV1.*\d+(\.\d+)?\s?V/);
+
+    // Live without reload: the last-report time moves on as the simulator reports.
+    const before = await page.getByTestId('section-output').locator('[data-point="W"]').textContent();
+    await expect
+      .poll(async () => page.getByTestId('section-output').locator('[data-point="W"]').textContent(), {
+        timeout: 40_000,
+        interval: 1000,
+      })
+      .not.toBe(before);
+
+    // Today's curve, then one more parameter picked from the map.
+    await page.getByTestId('device-chart').locator('canvas').first().waitFor();
+    await page.getByTestId('point-picker').click();
+    await page.keyboard.type('Battery state of charge');
+    await page.locator('.ant-select-item-option', { hasText: 'Battery state of charge' }).first().click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('point-picker').textContent()).toContain('Battery state of charge');
+    await page.getByTestId('device-chart').locator('canvas').first().waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a battery’s cells as a heat grid with the lowest and highest cell marked', async () => {
+    const { page, errors, context } = await signedIn();
+    await page.goto('/device/battery');
+    await page.getByTestId('device-list-battery').getByText('BTDVE00001').click();
+    await page.waitForURL((url) => url.pathname === '/device/detail/battery/BTDVE00001');
+    const grid = page.getByTestId('cell-grid');
+    await grid.waitFor();
+    await expect.poll(() => grid.locator('[data-cell^="CellV"]').count()).toBe(16);
+    expect(await grid.locator('[data-cell^="CellT"]').count()).toBe(8);
+    expect(await grid.locator('[data-cell^="CellV"][data-extreme="min"]').count()).toBe(1);
+    expect(await grid.locator('[data-cell^="CellV"][data-extreme="max"]').count()).toBe(1);
+    expect(await page.getByTestId('cell-stats-voltage').textContent()).toMatch(
+      /Min 3\.\d{3} V · #\d+.*Max 3\.\d{3} V · #\d+.*Spread 0\.\d{3} V/,
+    );
+    await page.getByTestId('section-battery').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('renames a device from the list, refusing a name over 32 bytes', async () => {
+    const { page, errors, context } = await signedIn();
+    await page.goto('/device/other?kind=meter');
+    const list = page.getByTestId('device-list-meter');
+    await list.getByText('MTDVE00001').waitFor();
+    await list.getByRole('button', { name: 'Rename' }).first().click();
+    const input = page.getByTestId('rename-input');
+    await input.fill('电表电表电表电表电表电表'); // 12 × 3 = 36 bytes
+    await page.getByText('At most 32 bytes').waitFor();
+    expect(await page.locator('#rename-save').isDisabled()).toBe(true);
+    await input.fill('Grid meter');
+    await page.locator('#rename-save').click();
+    await list.getByText('Grid meter').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
