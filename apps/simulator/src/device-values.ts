@@ -91,7 +91,7 @@ export function deviceValues(
   state: DeviceState,
   snapshot: PlantSnapshot,
   dtSeconds: number,
-  options: { faultRate: number; shutdown: boolean; powerLimitPct: number; upgrading?: boolean },
+  options: { faultRate: number; shutdown: boolean; powerLimitPct: number; upgrading?: boolean; bankPacks?: number },
 ): Values {
   stepFault(state, options.faultRate);
   const { device, random } = state;
@@ -176,13 +176,15 @@ export function deviceValues(
       break;
     }
     case 'battery': {
+      // The master reports the bank; a slave pack carries its share of the bank's power.
+      const packs = device.parentSn ? 1 / (options.bankPacks ?? 1) : 1;
       const voltage = 51.2 + (snapshot.socPct - 50) * 0.04;
-      values.SoC = round(snapshot.socPct, 1);
-      values.W = round(snapshot.batteryW);
+      values.SoC = round(snapshot.socPct + (device.parentSn ? random.normal(0, 0.3) : 0), 1);
+      values.W = round(snapshot.batteryW * packs);
       values.V = round(voltage, 1);
-      values.A = round(snapshot.batteryW / voltage, 1);
-      values.ChaWH = snapshot.counters.chargeWh;
-      values.DisChaWH = snapshot.counters.dischargeWh;
+      values.A = round((snapshot.batteryW * packs) / voltage, 1);
+      values.ChaWH = Math.round(snapshot.counters.chargeWh * packs);
+      values.DisChaWH = Math.round(snapshot.counters.dischargeWh * packs);
       values.Tmp = round(snapshot.ambientC + 4 + Math.abs(snapshot.batteryW) / 2000, 1);
       const cell = 3.2 + snapshot.socPct * 0.0015;
       for (let i = 1; i <= 16; i++) values[`CellV${i}`] = round(cell + random.normal(0, 0.004), 3);

@@ -71,6 +71,8 @@ for (const gateway of fleet.gateways) {
   connections.push(connection);
   let last = Date.now();
   plant.step(new Date(last), controls);
+  // Battery packs of the bank: the master and its slaves share its power.
+  const bankPacks = 1 + gateway.devices.filter((d) => d.parentSn).length;
   const tick = () => {
     const now = Date.now();
     const dt = (now - last) / 1000;
@@ -81,13 +83,14 @@ for (const gateway of fleet.gateways) {
       devices: states.map((state) => ({
         sn: state.device.sn,
         proto: state.device.protocolId,
-        blocks: encodeValues(state.protocol, deviceValues(state, snapshot, dt, { faultRate, shutdown: false, powerLimitPct: 100 })).map(
-          (b) => ({
-            fc: b.functionCode === 4 ? 4 : 3,
-            addr: b.address,
-            hex: registersToHex(b.registers),
-          }),
-        ),
+        blocks: encodeValues(
+          state.protocol,
+          deviceValues(state, snapshot, dt, { faultRate, shutdown: false, powerLimitPct: 100, bankPacks }),
+        ).map((b) => ({
+          fc: b.functionCode === 4 ? 4 : 3,
+          addr: b.address,
+          hex: registersToHex(b.registers),
+        })),
       })),
     });
     // Now and then a gateway loses its uplink for a few intervals; its reports wait and follow later.

@@ -186,6 +186,8 @@ export const DayQuerySchema = z.object({
   date: DAY.optional(),
   /** Comma-separated point ids, at most 6 (and 6 units); the model's default when absent. */
   points: z.string().max(400).optional(),
+  /** Days ending with `date` (spec 02 §9 quick ranges: 1, 3, 7, 30, 60); longer ranges read averaged tiers. */
+  days: z.coerce.number().int().min(1).max(60).default(1),
 });
 
 export const PeriodQuerySchema = z.object({
@@ -197,7 +199,7 @@ export const PeriodQuerySchema = z.object({
 });
 
 export const SeriesSchema = PointInfoSchema.extend({ points: z.array(z.tuple([z.number(), z.number().nullable()])) });
-export const DaySeriesSchema = z.object({ date: DAY, timezone: z.string(), series: z.array(SeriesSchema) });
+export const DaySeriesSchema = z.object({ date: DAY, days: z.number(), timezone: z.string(), series: z.array(SeriesSchema) });
 export type DaySeries = z.infer<typeof DaySeriesSchema>;
 
 /** Energy by bucket for month (days), year (months) and total (years): one bar series per counter. */

@@ -12,6 +12,8 @@ export const SimulatedDeviceSchema = z.object({
   ratedPowerW: z.number().optional(),
   /** Battery capacity for BMS devices. */
   capacityKwh: z.number().optional(),
+  /** Battery slave packs: the master pack's SN (the master reports the bank, each slave its own pack). */
+  parentSn: z.string().optional(),
 });
 
 export const SimulatedPlantSchema = z.object({

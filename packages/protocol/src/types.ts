@@ -71,6 +71,8 @@ export interface RegisterPoint {
   max?: number;
   /** Enumerated values: raw value -> label. */
   enumeration?: Record<number, LocalisedText>;
+  /** Bit fields that are states rather than events (relays): bit -> what a set bit means. */
+  bitNames?: Record<number, LocalisedText>;
 }
 
 export type EventLevel = 'fault' | 'warning' | 'protect';

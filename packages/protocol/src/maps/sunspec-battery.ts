@@ -115,10 +115,14 @@ function bmsPoints() {
   });
   v(1, {
     id: 'RelaySt',
-    label: t(
-      'Relay states (bit 0 main +, bit 1 main −, bit 2 pre-charge, bit 3 breaker, bit 4 heater)',
-      '继电器状态（bit0主正、bit1主负、bit2预充、bit3断路器、bit4加热）',
-    ),
+    label: t('Relays closed', '闭合的继电器'),
+    bitNames: {
+      0: t('Main +', '主正'),
+      1: t('Main −', '主负'),
+      2: t('Pre-charge', '预充'),
+      3: t('Breaker', '断路器'),
+      4: t('Heater', '加热'),
+    },
     type: 'bits16',
   });
   v(2, { id: 'Tmp', label: t('Pack temperature', '电池组温度'), type: 's16', unit: '°C', scale: 0.1 });

@@ -86,6 +86,10 @@ function valueText(protocol: ProtocolDefinition, point: RegisterPoint, value: nu
     const label = point.enumeration[value];
     return label ? text(label, language) : String(value);
   }
+  if (isBits(point) && point.bitNames) {
+    const names = Object.entries(point.bitNames).filter(([bit]) => (value & (2 ** Number(bit))) !== 0);
+    return names.length === 0 ? '—' : names.map(([, label]) => text(label, language)).join(', ');
+  }
   if (isBits(point)) {
     const events = protocol.events.filter((e) => e.point === point.id && (value & (2 ** e.bit)) !== 0);
     if (events.length > 0) return events.map((e) => text(e.description, language)).join(', ');

@@ -90,7 +90,7 @@ beforeAll(async () => {
         proto: 'sunspec-hybrid-lv',
         values: { W: 3000, BatW: -500, WH: 80_000 + i * 200, St: 4, GridW: -1200, LoadW: 1300, WorkMode: 0 },
       },
-      { sn: 'DVBT000001', proto: 'sunspec-battery-bms', values: { W: -500, SoC: 55 + i, CellV1: 3.31, CellV2: 3.35, CellT1: 24 } },
+      { sn: 'DVBT000001', proto: 'sunspec-battery-bms', values: { W: -500, SoC: 55 + i, CellV1: 3.31, CellV2: 3.35, CellT1: 24, RelaySt: 3 } },
       { sn: 'DVBT000002', proto: 'sunspec-battery-bms', values: { W: -500, SoC: 54 + i } },
       { sn: 'DVMT000001', proto: 'sunspec-meter-3p', values: { W: -1200, TotWhImp: 10_000, TotWhExp: 20_000 + i * 300 } },
       { sn: 'DVMT000002', proto: 'sunspec-meter-3p', values: { W: 200, TotWhImp: 5_000 + i * 50, TotWhExp: 0 } },
@@ -220,6 +220,10 @@ describe('detail, realtime and charts', () => {
     expect(day.data.series.map((s) => s.id)).toEqual(['W', 'DCW1']);
     expect(day.data.series[0]?.points.length).toBe(4);
     expect(day.data.timezone).toBe('Europe/Berlin');
+    const week = await get<DaySeries>('/api/v1/inverter/DVIN000001/day?points=W&days=7');
+    expect(week.data).toMatchObject({ days: 7 });
+    expect(week.data.series[0]?.points.length).toBe(4);
+    expect((await get('/api/v1/inverter/DVIN000001/day?days=61')).code).toBe(Code.VALIDATION);
     expect((await get('/api/v1/inverter/DVIN000001/day?points=W,A,Hz,VA,PF,DCW,DCA')).code).toBe(Code.VALIDATION);
     const unknown = await get('/api/v1/inverter/DVIN000001/day?points=Nope');
     expect(unknown.code).toBe(Code.VALIDATION);
@@ -246,6 +250,8 @@ describe('detail, realtime and charts', () => {
     const realtime = await get<DeviceRealtime>('/api/v1/battery/DVBT000001/realtime');
     const cells = realtime.data.sections.find((s) => s.key === 'cells');
     expect(cells?.values.find((v) => v.id === 'CellV2')?.value).toBeCloseTo(3.35);
+    const relays = realtime.data.sections.flatMap((s) => s.values).find((v) => v.id === 'RelaySt');
+    expect(relays?.text).toBe('Main +, Main −');
   });
 
   it('lists operation data records of a device with one column per point', async () => {

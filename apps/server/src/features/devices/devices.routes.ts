@@ -139,7 +139,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
       async (request) =>
         ok(
           request,
-          await service.day(request.requireAuth(), kind, request.params.sn, request.language, request.query.date, request.query.points),
+          await service.day(request.requireAuth(), kind, request.params.sn, request.language, request.query),
         ),
     );
 
@@ -286,15 +286,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
       async (request) =>
         ok(
           request,
-          await service.day(
-            request.requireAuth(),
-            'inverter',
-            request.params.sn,
-            request.language,
-            request.query.date,
-            request.query.points,
-            section,
-          ),
+          await service.day(request.requireAuth(), 'inverter', request.params.sn, request.language, request.query, section),
         ),
     );
     for (const period of ['month', 'year', 'total'] as const)

@@ -115,9 +115,9 @@ export function createDevicesService(deps: {
     return { device: device as DeviceRecord, level };
   }
 
-  function dayBounds(device: DeviceRecord, date: string | undefined) {
+  function dayBounds(device: DeviceRecord, date: string | undefined, days: number) {
     const day = date ?? localDayOf(now(), device.timezone);
-    return { day, from: localDayStart(day, device.timezone), to: localDayStart(addDays(day, 1), device.timezone) };
+    return { day, from: localDayStart(addDays(day, 1 - days), device.timezone), to: localDayStart(addDays(day, 1), device.timezone) };
   }
 
   function pickPoints(device: DeviceRecord, language: Language, asked: string | undefined, section?: SectionKey) {
@@ -213,13 +213,14 @@ export function createDevicesService(deps: {
       kind: DeviceKind,
       sn: string,
       language: Language,
-      date?: string,
-      points?: string,
+      range: { date?: string; points?: string; days?: number },
       section?: SectionKey,
     ): Promise<DaySeries> {
+      const { date, points } = range;
+      const days = range.days ?? 1;
       const { device } = await load(auth, kind, { sn });
       const chosen = pickPoints(device, language, points, section);
-      const { day, from, to } = dayBounds(device, date);
+      const { day, from, to } = dayBounds(device, date, days);
       const series = await Promise.all(
         chosen.map(async (p) => ({
           ...p,
@@ -234,7 +235,7 @@ export function createDevicesService(deps: {
           ).map(([t, v]): [number, number | null] => [t, v]),
         })),
       );
-      return { date: day, timezone: device.timezone, series };
+      return { date: day, days, timezone: device.timezone, series };
     },
 
     /** Energy bars from the device's counters: days of a month, months of a year, or years. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PlantType } from '@sunward/contracts/device-status';
 import type { Tariff } from '@sunward/contracts/plants';
 import type { SimulatedFleet, SimulatedGateway } from '@sunward/contracts/simulated-fleet';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { companies, devices, gateways, plants } from '../../db/schema.js';
 import { hashGatewayKey } from '../../ingest/gateway-auth.js';
@@ -94,6 +94,10 @@ export function demoDevices(index: number, site: (typeof DEMO_SITES)[number]): D
       family: 'battery',
       capacityKwh: Math.round(site.capacityKwp * 1.2),
     });
+    // A larger bank is a master with slave packs (spec 02: master and slave packs).
+    if (site.capacityKwp > 10)
+      for (let i = 2; i <= 3; i++)
+        out.push({ sn: `BT${tag}0000${i}`, protocolId: 'sunspec-battery-bms', family: 'battery', parentSn: `BT${tag}00001` });
   } else {
     for (let i = 1; i <= inverterCount; i++) {
       out.push({
@@ -169,6 +173,8 @@ export async function provisionDemoFleet(
           model: d.protocolId,
         })),
       );
+      for (const slave of list.filter((d) => d.parentSn))
+        await tx.execute(sql`update devices set parent_id = (select id from devices where sn = ${slave.parentSn}) where sn = ${slave.sn}`);
       fleet.gateways.push({ sn, key, intervalSeconds: options.intervalSeconds, plant: { ...site }, devices: list });
     }
     // Spare gateways, registered but bound to no plant, so the first start can try the plant wizard.

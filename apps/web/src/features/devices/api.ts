@@ -26,7 +26,8 @@ export const deviceKeys = {
   detail: (kind: DeviceKind, sn: string) => ['devices', kind, 'detail', sn] as const,
   realtime: (kind: DeviceKind, sn: string) => ['devices', kind, 'realtime', sn] as const,
   pvIv: (sn: string) => ['devices', 'inverter', 'pvIv', sn] as const,
-  day: (kind: DeviceKind, sn: string, date: string, points: string) => ['devices', kind, 'day', sn, date, points] as const,
+  day: (kind: DeviceKind, sn: string, date: string, days: number, points: string) =>
+    ['devices', kind, 'day', sn, date, days, points] as const,
   energy: (kind: DeviceKind, sn: string, period: string, date: string) => ['devices', kind, 'energy', sn, period, date] as const,
   meterSettings: (sn: string) => ['devices', 'meter', 'settings', sn] as const,
   workdata: (sn: string, from: string, to: string, page: number) => ['devices', 'workdata', sn, from, to, page] as const,
@@ -48,8 +49,11 @@ export const fetchRealtime = (kind: DeviceKind, sn: string) =>
 
 export const fetchPvIv = (sn: string) => apiRequest(`/api/v1/inverter/${encodeURIComponent(sn)}/pvIVRealtime`, { schema: PvIvSchema });
 
-export const fetchDay = (kind: DeviceKind, sn: string, date: string, points: string) =>
-  apiRequest(`${base(kind)}/${encodeURIComponent(sn)}/day`, { query: { date, points: points || undefined }, schema: DaySeriesSchema });
+export const fetchDay = (kind: DeviceKind, sn: string, date: string, days: number, points: string) =>
+  apiRequest(`${base(kind)}/${encodeURIComponent(sn)}/day`, {
+    query: { date, days, points: points || undefined },
+    schema: DaySeriesSchema,
+  });
 
 export const fetchEnergy = (kind: DeviceKind, sn: string, period: 'month' | 'year' | 'total', date: string) =>
   apiRequest(`${base(kind)}/${encodeURIComponent(sn)}/${period}`, { query: { date: date || undefined }, schema: EnergyBarsSchema });

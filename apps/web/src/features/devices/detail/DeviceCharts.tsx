@@ -1,5 +1,5 @@
 import { DEVICE_LIMITS, type DeviceDetail, type DeviceKind } from '@sunward/contracts/devices';
-import { addDays, localDayStart } from '@sunward/contracts/plant-energy';
+import { addDays, localDayOf, localDayStart } from '@sunward/contracts/plant-energy';
 import { formatEnergy } from '@sunward/contracts/units';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Select, Space, Typography } from 'antd';
@@ -9,6 +9,12 @@ import { Chart, type ChartOption } from '../../plants/overview/components/Chart'
 import { defaultParam, type Period, PeriodPicker } from '../../plants/overview/components/PeriodPicker';
 import { clockInZone } from '../../plants/overview/overview-format';
 import { deviceKeys, fetchDay, fetchEnergy } from '../api';
+
+const QUICK_RANGES = [
+  { label: 'devices.today', days: 1, yesterday: false },
+  { label: 'devices.yesterday', days: 1, yesterday: true },
+  ...[3, 7, 30, 60].map((n) => ({ label: 'devices.lastDays', days: n, yesterday: false })),
+];
 
 const PALETTE = ['#f59e0b', '#3b82f6', '#22c55e', '#8b5cf6', '#ef4444', '#14b8a6'];
 
@@ -29,12 +35,14 @@ export function DeviceCharts({ kind, detail, today, locale, liveTick }: Props) {
   const { t } = useTranslation();
   const sn = detail.device.sn;
   const [period, setPeriod] = useState<Period>({ tab: 'day', param: today });
+  // Spec 02 §9 quick ranges: today, yesterday, the last 3, 7, 30 and 60 days (curves over several days).
+  const [days, setDays] = useState(1);
   const [points, setPoints] = useState<string[]>(detail.defaultPoints);
   const pointsKey = points.join(',');
 
   const day = useQuery({
-    queryKey: [...deviceKeys.day(kind, sn, period.param, pointsKey), period.param === today ? liveTick : 0],
-    queryFn: () => fetchDay(kind, sn, period.param, pointsKey),
+    queryKey: [...deviceKeys.day(kind, sn, period.param, days, pointsKey), period.param === today ? liveTick : 0],
+    queryFn: () => fetchDay(kind, sn, period.param, days, pointsKey),
     enabled: period.tab === 'day' && points.length > 0,
     placeholderData: keepPreviousData,
   });
@@ -64,9 +72,12 @@ export function DeviceCharts({ kind, detail, today, locale, liveTick }: Props) {
       // The whole day on the axis, in the device's time zone, however much of it has data.
       xAxis: {
         type: 'time',
-        min: localDayStart(day.data.date, zone),
+        min: localDayStart(addDays(day.data.date, 1 - day.data.days), zone),
         max: localDayStart(addDays(day.data.date, 1), zone),
-        axisLabel: { formatter: (value: number) => clockInZone(value, zone) },
+        axisLabel: {
+          formatter: (value: number) =>
+            day.data.days > 1 ? `${localDayOf(value, zone).slice(5)} ${clockInZone(value, zone)}` : clockInZone(value, zone),
+        },
       },
       yAxis: units.map((unit, i) => ({
         type: 'value',
@@ -106,24 +117,25 @@ export function DeviceCharts({ kind, detail, today, locale, liveTick }: Props) {
       title={t('devices.chartTitle')}
       extra={
         <Space wrap>
-          {period.tab === 'day' && (
-            <>
-              <Button
-                size="small"
-                type={period.param === today ? 'primary' : 'default'}
-                onClick={() => setPeriod({ tab: 'day', param: today })}
-              >
-                {t('devices.today')}
-              </Button>
-              <Button
-                size="small"
-                type={period.param === addDays(today, -1) ? 'primary' : 'default'}
-                onClick={() => setPeriod({ tab: 'day', param: addDays(today, -1) })}
-              >
-                {t('devices.yesterday')}
-              </Button>
-            </>
-          )}
+          {period.tab === 'day' &&
+            QUICK_RANGES.map((q) => {
+              const param = q.yesterday ? addDays(today, -1) : today;
+              const active = period.param === param && days === q.days;
+              return (
+                <Button
+                  key={q.label}
+                  size="small"
+                  type={active ? 'primary' : 'default'}
+                  onClick={() => {
+                    setPeriod({ tab: 'day', param });
+                    setDays(q.days);
+                  }}
+                  data-testid={`quick-${q.days}${q.yesterday ? 'y' : ''}`}
+                >
+                  {t(q.label, { count: q.days })}
+                </Button>
+              );
+            })}
           <PeriodPicker
             period={period}
             today={today}
