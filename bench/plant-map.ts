@@ -14,6 +14,7 @@ import { startServer } from '../apps/server/src/server.js';
 import { launchBrowser, openPage, signInThroughForm } from '../e2e/support/browser.js';
 import { WEB_DIST } from '../e2e/support/product.js';
 import { seedPlants } from './seed-plants.js';
+import { traceRequests } from './trace.js';
 
 const { values: args } = parseArgs({ options: { plants: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' } } });
 const plantCount = Number(args.plants);
@@ -55,18 +56,13 @@ const plantsOnMap = () =>
       document.querySelectorAll('path.sw-marker.leaflet-interactive').length,
   );
 
-const trace = process.env.TRACE === '1';
-let traceStart = 0;
-if (trace) {
-  page.on('request', (r) => console.log(`  ${(performance.now() - traceStart).toFixed(0)} ms → ${r.url().replace(baseURL, '')}`));
-  page.on('requestfinished', (r) => console.log(`  ${(performance.now() - traceStart).toFixed(0)} ms ✓ ${r.url().replace(baseURL, '')}`));
-}
+const trace = traceRequests(page, baseURL);
 const times: number[] = [];
 for (let run = 0; run <= runs; run++) {
   await page.goto('/');
   await page.getByTestId('user-menu').waitFor();
   const start = performance.now();
-  traceStart = start;
+  trace.mark();
   const markersCall = page.waitForResponse((r) => r.url().includes('/api/v1/plants/map')).then(() => performance.now() - start);
   await page.goto('/plants?view=map');
   await page.waitForFunction(

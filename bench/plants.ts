@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { loadConfig } from '../apps/server/src/config.js';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js';
 import { startServer } from '../apps/server/src/server.js';
+import { createMeasurer } from './measure.js';
 import { seedPlants } from './seed-plants.js';
 
 const { values: args } = parseArgs({ options: { plants: { type: 'string', default: '10000' }, runs: { type: 'string', default: '300' } } });
@@ -41,34 +42,7 @@ const counts = (await db.execute(
 )) as unknown as { rows: Record<string, number>[] };
 console.log(`data: ${JSON.stringify(counts.rows[0])} (loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
 
-async function token(account: string): Promise<string> {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/oauth/token',
-    payload: { grant_type: 'password', username: account, password: ADMIN_PASSWORD },
-  });
-  return (response.json() as { data: { access_token: string } }).data.access_token;
-}
-
-async function measure(name: string, bearer: string, url: (i: number) => string) {
-  const call = async (i: number) => {
-    const response = await server.app.inject({ method: 'GET', url: url(i), headers: { authorization: `Bearer ${bearer}` } });
-    const body = response.json() as { code: number };
-    if (body.code !== 0) throw new Error(`${url(i)} answered ${JSON.stringify(body)}`);
-    return response.body.length;
-  };
-  let bytes = 0;
-  for (let i = 0; i < 10; i++) bytes = await call(i);
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const s = performance.now();
-    await call(i);
-    times.push(performance.now() - s);
-  }
-  times.sort((a, b) => a - b);
-  const p = (x: number) => (times[Math.min(times.length - 1, Math.floor(x * times.length))] ?? 0).toFixed(2);
-  console.log(`${name.padEnd(62)} p50 ${p(0.5)} ms  p95 ${p(0.95)} ms  p99 ${p(0.99)} ms  (${(bytes / 1024).toFixed(0)} KB)`);
-}
+const { token, measure } = createMeasurer(server.app, ADMIN_PASSWORD, runs);
 
 for (const [who, account] of [
   ['admin, all plants', 'admin@bench.local'],

@@ -23,3 +23,23 @@ export function catalogueProblems(
   for (const key of Object.keys(candidate)) if (!(key in reference)) problems.push(`extra ${key}`);
   return problems;
 }
+
+/**
+ * Words some languages take over from English as they are (technical abbreviations, column headers):
+ * for these, a translation equal to the English text is right, not forgotten.
+ */
+const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
+  SN: ['vi'],
+  SOC: ['cn', 'vi', 'es', 'de', 'cz', 'po', 'tr', 'el', 'pt'],
+  Alias: ['es', 'de', 'cz', 'po', 'pt'],
+  Model: ['cz', 'po', 'tr'],
+  Status: ['de'],
+  Normal: ['es', 'de', 'tr', 'pt'],
+  Offline: ['de', 'cz', 'po', 'pt'],
+  Gateway: ['de', 'vi', 'pt'],
+};
+
+/** `mayEqualEnglish` for catalogueProblems: the words above, in the languages that use them. */
+export function sameAsEnglishIn(language: string): (key: string, value: string) => boolean {
+  return (_key, value) => SAME_AS_ENGLISH[value]?.includes(language) ?? false;
+}

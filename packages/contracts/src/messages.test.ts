@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueProblems } from './catalogue-check.js';
+import { catalogueProblems, sameAsEnglishIn } from './catalogue-check.js';
 import { Code } from './codes.js';
 import { LANGUAGES } from './languages.js';
 import { interpolate, isMessageKey, MESSAGES, translate } from './messages.js';
@@ -8,7 +8,7 @@ import { BUILT_IN_ROLES } from './roles.js';
 
 describe('server messages in ten languages', () => {
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has every key, translated, with the same placeholders', (language) => {
-    expect(catalogueProblems(MESSAGES.en, MESSAGES[language])).toEqual([]);
+    expect(catalogueProblems(MESSAGES.en, MESSAGES[language], { mayEqualEnglish: sameAsEnglishIn(language) })).toEqual([]);
   });
 
   it('has a message for every response code', () => {

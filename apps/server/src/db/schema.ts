@@ -328,6 +328,9 @@ export const deviceRealtime = pgTable('device_realtime', {
   powerW: doublePrecision('power_w'),
   energyTotalWh: doublePrecision('energy_total_wh'),
   soc: real('soc'),
+  /** Today's energy in the plant's day (energy_day), kept by the plant-day refresh so lists sort on it. */
+  energyDay: date('energy_day', { mode: 'string' }),
+  energyTodayWh: doublePrecision('energy_today_wh'),
 });
 
 /**

@@ -157,6 +157,20 @@ export function createTelemetryQueries(db: Database) {
         ) e on true
         group by pd.plant_id, pd.day
         on conflict (plant_id, day) do update set energy_wh = excluded.energy_wh`);
+      // Each device's energy of the same days, on its realtime row, so device lists sort on a column.
+      await db.execute(sql`
+        update device_realtime r set energy_day = e.day, energy_today_wh = e.energy
+        from (
+          select c.device_id, c.day, ${DAY_ENERGY} as energy
+          from unnest(${sql.param(plantDays.map((p) => p.plantId))}::int[], ${sql.param(plantDays.map((p) => p.day))}::date[]) as pd(plant_id, day)
+          join devices d on d.plant_id = pd.plant_id
+          join lateral (
+            select dd.device_id, dd.day, dd.counter_min_wh, dd.counter_max_wh,
+                   (select p.counter_max_wh from device_energy_daily p where p.device_id = d.id and p.day < pd.day order by p.day desc limit 1) as prev
+            from device_energy_daily dd where dd.device_id = d.id and dd.day = pd.day and dd.counter_max_wh is not null
+          ) c on true
+        ) e
+        where r.device_id = e.device_id and (r.energy_day is null or r.energy_day <= e.day)`);
       await refreshPlantSummaries([...new Set(plantDays.map((p) => p.plantId))]);
     },
 

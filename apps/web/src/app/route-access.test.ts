@@ -45,6 +45,7 @@ describe('buildMenu', () => {
       '/device/gateway/list',
       '/device/inverter',
       '/device/battery',
+      '/device/other',
       '/device/acSwitch',
       '/device/event',
     ]);

@@ -34,14 +34,9 @@ export interface DeviceRecord {
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-// Today's energy of a device in its plant's day: the highest counter less the previous day's highest
-// (or the day's own span when there is none or the counter was reset), as the plant rollup counts it.
-const ENERGY_TODAY = sql`(select case when t.counter_max_wh is null then null
-      when pd.prev is null or pd.prev > t.counter_max_wh then t.counter_max_wh - t.counter_min_wh
-      else t.counter_max_wh - pd.prev end
-    from device_energy_daily t
-    left join lateral (select x.counter_max_wh as prev from device_energy_daily x where x.device_id = t.device_id and x.day < t.day order by x.day desc limit 1) pd on true
-    where t.device_id = d.id and t.day = (now() at time zone coalesce(p.timezone, 'UTC'))::date)`;
+// Today's energy of a device in its plant's day, as the plant-day refresh keeps it on the realtime row
+// (a few seconds behind the reports); none until the device reports on its new day.
+const ENERGY_TODAY = sql`(case when r.energy_day = (now() at time zone coalesce(p.timezone, 'UTC'))::date then r.energy_today_wh end)`;
 
 const SORTS: Record<DeviceListQuery['sort'], SQL> = {
   sn: sql`d.sn`,

@@ -16,6 +16,9 @@ import {
 import { z } from 'zod';
 import { apiRequest, fetchFile } from '../../lib/api-client';
 
+/** The detail page starts its calls before it commits: their answers stay fresh this long, so mounting does not fetch them again (live pushes invalidate them). */
+export const FRESH_MS = 10_000;
+
 export type DeviceQuery = Record<string, string | number | undefined>;
 
 /** Query keys: everything under ['devices', kind] is refetched after a rename or delete. */
@@ -26,12 +29,15 @@ export const deviceKeys = {
   detail: (kind: DeviceKind, sn: string) => ['devices', kind, 'detail', sn] as const,
   realtime: (kind: DeviceKind, sn: string) => ['devices', kind, 'realtime', sn] as const,
   pvIv: (sn: string) => ['devices', 'inverter', 'pvIv', sn] as const,
-  day: (kind: DeviceKind, sn: string, date: string, days: number, points: string) =>
-    ['devices', kind, 'day', sn, date, days, points] as const,
+  day: (kind: DeviceKind, sn: string, date: string | undefined, days: number, points: string | undefined) =>
+    ['devices', kind, 'day', sn, date ?? 'today', days, points ?? 'default'] as const,
   energy: (kind: DeviceKind, sn: string, period: string, date: string) => ['devices', kind, 'energy', sn, period, date] as const,
   meterSettings: (sn: string) => ['devices', 'meter', 'settings', sn] as const,
   workdata: (sn: string, from: string, to: string, page: number) => ['devices', 'workdata', sn, from, to, page] as const,
 };
+
+/** Inverter or other device not found (or not the caller's): the page says so itself, no toast. */
+const NOT_FOUND = [600, 602];
 
 const base = (kind: DeviceKind) => `/api/v1/${DEVICE_KIND_INFO[kind].singular}`;
 
@@ -42,18 +48,29 @@ export const fetchDeviceCounts = (kind: DeviceKind, query: DeviceQuery) =>
   apiRequest(`/api/v1/${DEVICE_KIND_INFO[kind].plural}/count`, { query, schema: DeviceCountsSchema });
 
 export const fetchDeviceDetail = (kind: DeviceKind, sn: string) =>
-  apiRequest(`${base(kind)}/${encodeURIComponent(sn)}`, { schema: DeviceDetailSchema, tolerate: [600, 602] });
+  apiRequest(`${base(kind)}/${encodeURIComponent(sn)}`, { schema: DeviceDetailSchema, tolerate: NOT_FOUND });
 
 export const fetchRealtime = (kind: DeviceKind, sn: string) =>
-  apiRequest(`${base(kind)}/${encodeURIComponent(sn)}/realtime`, { schema: DeviceRealtimeSchema });
+  apiRequest(`${base(kind)}/${encodeURIComponent(sn)}/realtime`, { schema: DeviceRealtimeSchema, tolerate: NOT_FOUND });
 
-export const fetchPvIv = (sn: string) => apiRequest(`/api/v1/inverter/${encodeURIComponent(sn)}/pvIVRealtime`, { schema: PvIvSchema });
+export const fetchPvIv = (sn: string) =>
+  apiRequest(`/api/v1/inverter/${encodeURIComponent(sn)}/pvIVRealtime`, { schema: PvIvSchema, tolerate: NOT_FOUND });
 
-export const fetchDay = (kind: DeviceKind, sn: string, date: string, days: number, points: string) =>
+export const fetchDay = (kind: DeviceKind, sn: string, date: string | undefined, days: number, points: string | undefined) =>
   apiRequest(`${base(kind)}/${encodeURIComponent(sn)}/day`, {
     query: { date, days, points: points || undefined },
     schema: DaySeriesSchema,
+    tolerate: NOT_FOUND,
   });
+
+/**
+ * A day curve query. Without date and points it is the device's today with its default points (what the
+ * detail page shows first), so the page can start it before it knows the device's time zone.
+ */
+export const dayQuery = (kind: DeviceKind, sn: string, date?: string, days = 1, points?: string) => ({
+  queryKey: deviceKeys.day(kind, sn, date, days, points),
+  queryFn: () => fetchDay(kind, sn, date, days, points),
+});
 
 export const fetchEnergy = (kind: DeviceKind, sn: string, period: 'month' | 'year' | 'total', date: string) =>
   apiRequest(`${base(kind)}/${encodeURIComponent(sn)}/${period}`, { query: { date: date || undefined }, schema: EnergyBarsSchema });

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Chart, type ChartOption } from '../../plants/overview/components/Chart';
 import { defaultParam, type Period, PeriodPicker } from '../../plants/overview/components/PeriodPicker';
 import { clockInZone } from '../../plants/overview/overview-format';
-import { deviceKeys, fetchDay, fetchEnergy } from '../api';
+import { dayQuery, deviceKeys, FRESH_MS, fetchEnergy } from '../api';
 
 const QUICK_RANGES = [
   { label: 'devices.today', days: 1, yesterday: false },
@@ -23,15 +23,13 @@ interface Props {
   detail: DeviceDetail;
   today: string;
   locale: string;
-  /** Bumped by live updates: today's curve is refetched. */
-  liveTick: number;
 }
 
 /**
  * The device's charts: a day of up to 6 points (at most 6 units) picked from its register map, and
  * energy bars by month, year and lifetime from its counters. Quick ranges: today and yesterday.
  */
-export function DeviceCharts({ kind, detail, today, locale, liveTick }: Props) {
+export function DeviceCharts({ kind, detail, today, locale }: Props) {
   const { t } = useTranslation();
   const sn = detail.device.sn;
   const [period, setPeriod] = useState<Period>({ tab: 'day', param: today });
@@ -40,10 +38,12 @@ export function DeviceCharts({ kind, detail, today, locale, liveTick }: Props) {
   const [points, setPoints] = useState<string[]>(detail.defaultPoints);
   const pointsKey = points.join(',');
 
+  // Today with the model's default points is the query the page started before it knew the device.
+  const isDefault = period.param === today && days === 1 && pointsKey === detail.defaultPoints.join(',');
   const day = useQuery({
-    queryKey: [...deviceKeys.day(kind, sn, period.param, days, pointsKey), period.param === today ? liveTick : 0],
-    queryFn: () => fetchDay(kind, sn, period.param, days, pointsKey),
+    ...(isDefault ? dayQuery(kind, sn) : dayQuery(kind, sn, period.param, days, pointsKey)),
     enabled: period.tab === 'day' && points.length > 0,
+    staleTime: FRESH_MS,
     placeholderData: keepPreviousData,
   });
   const energy = useQuery({

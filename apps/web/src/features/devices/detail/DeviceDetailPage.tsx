@@ -7,7 +7,6 @@ import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Card, Col, Descriptions, Empty, Result, Row, Skeleton, Space, Statistic, Tag, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../../../app/session';
@@ -17,7 +16,7 @@ import { StatusTag } from '../../plants/list/components/PlantTable';
 import { exactTime, relativeTime } from '../../plants/list/plant-format';
 import { useLiveEvents } from '../../plants/overview/hooks/useLiveEvents';
 import { plantToday } from '../../plants/overview/overview-format';
-import { deviceKeys, fetchDeviceDetail, fetchPvIv, fetchRealtime } from '../api';
+import { dayQuery, deviceKeys, FRESH_MS, fetchDeviceDetail, fetchPvIv, fetchRealtime } from '../api';
 import { detailPathOf, isDeviceKind, listPathOf } from '../device-format';
 import { DeviceCharts } from './DeviceCharts';
 import { MeterPanel } from './MeterPanel';
@@ -38,34 +37,51 @@ export function DeviceDetailPage() {
   const sn = params.sn ?? '';
   const { has } = useSession();
   const queryClient = useQueryClient();
-  const [liveTick, setLiveTick] = useState(0);
 
   const detail = useQuery({
     queryKey: deviceKeys.detail(kind ?? 'inverter', sn),
     queryFn: () => fetchDeviceDetail(kind ?? 'inverter', sn),
     enabled: kind !== undefined,
     refetchInterval: REFRESH_MS,
+    staleTime: FRESH_MS,
     retry: (count, error) => !(error instanceof ApiCallError) && count < 2,
   });
   const realtime = useQuery({
     queryKey: deviceKeys.realtime(kind ?? 'inverter', sn),
     queryFn: () => fetchRealtime(kind ?? 'inverter', sn),
-    enabled: kind !== undefined && detail.isSuccess,
+    enabled: kind !== undefined,
     refetchInterval: REFRESH_MS,
+    staleTime: FRESH_MS,
+    retry: false,
   });
   const pvIv = useQuery({
     queryKey: deviceKeys.pvIv(sn),
     queryFn: () => fetchPvIv(sn),
-    enabled: kind === 'inverter' && detail.isSuccess,
+    enabled: kind === 'inverter',
     refetchInterval: REFRESH_MS,
+    staleTime: FRESH_MS,
+    retry: false,
   });
+  // The first screen in one round trip: every call starts during the first render, not after the
+  // page has committed (which waits for its code) or after the detail has answered.
+  if (kind) {
+    const start = (queryKey: readonly unknown[], queryFn: () => Promise<unknown>) => {
+      const state = queryClient.getQueryState(queryKey);
+      if (!state || (state.status === 'pending' && state.fetchStatus === 'idle'))
+        void queryClient.prefetchQuery({ queryKey, queryFn, retry: false });
+    };
+    start(deviceKeys.detail(kind, sn), () => fetchDeviceDetail(kind, sn));
+    start(deviceKeys.realtime(kind, sn), () => fetchRealtime(kind, sn));
+    if (kind === 'inverter') start(deviceKeys.pvIv(sn), () => fetchPvIv(sn));
+    start(dayQuery(kind, sn).queryKey, dayQuery(kind, sn).queryFn);
+  }
 
   const device = detail.data?.device;
   useLiveEvents(device?.plantId ?? Number.NaN, device?.plantId != null, () => {
     void queryClient.invalidateQueries({ queryKey: deviceKeys.detail(kind ?? 'inverter', sn) });
     void queryClient.invalidateQueries({ queryKey: deviceKeys.realtime(kind ?? 'inverter', sn) });
     void queryClient.invalidateQueries({ queryKey: deviceKeys.pvIv(sn) });
-    setLiveTick((n) => n + 1);
+    void queryClient.invalidateQueries({ queryKey: ['devices', kind ?? 'inverter', 'day', sn] });
   });
 
   if (!kind) return <Result status="404" title={t('devices.notFound')} />;
@@ -169,7 +185,7 @@ export function DeviceDetailPage() {
         <Empty description={t('devices.noRealtime')} />
       )}
 
-      <DeviceCharts kind={kind} detail={detail.data} today={today} locale={locale} liveTick={liveTick} />
+      <DeviceCharts kind={kind} detail={detail.data} today={today} locale={locale} />
 
       {kind === 'meter' && <MeterPanel device={device} canEdit={canEdit} />}
     </div>

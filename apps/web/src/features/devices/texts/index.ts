@@ -1,5 +1,8 @@
 import { registerTexts } from '../../../lib/feature-texts';
 import { deviceTexts } from './devices';
+import { eventTexts } from './events';
 
-/** The device screens' texts: every device page imports this module, which adds them to i18next. */
-for (const texts of [deviceTexts]) registerTexts(texts);
+/** The device screens' texts in one registry: every device page imports this module, which adds them to i18next. */
+export const DEVICE_TEXTS = [deviceTexts, eventTexts] as const;
+
+for (const texts of DEVICE_TEXTS) registerTexts(texts);
