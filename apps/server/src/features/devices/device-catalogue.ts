@@ -2,7 +2,8 @@ import type { PointInfo, RealtimeSection, RealtimeValue, SectionKey } from '@sun
 import type { Language } from '@sunward/contracts/languages';
 import { numericPointIds } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
-import type { LocalisedText, ProtocolDefinition, RegisterPoint } from '@sunward/protocol/types';
+import type { ProtocolDefinition, RegisterPoint } from '@sunward/protocol/types';
+import { localised } from '../events/event-text.js';
 
 /*
  * What a device's detail page shows, derived from its register map (maps as data): which section each
@@ -10,7 +11,6 @@ import type { LocalisedText, ProtocolDefinition, RegisterPoint } from '@sunward/
  * the spec 01 §3 type code of an inverter. Pure: no database, testable alone.
  */
 
-const text = (label: LocalisedText, language: Language) => (language === 'cn' ? label.zh : label.en);
 
 /** Section of a point by its id; the order matters (first match wins). */
 const SECTION_RULES: readonly [RegExp, SectionKey][] = [
@@ -84,15 +84,15 @@ function valueText(protocol: ProtocolDefinition, point: RegisterPoint, value: nu
   if (value === null) return null;
   if (point.enumeration) {
     const label = point.enumeration[value];
-    return label ? text(label, language) : String(value);
+    return label ? localised(label, language) : String(value);
   }
   if (isBits(point) && point.bitNames) {
     const names = Object.entries(point.bitNames).filter(([bit]) => (value & (2 ** Number(bit))) !== 0);
-    return names.length === 0 ? '—' : names.map(([, label]) => text(label, language)).join(', ');
+    return names.length === 0 ? '—' : names.map(([, label]) => localised(label, language)).join(', ');
   }
   if (isBits(point)) {
     const events = protocol.events.filter((e) => e.point === point.id && (value & (2 ** e.bit)) !== 0);
-    if (events.length > 0) return events.map((e) => text(e.description, language)).join(', ');
+    if (events.length > 0) return events.map((e) => localised(e.description, language)).join(', ');
     return value === 0 ? '—' : `0x${value.toString(16).toUpperCase().padStart(4, '0')}`;
   }
   return null;
@@ -111,7 +111,7 @@ export function realtimeSections(protocolId: string, values: readonly number[], 
     const list = bySection.get(section) ?? [];
     list.push({
       id: point.id,
-      label: text(point.label, language),
+      label: localised(point.label, language),
       unit: point.unit ?? null,
       value,
       text: valueText(catalogue.protocol, point, value, language),
@@ -127,7 +127,7 @@ export function chartablePoints(protocolId: string, language: Language, section?
   if (!catalogue) return [];
   return catalogue.visible
     .filter((v) => !isBits(v.point) && !v.point.enumeration && (!section || v.section === section))
-    .map((v) => ({ id: v.point.id, label: text(v.point.label, language), unit: v.point.unit ?? null }));
+    .map((v) => ({ id: v.point.id, label: localised(v.point.label, language), unit: v.point.unit ?? null }));
 }
 
 /** 1-based storage position of a point (SQL arrays), undefined when the map has none. */
@@ -162,7 +162,7 @@ export function energyCounters(
   return catalogue.visible
     .filter((v) => (v.point.unit === 'Wh' || v.point.unit === 'kWh') && (!section || v.section === section))
     .filter((v) => !/^DCWH\d+$/.test(v.point.id) || section === 'input')
-    .map((v) => ({ id: v.point.id, label: text(v.point.label, language), index: v.index + 1 }));
+    .map((v) => ({ id: v.point.id, label: localised(v.point.label, language), index: v.index + 1 }));
 }
 
 /** Spec 01 §3 type code of an inverter from its map, and its work mode (feed-in priority is selling-first). */

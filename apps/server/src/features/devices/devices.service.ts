@@ -27,6 +27,7 @@ import { createTelemetryQueries } from '../../ingest/telemetry-query.repository.
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { OperationLog } from '../audit/operation-log.js';
+import { localised } from '../events/event-text.js';
 import { createPlantEnergyRepository } from '../plants/plant-energy.repository.js';
 import { type AccessTarget, type DeviceAccess, rankOf } from './device-access.js';
 import {
@@ -312,7 +313,7 @@ export function createDevicesService(deps: {
           const value = device.values?.[v.index];
           return {
             id: v.point.id,
-            label: language === 'cn' ? v.point.label.zh : v.point.label.en,
+            label: localised(v.point.label, language),
             unit: v.point.unit ?? null,
             value: value === undefined || !Number.isFinite(value) ? null : value,
             min: v.point.min ?? null,
@@ -428,7 +429,7 @@ export function createDevicesService(deps: {
       return {
         columns: columns.map((v) => ({
           id: v.point.id,
-          label: language === 'cn' ? v.point.label.zh : v.point.label.en,
+          label: localised(v.point.label, language),
           unit: v.point.unit ?? null,
         })),
         infos: rows.map((r) => ({

@@ -42,6 +42,18 @@ const KIND_KEYS: Record<DeviceKind, { edit: PermissionKey; remove: PermissionKey
 
 const INVERTER_TYPES = [1, 2, 3, 4, 93, 94] as const;
 
+/** Kinds whose devices count energy (today's and lifetime columns); a battery or weather station does not. */
+const HAS_ENERGY: Record<DeviceKind, boolean> = {
+  inverter: true,
+  battery: false,
+  meter: true,
+  optimizer: true,
+  weather_station: false,
+  combiner_box: true,
+  heat_pump: true,
+  ac_switch: true,
+};
+
 interface Props {
   kind: DeviceKind;
   /** Extra controls above the table (the other-devices page's family switcher). */
@@ -206,13 +218,19 @@ export function DeviceListPage({ kind, header }: Props) {
           {
             key: 'soc',
             title: t('devices.colSoc'),
+            className: 'sw-nowrap',
             render: (_: unknown, row: DeviceRow) => (row.soc === null ? '--' : `${Math.round(row.soc)} %`),
           },
           {
             key: 'role',
             title: t('devices.colRole'),
+            // A pack on its own has no role to show; a bank is a master with its slaves.
             render: (_: unknown, row: DeviceRow) =>
-              row.parentId ? <Tag>{t('devices.slave')}</Tag> : <Tag color="blue">{t('devices.master', { count: row.slaveCount })}</Tag>,
+              row.parentId ? (
+                <Tag>{t('devices.slave')}</Tag>
+              ) : row.slaveCount > 0 ? (
+                <Tag color="blue">{t('devices.master', { count: row.slaveCount })}</Tag>
+              ) : null,
           },
         ]
       : []),
@@ -233,22 +251,26 @@ export function DeviceListPage({ kind, header }: Props) {
       sortOrder: sortOrder('powerW'),
       render: (_, row) => formatPower(row.powerW, locale),
     },
-    {
-      key: 'energyTodayWh',
-      title: t('devices.colToday'),
-      align: 'right',
-      sorter: true,
-      sortOrder: sortOrder('energyTodayWh'),
-      render: (_, row) => formatEnergy(row.energyTodayWh, locale),
-    },
-    {
-      key: 'energyTotalWh',
-      title: t('devices.colTotal'),
-      align: 'right',
-      sorter: true,
-      sortOrder: sortOrder('energyTotalWh'),
-      render: (_, row) => formatEnergy(row.energyTotalWh, locale),
-    },
+    ...(HAS_ENERGY[kind]
+      ? ([
+          {
+            key: 'energyTodayWh',
+            title: t('devices.colToday'),
+            align: 'right',
+            sorter: true,
+            sortOrder: sortOrder('energyTodayWh'),
+            render: (_, row) => formatEnergy(row.energyTodayWh, locale),
+          },
+          {
+            key: 'energyTotalWh',
+            title: t('devices.colTotal'),
+            align: 'right',
+            sorter: true,
+            sortOrder: sortOrder('energyTotalWh'),
+            render: (_, row) => formatEnergy(row.energyTotalWh, locale),
+          },
+        ] as ColumnsType<DeviceRow>)
+      : []),
     {
       key: 'lastReportAt',
       title: t('devices.colLastReport'),
