@@ -258,6 +258,8 @@ export const PlantEventSchema = z.object({
   family: z.string(),
   code: z.number(),
   level: z.string(),
+  /** What the event means, from the device's register map, in the caller's language (null: unknown code). */
+  description: z.string().nullable(),
   openedAt: z.string(),
   clearedAt: z.string().nullable(),
 });

@@ -337,7 +337,14 @@ describe('events and devices', () => {
     const page = (await get<PlantEventPage>(`/api/v1/plant/${storage}/events?page=1&size=1`)).data;
     expect(page.total).toBe(2);
     expect(page.records).toEqual([
-      expect.objectContaining({ sn: 'PEHY000001', family: 'hybrid_inverter', code: 1001, level: 'fault', clearedAt: null }),
+      expect.objectContaining({
+        sn: 'PEHY000001',
+        family: 'hybrid_inverter',
+        code: 1001,
+        level: 'fault',
+        clearedAt: null,
+        description: expect.stringMatching(/\w/),
+      }),
     ]);
     const count = (await get<PlantEventCount>(`/api/v1/plant/${storage}/eventCount`)).data;
     expect(count).toEqual({ total: 2, open: 1, byLevel: { fault: 1, warning: 0, protect: 0 } });

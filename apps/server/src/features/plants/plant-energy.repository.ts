@@ -280,7 +280,7 @@ export function createPlantEnergyRepository(db: Database) {
       const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from device_events where plant_id = ${plantId}`);
       const rows = await queryRows<Record<string, unknown>>(
         db,
-        sql`select e.id, e.device_id, d.sn, d.family, e.code, e.level, e.opened_at, e.cleared_at
+        sql`select e.id, e.device_id, d.sn, d.family, d.protocol_id, e.code, e.level, e.opened_at, e.cleared_at
             from device_events e join devices d on d.id = e.device_id
             where e.plant_id = ${plantId} order by e.opened_at desc, e.id desc limit ${size} offset ${(page - 1) * size}`,
       );
@@ -291,6 +291,7 @@ export function createPlantEnergyRepository(db: Database) {
           deviceId: Number(r.device_id),
           sn: String(r.sn),
           family: String(r.family),
+          protocolId: String(r.protocol_id),
           code: Number(r.code),
           level: String(r.level),
           openedAt: new Date(r.opened_at as string).toISOString(),

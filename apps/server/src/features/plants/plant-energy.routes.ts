@@ -1,5 +1,6 @@
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import type { Language } from '@sunward/contracts/languages';
 import {
   BenefitsSchema,
   CompareQuerySchema,
@@ -70,7 +71,7 @@ export const plantEnergyRoutes: FastifyPluginAsyncZod<PlantEnergyRoutesOptions> 
     summary: string,
     querystring: Q,
     data: R,
-    handler: (id: number, query: z.infer<Q>) => Promise<z.infer<R>>,
+    handler: (id: number, query: z.infer<Q>, language: Language) => Promise<z.infer<R>>,
   ) {
     app.get(
       `/api/v1/plant/:id/${path}`,
@@ -82,7 +83,7 @@ export const plantEnergyRoutes: FastifyPluginAsyncZod<PlantEnergyRoutesOptions> 
       async (request) => {
         const id = (request.params as z.infer<typeof IdParams>).id;
         await plantAccess.require(request.requireAuth(), id, 'view');
-        return ok(request, await handler(id, request.query as z.infer<Q>));
+        return ok(request, await handler(id, request.query as z.infer<Q>, request.language));
       },
     );
   }
@@ -146,8 +147,12 @@ export const plantEnergyRoutes: FastifyPluginAsyncZod<PlantEnergyRoutesOptions> 
     PerformanceSchema,
     (id, q) => service.performance(id, q.from, q.to),
   );
-  plantGet('events', 'Device events of the plant, newest first', EventsQuerySchema, PlantEventPageSchema, (id, q) =>
-    service.events(id, q.page, q.size),
+  plantGet(
+    'events',
+    'Device events of the plant, newest first, with their description',
+    EventsQuerySchema,
+    PlantEventPageSchema,
+    (id, q, language) => service.events(id, q.page, q.size, language),
   );
   plantGet('eventCount', 'Events of the plant: all, open, and open by level', none, PlantEventCountSchema, (id) => service.eventCount(id));
   plantGet('inverters', 'Generating devices with status, power and today’s energy', none, z.array(PlantInverterSchema), (id) =>

@@ -1,5 +1,6 @@
 import { Code } from '@sunward/contracts/codes';
 import { DeviceStatus } from '@sunward/contracts/device-status';
+import type { Language } from '@sunward/contracts/languages';
 import {
   addDays,
   type BenefitsAnswer,
@@ -45,6 +46,7 @@ import {
 import { pointIndex, roleIndex } from '@sunward/protocol/positions';
 import { GENERATING_FAMILIES } from '../../ingest/telemetry-query.repository.js';
 import { ApiError } from '../../lib/envelope.js';
+import { eventText } from '../events/event-text.js';
 import type { DeviceRecord, PlantEnergyRepository, PlantRecord, RealtimeRecord, SeriesChannel } from './plant-energy.repository.js';
 
 const FIVE_MINUTES_S = 300;
@@ -566,10 +568,14 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
       };
     },
 
-    async events(plantId: number, page: number, size: number): Promise<PlantEventPage> {
+    async events(plantId: number, page: number, size: number, language: Language): Promise<PlantEventPage> {
       await load(plantId);
       const result = await repository.events(plantId, page, size);
-      return { ...result, page, size };
+      const records = result.records.map(({ protocolId, ...e }) => ({
+        ...e,
+        description: eventText(protocolId, e.code, language).description,
+      }));
+      return { total: result.total, records, page, size };
     },
 
     async eventCount(plantId: number): Promise<PlantEventCount> {

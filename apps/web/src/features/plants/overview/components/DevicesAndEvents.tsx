@@ -141,9 +141,10 @@ export function EventsCard({ plantId, count, locale }: { plantId: number; count:
       key: 'device',
       render: (_, e) => (
         <div>
-          <Typography.Text>{t('overview.eventCode', { code: e.code })}</Typography.Text>
+          <Typography.Text>{e.description ?? t('overview.eventCode', { code: e.code })}</Typography.Text>
           <br />
           <Typography.Text type="secondary" className="sw-ov-small">
+            {e.description ? `${t('overview.eventCode', { code: e.code })} · ` : ''}
             {t(familyLabel(e.family))} · {e.sn}
           </Typography.Text>
         </div>
