@@ -11,6 +11,12 @@ import { createDeviceAccess } from './features/devices/device-access.js';
 import { createDevicesRepository } from './features/devices/devices.repository.js';
 import { devicesRoutes } from './features/devices/devices.routes.js';
 import { createDevicesService } from './features/devices/devices.service.js';
+import { createEventsRepository } from './features/events/events.repository.js';
+import { eventsRoutes } from './features/events/events.routes.js';
+import { createEventsService } from './features/events/events.service.js';
+import { createGatewaysRepository } from './features/gateways/gateways.repository.js';
+import { gatewaysRoutes } from './features/gateways/gateways.routes.js';
+import { createGatewaysService } from './features/gateways/gateways.service.js';
 import { liveRoutes } from './features/live/live.routes.js';
 import { createMessagesRepository } from './features/messages/messages.repository.js';
 import { messagesRoutes } from './features/messages/messages.routes.js';
@@ -142,6 +148,16 @@ export async function buildApp({
   await app.register(liveRoutes, { live, plantAccess });
   await app.register(ingestRoutes, { stats: () => ({ ...ingestStats(), liveConnections: live.size }), live });
 
+  await app.register(eventsRoutes, { service: createEventsService({ repository: createEventsRepository(db) }) });
+  await app.register(gatewaysRoutes, {
+    service: createGatewaysService({
+      repository: createGatewaysRepository(db),
+      access: createDeviceAccess(db),
+      log: createOperationLog(db),
+      registry,
+      commands,
+    }),
+  });
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
   return app;
 }

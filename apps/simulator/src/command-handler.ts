@@ -3,6 +3,8 @@ import {
   type CommandPayload,
   CommandPayloadSchema,
   GATEWAY_PROTOCOL_VERSION,
+  type GatewayConfig,
+  type GatewayConfigState,
   type ReplyPayload,
 } from '@sunward/contracts/gateway-protocol';
 import { decodeBlocks, encodeValues, registersFromHex, registersToHex } from '@sunward/protocol/codec';
@@ -23,6 +25,39 @@ export function createControls(): DeviceControls {
 type Reply = Omit<ReplyPayload, 'v' | 'id'>;
 
 /**
+ * The gateway's own settings, kept in memory as a real gateway keeps them in flash: the server address
+ * it would connect to next, its lock, its digital output, and when its connection password was set.
+ */
+export interface GatewaySettings {
+  serverAddress: string;
+  locked: boolean;
+  digitalOutput: boolean;
+  connectionPassword: string | null;
+  passwordSetAt: number | null;
+}
+
+export function createGatewaySettings(serverUrl: string): GatewaySettings {
+  let serverAddress = 'localhost:1883';
+  try {
+    const url = new URL(serverUrl);
+    serverAddress = `${url.hostname}:${url.port || '1883'}`;
+  } catch {
+    // Keep the default: the address is only reported, the connection uses the URL it was given.
+  }
+  return { serverAddress, locked: false, digitalOutput: false, connectionPassword: null, passwordSetAt: null };
+}
+
+/** What the gateway reports of its settings (status and configure replies): never the password. */
+export function gatewaySettingsState(settings: GatewaySettings): GatewayConfigState {
+  return {
+    serverAddress: settings.serverAddress,
+    locked: settings.locked,
+    digitalOutput: settings.digitalOutput,
+    ...(settings.passwordSetAt === null ? {} : { passwordSetAt: settings.passwordSetAt }),
+  };
+}
+
+/**
  * Executes the server's commands on the simulated devices: register reads and writes through the
  * device's own register map, boot and shutdown, parameter changes (which change its behaviour),
  * and firmware upgrades that fetch the image, check its SHA-256 and report progress.
@@ -34,6 +69,10 @@ export function createCommandHandler(deps: {
   fetchFirmware?: (url: string) => Promise<Buffer>;
   progressStepMs?: number;
   now?: () => number;
+  /** The gateway's own settings (op configure); without them the gateway answers configure `unsupported`. */
+  gateway?: GatewaySettings;
+  /** Called after the settings changed, so the gateway can publish its status again. */
+  onConfigured?: () => void;
 }) {
   const { controls } = deps;
   const fetchFirmware = deps.fetchFirmware ?? (async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer()));
@@ -99,8 +138,29 @@ export function createCommandHandler(deps: {
     return undefined;
   }
 
+  /** op configure: a locked gateway refuses every change but unlocking (which may come with others). */
+  function configure(config: GatewayConfig | undefined): Reply {
+    const settings = deps.gateway;
+    if (!settings) return { status: 'error', error: 'unsupported', message: 'this gateway has no configurable settings' };
+    if (!config) return { status: 'error', error: 'bad_request', message: 'config missing' };
+    if (settings.locked && config.locked !== false) return { status: 'error', error: 'locked', message: 'the gateway is locked' };
+    if (config.serverAddress !== undefined) settings.serverAddress = config.serverAddress;
+    if (config.locked !== undefined) settings.locked = config.locked;
+    if (config.digitalOutput !== undefined) settings.digitalOutput = config.digitalOutput;
+    if (config.connectionPassword !== undefined) {
+      settings.connectionPassword = config.connectionPassword;
+      settings.passwordSetAt = now();
+    }
+    deps.onConfigured?.();
+    return { status: 'ok', config: gatewaySettingsState(settings) };
+  }
+
   /** The reply to send now, or undefined when the command replies later (an upgrade). */
   function execute(command: CommandPayload): Reply | undefined {
+    if (command.op === 'configure')
+      return command.device === undefined
+        ? configure(command.config)
+        : { status: 'error', error: 'bad_request', message: 'configure is for the gateway itself' };
     const state = deps.states.find((s) => s.device.sn === command.device);
     if (!state)
       return {
@@ -156,12 +216,21 @@ export function createCommandHandler(deps: {
 
   return {
     handle(raw: Buffer): void {
-      let command: CommandPayload;
+      let json: unknown;
       try {
-        command = CommandPayloadSchema.parse(JSON.parse(raw.toString('utf8')));
+        json = JSON.parse(raw.toString('utf8'));
       } catch {
         return; // Nothing to correlate a reply with.
       }
+      const parsed = CommandPayloadSchema.safeParse(json);
+      if (!parsed.success) {
+        // A command with an id but a value outside its format is answered, so the server need not wait.
+        const id = json && typeof json === 'object' && 'id' in json ? json.id : undefined;
+        if (typeof id === 'string' && id.length > 0 && id.length <= 64)
+          send(id, { status: 'error', error: 'bad_request', message: parsed.error.issues[0]?.path.join('.') ?? 'invalid' });
+        return;
+      }
+      const command: CommandPayload = parsed.data;
       const reply =
         command.expiresAt !== undefined && command.expiresAt < now()
           ? { status: 'error' as const, error: 'expired' as const }

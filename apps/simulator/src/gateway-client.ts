@@ -1,5 +1,6 @@
 import {
   GATEWAY_PROTOCOL_VERSION,
+  type GatewayConfigState,
   gatewayTopic,
   type ReplyPayload,
   type ReportPayload,
@@ -10,6 +11,8 @@ import mqtt, { type MqttClient } from 'mqtt';
 export interface GatewayConnection {
   publishReport(report: Omit<ReportPayload, 'v' | 'seq'>): void;
   publishReply(reply: ReplyPayload): void;
+  /** Publishes the status again (retained), e.g. after the gateway's settings changed. */
+  publishStatus(): void;
   /** Reports waiting for an acknowledgement or for the connection (store and forward). */
   readonly pending: number;
   readonly connected: boolean;
@@ -32,6 +35,8 @@ export function connectGateway(options: {
   rssi: () => number;
   onCommand?: (payload: Buffer) => void;
   onError?: (error: Error) => void;
+  /** The gateway's settings, reported in every status message. */
+  config?: () => GatewayConfigState;
 }): GatewayConnection {
   let seq = 0;
   let inFlight = 0;
@@ -44,6 +49,7 @@ export function connectGateway(options: {
     comm: '4G',
     iccid: `8986${options.sn.replace(/\D/g, '').padEnd(16, '0').slice(0, 16)}`,
     interval: options.intervalSeconds,
+    ...(options.config ? { config: options.config() } : {}),
   });
   const client: MqttClient = mqtt.connect(options.url, {
     clientId: options.sn,
@@ -75,6 +81,9 @@ export function connectGateway(options: {
     },
     publishReply(reply) {
       client.publish(gatewayTopic(options.sn, 'reply'), JSON.stringify(reply), { qos: 1 });
+    },
+    publishStatus() {
+      if (client.connected) client.publish(gatewayTopic(options.sn, 'status'), JSON.stringify(status(true)), { qos: 1, retain: true });
     },
     get pending() {
       return inFlight;

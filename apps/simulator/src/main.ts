@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { SimulatedFleetSchema } from '@sunward/contracts/simulated-fleet';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
-import { createCommandHandler, createControls } from './command-handler.js';
+import { createCommandHandler, createControls, createGatewaySettings, gatewaySettingsState } from './command-handler.js';
 import { createDeviceState, type DeviceState, deviceValues } from './device-values.js';
 import { connectGateway } from './gateway-client.js';
 import { createRandom } from './physics/random.js';
@@ -50,6 +50,7 @@ for (const gateway of fleet.gateways) {
     return protocol ? [createDeviceState(device, protocol, random.fork(device.sn))] : [];
   });
   const controls = createControls();
+  const settings = createGatewaySettings(url);
   let handler: ReturnType<typeof createCommandHandler> | undefined;
   const connection = connectGateway({
     url,
@@ -60,11 +61,14 @@ for (const gateway of fleet.gateways) {
     rssi: () => Math.round(-65 + random.normal(0, 6)),
     onError: (error) => process.stderr.write(`gateway ${gateway.sn}: ${error.message}\n`),
     onCommand: (payload) => handler?.handle(payload),
+    config: () => gatewaySettingsState(settings),
   });
   handler = createCommandHandler({
     states,
     controls,
     reply: (reply) => connection.publishReply(reply),
+    gateway: settings,
+    onConfigured: () => connection.publishStatus(),
     progressStepMs: args['upgrade-step-ms'] ? Number(args['upgrade-step-ms']) : 1000,
   });
   handlers.push(handler);

@@ -75,8 +75,42 @@ export const StatusPayloadSchema = z.object({
   iccid: z.string().max(24).optional(),
   /** Seconds between reports, so the server knows when silence means offline. */
   interval: z.number().int().min(1).max(3600).optional(),
+  /** The gateway's own settings as it now has them (see GatewayConfigStateSchema). */
+  config: z.lazy(() => GatewayConfigStateSchema).optional(),
 });
 export type StatusPayload = z.infer<typeof StatusPayloadSchema>;
+
+/** host:port the gateway connects to: a host name or IPv4 address and a port 1–65535. */
+export const SERVER_ADDRESS_PATTERN =
+  /^(?=.{1,253}:)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*:(?:[1-9]\d{0,3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5])$/;
+
+/**
+ * op `configure`: settings of the gateway itself (no `device`). Only the fields given change. A locked
+ * gateway refuses every change but `locked: false` (answered `locked`); the connection (Wi-Fi or
+ * Bluetooth) password is 8–24 characters with upper case, lower case and digits.
+ */
+export const GatewayConfigSchema = z
+  .object({
+    serverAddress: z.string().regex(SERVER_ADDRESS_PATTERN).optional(),
+    locked: z.boolean().optional(),
+    digitalOutput: z.boolean().optional(),
+    connectionPassword: z
+      .string()
+      .regex(/^(?=.*[A-Z])(?=.*[a-z])(?=.*\d)[\x21-\x7E]{8,24}$/)
+      .optional(),
+  })
+  .refine((c) => Object.values(c).some((v) => v !== undefined), 'at least one setting');
+export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
+
+/** The settings a gateway reports (status, and its reply to `configure`): never the password itself. */
+export const GatewayConfigStateSchema = z.object({
+  serverAddress: z.string().max(300),
+  locked: z.boolean(),
+  digitalOutput: z.boolean(),
+  /** When the connection password was last set, ms since the epoch; absent when never. */
+  passwordSetAt: z.number().int().min(0).optional(),
+});
+export type GatewayConfigState = z.infer<typeof GatewayConfigStateSchema>;
 
 /** Commands the server sends on `…/{sn}/cmd` (QoS 1); the gateway answers on `…/{sn}/reply` with the same id. */
 export const CommandPayloadSchema = z.object({
@@ -85,7 +119,7 @@ export const CommandPayloadSchema = z.object({
   id: z.string().min(1).max(64),
   /** Device SN behind the gateway; absent means the gateway itself. */
   device: z.string().regex(GATEWAY_SN_PATTERN).optional(),
-  op: z.enum(['read', 'write', 'boot', 'shutdown', 'set', 'upgrade', 'cancel_upgrade']),
+  op: z.enum(['read', 'write', 'boot', 'shutdown', 'set', 'upgrade', 'cancel_upgrade', 'configure']),
   /** read: function code 1–4 and range; write: 5, 6, 15 or 16 with the registers as hex. */
   fc: z
     .union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6), z.literal(15), z.literal(16)])
@@ -108,6 +142,8 @@ export const CommandPayloadSchema = z.object({
       sha256: z.string().regex(/^[0-9a-f]{64}$/),
     })
     .optional(),
+  /** configure: the gateway settings to change. */
+  config: GatewayConfigSchema.optional(),
   /** The gateway drops a command it receives after this time (ms since the epoch). */
   expiresAt: z.number().int().optional(),
 });
@@ -123,6 +159,7 @@ export const COMMAND_ERRORS = [
   'download_failed',
   'expired',
   'cancelled',
+  'locked',
 ] as const;
 
 export const ReplyPayloadSchema = z.object({
@@ -139,5 +176,7 @@ export const ReplyPayloadSchema = z.object({
   values: z.record(z.string(), z.union([z.number(), z.string()])).optional(),
   /** upgrade: the version running after it. */
   version: z.string().max(32).optional(),
+  /** configure: the gateway's settings after it. */
+  config: GatewayConfigStateSchema.optional(),
 });
 export type ReplyPayload = z.infer<typeof ReplyPayloadSchema>;

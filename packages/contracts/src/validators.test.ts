@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  aliasProblem,
   FORBIDDEN_SPECIAL_CHARACTERS,
   hasForbiddenSpecialCharacters,
   hasSpace,
@@ -407,5 +408,24 @@ describe('properties', () => {
         expect(utf8ByteLength(s)).toBe(Buffer.byteLength(s, 'utf8'));
       }),
     );
+  });
+});
+
+describe('aliasProblem', () => {
+  it('accepts the empty alias (it clears the name) and names within 32 bytes', () => {
+    expect(aliasProblem('')).toBeNull();
+    expect(aliasProblem('Roof east 1')).toBeNull();
+    expect(aliasProblem('屋顶东侧网关一号机')).toBeNull(); // 9 Han characters: 27 bytes
+  });
+  it('says tooLong beyond 32 bytes of UTF-8, counting a Han character as 3', () => {
+    expect(aliasProblem('a'.repeat(33))).toBe('tooLong');
+    expect(aliasProblem('网'.repeat(11))).toBe('tooLong'); // 33 bytes, 11 characters
+  });
+  it('says specialCharacters for a forbidden symbol, ASCII or full-width', () => {
+    expect(aliasProblem('gw#1')).toBe('specialCharacters');
+    expect(aliasProblem('网关（一）')).toBe('specialCharacters');
+  });
+  it('agrees with isDeviceAlias on every non-empty text', () => {
+    fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 40 }), (v) => (aliasProblem(v) === null) === isDeviceAlias(v)));
   });
 });

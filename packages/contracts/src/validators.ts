@@ -164,6 +164,19 @@ export function isDeviceAlias(value: string): boolean {
   return value.length > 0 && utf8ByteLength(value) <= DEVICE_ALIAS_MAX_BYTES && isPlainText(value);
 }
 
+export type AliasProblem = 'tooLong' | 'specialCharacters';
+
+/**
+ * Why an alias (device or gateway name) is refused, or null when it is fine: at most 32 bytes of UTF-8
+ * (a Han character counts 3) and no special characters (spec 02 §5). The empty alias is fine: it clears
+ * the name. Forms show the precise reason; the server refuses with the same rule.
+ */
+export function aliasProblem(value: string): AliasProblem | null {
+  if (utf8ByteLength(value) > DEVICE_ALIAS_MAX_BYTES) return 'tooLong';
+  if (!isPlainText(value)) return 'specialCharacters';
+  return null;
+}
+
 /**
  * Bytes `value` takes as UTF-8, computed without Buffer or TextEncoder so it runs the same in the browser.
  * A lone surrogate counts 3, as it is encoded as U+FFFD, matching Buffer.byteLength.

@@ -20,4 +20,6 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   otherDeviceList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'OtherDeviceListPage'),
   deviceDetail: lazyNamed(() => import('../features/devices/detail/DeviceDetailPage'), 'DeviceDetailPage'),
   workdataList: lazyNamed(() => import('../features/devices/workdata/WorkdataPage'), 'WorkdataPage'),
+  eventList: lazyNamed(() => import('../features/devices/events/EventListPage'), 'EventListPage'),
+  gatewayList: lazyNamed(() => import('../features/devices/gateways/GatewayListPage'), 'GatewayListPage'),
 };

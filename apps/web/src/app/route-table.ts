@@ -36,7 +36,9 @@ export type PageName =
   | 'batteryList'
   | 'otherDeviceList'
   | 'deviceDetail'
-  | 'workdataList';
+  | 'workdataList'
+  | 'eventList'
+  | 'gatewayList';
 
 export interface PublicRoute {
   path: string;
@@ -102,13 +104,13 @@ export const SHELL_ROUTES: AppRoute[] = [
     redirect: '/device/gateway/list',
     children: [
       { path: '/device/gateway', title: 'route.gateways', permission: 'gateway.view', redirect: '/device/gateway/list', hidden: true },
-      { path: '/device/gateway/list', title: 'route.gateways', permission: 'gateway.view', page: 'placeholder' },
+      { path: '/device/gateway/list', title: 'route.gateways', permission: 'gateway.view', page: 'gatewayList' },
       { path: INVERTERS, title: 'route.inverters', permission: 'inverter.view', page: 'inverterList' },
       { path: '/device/battery', title: 'route.batteries', permission: 'battery.list.view', page: 'batteryList' },
       { path: '/device/other', title: 'route.otherDevices', permission: 'equip.view', page: 'otherDeviceList' },
       { path: '/device/detail/:kind/:sn', title: 'route.deviceDetail', permission: 'equip.view', hidden: true, page: 'deviceDetail' },
       { path: '/device/acSwitch', title: 'route.acSwitches', permission: 'smart.acSwitch', page: 'placeholder' },
-      { path: '/device/event', title: 'route.events', permission: 'event.view', page: 'placeholder' },
+      { path: '/device/event', title: 'route.events', permission: 'event.view', page: 'eventList' },
       { path: '/device/setting', title: 'route.deviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
       { path: '/device/batt-setting', title: 'route.batterySetting', hidden: true, highlight: '/device/battery', page: 'placeholder' },
     ],

@@ -11,7 +11,6 @@ import { localised } from '../events/event-text.js';
  * the spec 01 §3 type code of an inverter. Pure: no database, testable alone.
  */
 
-
 /** Section of a point by its id; the order matters (first match wins). */
 const SECTION_RULES: readonly [RegExp, SectionKey][] = [
   [/^(DCA|DCV|DCW|DCWH)\d+$|^(DCA|DCV|DCW|PvWH)$|^MpptEvt$/, 'input'],

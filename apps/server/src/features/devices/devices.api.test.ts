@@ -90,7 +90,11 @@ beforeAll(async () => {
         proto: 'sunspec-hybrid-lv',
         values: { W: 3000, BatW: -500, WH: 80_000 + i * 200, St: 4, GridW: -1200, LoadW: 1300, WorkMode: 0 },
       },
-      { sn: 'DVBT000001', proto: 'sunspec-battery-bms', values: { W: -500, SoC: 55 + i, CellV1: 3.31, CellV2: 3.35, CellT1: 24, RelaySt: 3 } },
+      {
+        sn: 'DVBT000001',
+        proto: 'sunspec-battery-bms',
+        values: { W: -500, SoC: 55 + i, CellV1: 3.31, CellV2: 3.35, CellT1: 24, RelaySt: 3 },
+      },
       { sn: 'DVBT000002', proto: 'sunspec-battery-bms', values: { W: -500, SoC: 54 + i } },
       { sn: 'DVMT000001', proto: 'sunspec-meter-3p', values: { W: -1200, TotWhImp: 10_000, TotWhExp: 20_000 + i * 300 } },
       { sn: 'DVMT000002', proto: 'sunspec-meter-3p', values: { W: 200, TotWhImp: 5_000 + i * 50, TotWhExp: 0 } },

@@ -136,11 +136,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
           response: { 200: envelopeSchema(DaySeriesSchema) },
         },
       },
-      async (request) =>
-        ok(
-          request,
-          await service.day(request.requireAuth(), kind, request.params.sn, request.language, request.query),
-        ),
+      async (request) => ok(request, await service.day(request.requireAuth(), kind, request.params.sn, request.language, request.query)),
     );
 
     for (const period of ['month', 'year', 'total'] as const)
@@ -284,10 +280,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
         },
       },
       async (request) =>
-        ok(
-          request,
-          await service.day(request.requireAuth(), 'inverter', request.params.sn, request.language, request.query, section),
-        ),
+        ok(request, await service.day(request.requireAuth(), 'inverter', request.params.sn, request.language, request.query, section)),
     );
     for (const period of ['month', 'year', 'total'] as const)
       app.get(

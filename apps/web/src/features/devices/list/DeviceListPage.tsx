@@ -12,7 +12,7 @@ import { App, Button, Card, Empty, Input, Modal, Select, Space, Table, Tag, Tool
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useSession } from '../../../app/session';
 import { ApiCallError } from '../../../lib/api-client';
 import { currentLanguage } from '../../../lib/i18n';
@@ -23,10 +23,12 @@ import { fileNameFromDisposition } from '../../plants/list/download';
 import { relativeTime } from '../../plants/list/plant-format';
 import { type DeviceQuery, deleteDevices, deviceKeys, exportInverters, fetchDeviceCounts, fetchDevicePage, renameDevice } from '../api';
 import { detailPathOf } from '../device-format';
+import { useUrlList } from '../use-url-list';
 import './device-list.css';
 
 const REFRESH_MS = 30_000;
 const PAGE_SIZE = 20;
+const DEVICE_SORTS = ['sn', 'alias', 'status', 'powerW', 'energyTodayWh', 'energyTotalWh', 'lastReportAt', 'plantName'] as const;
 
 /** Permission keys of a kind's buttons (spec 01 §2); kinds without keys of their own use equip.view. */
 const KIND_KEYS: Record<DeviceKind, { edit: PermissionKey; remove: PermissionKey; export?: PermissionKey }> = {
@@ -71,7 +73,7 @@ export function DeviceListPage({ kind, header }: Props) {
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { has } = useSession();
   const queryClient = useQueryClient();
-  const [search, setSearch] = useSearchParams();
+  const { search, update, page, sort, order, sortOrder, onTableChange } = useUrlList(DEVICE_SORTS, 'sn');
   const [selected, setSelected] = useState<number[]>([]);
   const [renaming, setRenaming] = useState<DeviceRow | null>(null);
   const keys = KIND_KEYS[kind];
@@ -82,20 +84,7 @@ export function DeviceListPage({ kind, header }: Props) {
     plantName: search.get('plantName') ?? undefined,
     type: search.get('type') ?? undefined,
   };
-  const page = Number(search.get('page') ?? '1') || 1;
-  const sort = search.get('sort') ?? 'sn';
-  const order = search.get('order') === 'desc' ? 'desc' : 'asc';
   const query: DeviceQuery = { ...filters, page, size: PAGE_SIZE, sort, order };
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === undefined || v === '') next.delete(k);
-      else next.set(k, v);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setSearch(next, { replace: true });
-  };
-
   const countsQuery = { ...filters, status: undefined };
   const counts = useQuery({
     queryKey: deviceKeys.counts(kind, countsQuery),
@@ -168,7 +157,6 @@ export function DeviceListPage({ kind, header }: Props) {
     }
   };
 
-  const sortOrder = (key: string) => (sort === key ? (order === 'desc' ? 'descend' : 'ascend') : null);
   const columns: ColumnsType<DeviceRow> = [
     {
       key: 'sn',
@@ -372,11 +360,7 @@ export function DeviceListPage({ kind, header }: Props) {
             showSizeChanger: false,
             showTotal: (total) => t('devices.total', { count: total }),
           }}
-          onChange={(pagination, _filters, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const key = s?.order ? String(s.columnKey) : undefined;
-            update({ page: String(pagination.current ?? 1), sort: key, order: s?.order === 'descend' ? 'desc' : undefined });
-          }}
+          onChange={onTableChange}
           locale={{
             emptyText: (
               <Empty

@@ -5,11 +5,11 @@ import { Card, DatePicker, Empty, Input, Space, Table, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { currentLanguage } from '../../../lib/i18n';
 import { exactTime } from '../../plants/list/plant-format';
 import { deviceKeys, fetchWorkdata } from '../api';
 import { formatPointValue } from '../device-format';
+import { useUrlList } from '../use-url-list';
 
 const PAGE_SIZE = 50;
 
@@ -30,19 +30,10 @@ function quickRanges(t: TFunction): { label: string; value: [Dayjs, Dayjs] }[] {
 export function WorkdataPage() {
   const { t } = useTranslation();
   const locale = LANGUAGE_TAGS[currentLanguage()];
-  const [search, setSearch] = useSearchParams();
+  const { search, update, page } = useUrlList([], '');
   const sn = search.get('sn') ?? '';
   const from = search.get('from') ?? dayjs().startOf('day').toISOString();
   const to = search.get('to') ?? dayjs().endOf('day').toISOString();
-  const page = Number(search.get('page') ?? '1') || 1;
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === undefined || v === '') next.delete(k);
-      else next.set(k, v);
-    }
-    setSearch(next, { replace: true });
-  };
   const data = useQuery({
     queryKey: deviceKeys.workdata(sn, from, to, page),
     queryFn: () => fetchWorkdata(sn, from, to, page, PAGE_SIZE),

@@ -1,0 +1,51 @@
+import type { Language } from '@sunward/contracts/languages';
+import { BUILT_IN_PROTOCOLS, protocolById } from '@sunward/protocol/maps/index';
+import type { EventDefinition, LocalisedText } from '@sunward/protocol/types';
+
+/*
+ * What an event code means: its description and solution come from the register map of the device that
+ * raised it (maps as data, zh and en). The one lookup for every screen that shows events.
+ */
+
+/** The maps carry Chinese and English: Chinese for the cn console, English for every other language. */
+export function localised(text: LocalisedText, language: Language): string {
+  return language === 'cn' ? text.zh : text.en;
+}
+
+const byMap = new Map<string, Map<number, EventDefinition>>();
+
+function definitionsOf(protocolId: string): Map<number, EventDefinition> {
+  let found = byMap.get(protocolId);
+  if (!found) {
+    found = new Map((protocolById(protocolId)?.events ?? []).map((e) => [e.code, e]));
+    byMap.set(protocolId, found);
+  }
+  return found;
+}
+
+/** The map's definition of an event code, undefined when the map (or the code) is unknown. */
+export function eventDefinition(protocolId: string, code: number): EventDefinition | undefined {
+  return definitionsOf(protocolId).get(code);
+}
+
+/** Description and solution of an event in the caller's language; null for a code the map lacks. */
+export function eventText(protocolId: string, code: number, language: Language): { description: string | null; solution: string | null } {
+  const definition = eventDefinition(protocolId, code);
+  return definition
+    ? { description: localised(definition.description, language), solution: localised(definition.solution, language) }
+    : { description: null, solution: null };
+}
+
+/**
+ * The (map, code) pairs whose description contains the keyword in English or Chinese, so a text search
+ * can run in SQL although the texts live in the maps.
+ */
+export function eventsDescribedBy(keyword: string): { protocolId: string; code: number }[] {
+  const needle = keyword.toLowerCase();
+  if (needle === '') return [];
+  return BUILT_IN_PROTOCOLS.flatMap((p) =>
+    p.events
+      .filter((e) => e.description.en.toLowerCase().includes(needle) || e.description.zh.includes(keyword))
+      .map((e) => ({ protocolId: p.id, code: e.code })),
+  );
+}

@@ -1,0 +1,90 @@
+import { Code } from '@sunward/contracts/codes';
+import { DEVICE_KIND_INFO, DEVICE_KINDS, kindOfFamily } from '@sunward/contracts/devices';
+import { boundInstant, EVENT_LIMITS, type EventCounts, type EventFilter, type EventPage, type EventRow } from '@sunward/contracts/events';
+import type { Language } from '@sunward/contracts/languages';
+import { ApiError } from '../../lib/envelope.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { eventsDescribedBy, eventText } from './event-text.js';
+import type { EventQueryFilter, EventRecord, EventsRepository } from './events.repository.js';
+
+const DAY_MS = 86_400_000;
+
+/** A family filter names device kinds (inverter: string, hybrid and micro) or stored families. */
+export function familiesOf(names: readonly string[]): string[] {
+  return [
+    ...new Set(
+      names.flatMap((name) => {
+        const kind = DEVICE_KINDS.find((k) => k === name);
+        return kind ? DEVICE_KIND_INFO[kind].families : [name];
+      }),
+    ),
+  ];
+}
+
+/** The filters as SQL takes them: a closed period (by default the last 7 days up to now). */
+export function resolveFilter(q: EventFilter, now = Date.now()): EventQueryFilter {
+  const to = q.to ? boundInstant(q.to, 'to') : now;
+  const from = q.from ? boundInstant(q.from, 'from') : to - EVENT_LIMITS.defaultDays * DAY_MS;
+  return {
+    from: new Date(from),
+    to: new Date(to),
+    levels: q.level,
+    status: q.status,
+    deviceSn: q.deviceSn || undefined,
+    plantId: q.plantId,
+    families: q.family ? familiesOf(q.family) : undefined,
+    keyword: q.keyword || undefined,
+    describedBy: q.keyword ? eventsDescribedBy(q.keyword) : undefined,
+  };
+}
+
+/** A stored event as the console shows it, with the map's texts in the caller's language. */
+export function presentEvent(r: EventRecord, language: Language): EventRow {
+  return {
+    id: r.id,
+    code: r.code,
+    level: r.level,
+    type: kindOfFamily(r.family) ?? r.family,
+    deviceId: r.deviceId,
+    deviceSn: r.deviceSn,
+    deviceAlias: r.deviceAlias,
+    family: r.family,
+    plantId: r.plantId,
+    plantName: r.plantName,
+    openedAt: r.openedAt.toISOString(),
+    clearedAt: r.clearedAt?.toISOString() ?? null,
+    status: r.clearedAt === null ? 'active' : 'cleared',
+    ...eventText(r.protocolId, r.code, language),
+  };
+}
+
+export function createEventsService(deps: { repository: EventsRepository }) {
+  const { repository } = deps;
+  return {
+    async list(auth: AuthContext, q: EventFilter & { page: number; size: number }, language: Language): Promise<EventPage> {
+      const { records, total } = await repository.page(auth, resolveFilter(q), q.page, q.size);
+      return { infos: records.map((r) => presentEvent(r, language)), total };
+    },
+
+    async counts(auth: AuthContext, q: EventFilter): Promise<EventCounts> {
+      const rows = await repository.counts(auth, resolveFilter(q));
+      const activeOf = (level: string) => rows.find((r) => r.level === level)?.active ?? 0;
+      return {
+        active: { fault: activeOf('fault'), warning: activeOf('warning'), protect: activeOf('protect') },
+        activeTotal: rows.reduce((n, r) => n + r.active, 0),
+        total: rows.reduce((n, r) => n + r.total, 0),
+      };
+    },
+
+    /** Rows of an export; refused with 706 beyond 20,000 so the user narrows the filters. */
+    async exportRows(auth: AuthContext, q: EventFilter, language: Language): Promise<EventRow[]> {
+      const filter = resolveFilter(q);
+      const rows = await repository.all(auth, filter, EVENT_LIMITS.exportRowsMax);
+      if (rows === 'tooMany')
+        throw new ApiError(Code.TOO_MANY_RECORDS, { count: await repository.count(auth, filter), max: EVENT_LIMITS.exportRowsMax });
+      return rows.map((r) => presentEvent(r, language));
+    },
+  };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;
