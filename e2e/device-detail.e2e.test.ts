@@ -46,6 +46,7 @@ beforeAll(async () => {
         devices: [
           { sn: 'HYDVE00001', protocolId: 'sunspec-hybrid-lv', family: 'hybrid_inverter', ratedPowerW: 10_000 },
           { sn: 'BTDVE00001', protocolId: 'sunspec-battery-bms', family: 'battery', capacityKwh: 12 },
+          { sn: 'BTDVE00002', protocolId: 'sunspec-battery-bms', family: 'battery', parentSn: 'BTDVE00001' },
           { sn: 'MTDVE00001', protocolId: 'sunspec-meter-3p', family: 'meter' },
         ],
       },
@@ -56,7 +57,7 @@ beforeAll(async () => {
     async () => {
       const page = await call<{ total: number }>(server.app, 'GET', '/api/v1/inverters', { token });
       const battery = await call<{ total: number }>(server.app, 'GET', '/api/v1/batteries', { token });
-      if (page.body.data?.total !== 1 || battery.body.data?.total !== 1) throw new Error('devices not discovered yet');
+      if (page.body.data?.total !== 1 || battery.body.data?.total !== 2) throw new Error('devices not discovered yet');
     },
     { timeout: 60_000, interval: 500 },
   );
@@ -131,6 +132,25 @@ describe('device pages', () => {
       /Min 3\.\d{3} V · #\d+.*Max 3\.\d{3} V · #\d+.*Spread 0\.\d{3} V/,
     );
     await page.getByTestId('section-battery').waitFor();
+    // The master lists its slave pack, discovered from the gateway's reports.
+    expect(await page.getByTestId('battery-slaves').textContent()).toContain('BTDVE00002');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('deletes a battery master only after a confirmation that lists its slave packs, and both go', async () => {
+    // A device its gateway still reports is discovered again; this test ends the reports first.
+    simulator?.stop();
+    simulator = undefined;
+    const { page, errors, context } = await signedIn();
+    await page.goto('/device/battery');
+    const list = page.getByTestId('device-list-battery');
+    await list.getByText('BTDVE00002').waitFor();
+    const masterRow = list.locator('tr', { hasText: 'BTDVE00001' });
+    await masterRow.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByTestId('delete-slaves').textContent()).toContain('BTDVE00002');
+    await page.locator('#confirm-delete').click();
+    await expect.poll(() => list.getByText(/BTDVE0000[12]/).count(), { timeout: 15_000 }).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -87,6 +87,7 @@ for (const gateway of fleet.gateways) {
       devices: states.map((state) => ({
         sn: state.device.sn,
         proto: state.device.protocolId,
+        ...(state.device.parentSn ? { parent: state.device.parentSn } : {}),
         blocks: encodeValues(
           state.protocol,
           deviceValues(state, snapshot, dt, { faultRate, shutdown: false, powerLimitPct: 100, bankPacks }),

@@ -48,6 +48,8 @@ export const DeviceReadingSchema = z.object({
   blocks: z.array(RegisterBlockPayloadSchema).max(64),
   /** Values the gateway decoded itself, by point id; used where no register block covers a point. */
   values: z.record(z.string().max(64), z.number()).optional(),
+  /** A battery slave pack names its master pack (same gateway); read when the device is first seen. */
+  parent: z.string().regex(GATEWAY_SN_PATTERN).optional(),
 });
 export type DeviceReading = z.infer<typeof DeviceReadingSchema>;
 

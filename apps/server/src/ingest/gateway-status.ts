@@ -2,7 +2,7 @@ import { StatusPayloadSchema } from '@sunward/contracts/gateway-protocol';
 import type { TelemetryRepository } from './telemetry.repository.js';
 
 /**
- * Records a gateway's status message (presence, firmware, signal, interval), whichever broker it came
+ * Records a gateway's status message (presence, firmware, signal, interval, its own settings), whichever broker it came
  * through. Returns false for a payload that is not a valid status, which is then dropped.
  */
 export async function recordGatewayStatus(
@@ -28,6 +28,7 @@ export async function recordGatewayStatus(
     comm: status.comm,
     iccid: status.iccid,
     interval: status.interval,
+    config: status.config,
   });
   return true;
 }

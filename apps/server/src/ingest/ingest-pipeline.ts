@@ -284,7 +284,10 @@ export function createIngestPipeline(deps: {
         // Auto-discovery: a device the gateway reports for the first time, with a register map we
         // know, joins the registry under that gateway (and its plant), as data loggers' devices do.
         const protocol = devicesBySn.has(d.sn) ? undefined : protocolById(d.proto);
-        if (protocol && (await repository.discoverDevice(d.sn, gateway.id, protocol.id, protocol.family, settings.maxDevicesPerGateway)))
+        if (
+          protocol &&
+          (await repository.discoverDevice(d.sn, gateway.id, protocol.id, protocol.family, settings.maxDevicesPerGateway, d.parent))
+        )
           await this.refreshDevice(d.sn);
       }
       const decoded = decodeReport(parsed.report, {

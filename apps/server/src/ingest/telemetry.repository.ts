@@ -84,11 +84,20 @@ export function createTelemetryRepository(db: Database) {
      * Registers a device a gateway reported for the first time, under the gateway's plant, unless the
      * serial number is taken or the gateway already has `maxPerGateway` devices. True when added.
      */
-    async discoverDevice(sn: string, gatewayId: number, protocolId: string, family: string, maxPerGateway: number): Promise<boolean> {
+    async discoverDevice(
+      sn: string,
+      gatewayId: number,
+      protocolId: string,
+      family: string,
+      maxPerGateway: number,
+      parentSn?: string,
+    ): Promise<boolean> {
+      // A slave pack's master must be a device of the same gateway, else the link is ignored.
+      const parent = parentSn ? sql`(select p.id from devices p where p.sn = ${parentSn} and p.gateway_id = ${gatewayId})` : sql`null::int`;
       const rows = await queryRows<{ id: number }>(
         db,
-        sql`insert into devices (sn, gateway_id, plant_id, family, protocol_id, model)
-            select ${sn}, g.id, g.plant_id, ${family}, ${protocolId}, ${protocolId} from gateways g
+        sql`insert into devices (sn, gateway_id, plant_id, family, protocol_id, model, parent_id)
+            select ${sn}, g.id, g.plant_id, ${family}, ${protocolId}, ${protocolId}, ${parent} from gateways g
             where g.id = ${gatewayId} and (select count(*) from devices d where d.gateway_id = g.id) < ${maxPerGateway}
             on conflict (sn) do nothing returning id`,
       );
@@ -227,7 +236,15 @@ export function createTelemetryRepository(db: Database) {
 
     async setGatewayInfo(
       gatewayId: number,
-      info: { fw?: string; hw?: string; rssi?: number; comm?: string; iccid?: string; interval?: number },
+      info: {
+        fw?: string;
+        hw?: string;
+        rssi?: number;
+        comm?: string;
+        iccid?: string;
+        interval?: number;
+        config?: { serverAddress: string; locked: boolean; digitalOutput: boolean; passwordSetAt?: number };
+      },
     ) {
       await db
         .update(gateways)
@@ -238,6 +255,15 @@ export function createTelemetryRepository(db: Database) {
           ...(info.comm !== undefined ? { commType: info.comm } : {}),
           ...(info.iccid !== undefined ? { iccid: info.iccid } : {}),
           ...(info.interval !== undefined ? { reportIntervalS: info.interval } : {}),
+          // The gateway's settings as it reports them: a change made on the gateway itself is seen too.
+          ...(info.config
+            ? {
+                serverAddress: info.config.serverAddress,
+                locked: info.config.locked,
+                digitalOutput: info.config.digitalOutput,
+                ...(info.config.passwordSetAt !== undefined ? { connectionPasswordAt: new Date(info.config.passwordSetAt) } : {}),
+              }
+            : {}),
         })
         .where(eq(gateways.id, gatewayId));
     },

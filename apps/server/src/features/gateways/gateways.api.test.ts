@@ -399,6 +399,24 @@ describe('settings over the protocol', () => {
     expect((await post(`/api/v1/gateway/${boundId}/lock`, {}, tokenA)).code).toBe(Code.GATEWAY_OFFLINE);
   });
 
+  it('stores the settings a gateway reports in its status, so a change made on the gateway itself is seen', async () => {
+    const [gateway] = await server.database.db.select({ id: gateways.id }).from(gateways).where(eq(gateways.sn, 'GWAPI00002'));
+    const reporter = await connectTestGateway(server.telemetry.mqttPort, 'GWAPI00002', 'gwkey00002');
+    const status = { v: 1, online: true, config: { serverAddress: 'eu.example.com:8883', locked: true, digitalOutput: false } };
+    await reporter.client.publishAsync(gatewayTopic('GWAPI00002', 'status'), JSON.stringify(status), { qos: 1 });
+    await vi.waitFor(
+      async () => {
+        const [row] = await server.database.db
+          .select({ locked: gateways.locked, address: gateways.serverAddress })
+          .from(gateways)
+          .where(eq(gateways.id, gateway?.id ?? 0));
+        if (!row?.locked || row.address !== 'eu.example.com:8883') throw new Error('settings not recorded yet');
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    await reporter.close();
+  });
+
   it('answers 307 and stores nothing when an online gateway does not confirm in time', async () => {
     await answeringGateway('GWAPI00001', 'gwkey00001', () => undefined);
     await waitOnline(boundId);

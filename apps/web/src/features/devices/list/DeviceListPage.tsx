@@ -21,7 +21,16 @@ import { StatusTag } from '../../plants/list/components/PlantTable';
 import { StatusCounts } from '../../plants/list/components/StatusCounts';
 import { fileNameFromDisposition } from '../../plants/list/download';
 import { relativeTime } from '../../plants/list/plant-format';
-import { type DeviceQuery, deleteDevices, deviceKeys, exportInverters, fetchDeviceCounts, fetchDevicePage, renameDevice } from '../api';
+import {
+  type DeviceQuery,
+  deleteDevices,
+  deviceKeys,
+  exportInverters,
+  fetchDeviceCounts,
+  fetchDeviceDetail,
+  fetchDevicePage,
+  renameDevice,
+} from '../api';
 import { detailPathOf } from '../device-format';
 import { useUrlList } from '../use-url-list';
 import './device-list.css';
@@ -123,8 +132,10 @@ export function DeviceListPage({ kind, header }: Props) {
     },
   });
 
-  const confirmDelete = (rows: DeviceRow[]) => {
-    const slaves = rows.filter((r) => r.slaveCount > 0);
+  /** Asks first, naming the devices and, for a battery master, the slave packs that go with it. */
+  const confirmDelete = async (rows: DeviceRow[]) => {
+    const masters = rows.filter((r) => r.slaveCount > 0);
+    const slaves = (await Promise.all(masters.map((r) => fetchDeviceDetail(kind, r.sn).then((d) => d.slaves)))).flat();
     void modal.confirm({
       title: t('devices.deleteTitle', { count: rows.length }),
       okButtonProps: { danger: true, id: 'confirm-delete' },
@@ -133,8 +144,8 @@ export function DeviceListPage({ kind, header }: Props) {
         <div>
           <Typography.Paragraph>{rows.map((r) => r.alias ?? r.sn).join(', ')}</Typography.Paragraph>
           {slaves.length > 0 && (
-            <Typography.Paragraph type="warning">
-              {t('devices.deleteWithSlaves', { count: slaves.reduce((n, r) => n + r.slaveCount, 0) })}
+            <Typography.Paragraph type="warning" data-testid="delete-slaves">
+              {t('devices.deleteWithSlaves', { count: slaves.length })} {slaves.map((s) => s.sn).join(', ')}
             </Typography.Paragraph>
           )}
           <Typography.Paragraph type="secondary">{t('devices.deleteWarning')}</Typography.Paragraph>
@@ -284,7 +295,7 @@ export function DeviceListPage({ kind, header }: Props) {
                 danger
                 icon={<DeleteOutlined />}
                 aria-label={t('devices.delete')}
-                onClick={() => confirmDelete([row])}
+                onClick={() => void confirmDelete([row])}
               />
             </Tooltip>
           )}
@@ -335,7 +346,7 @@ export function DeviceListPage({ kind, header }: Props) {
             />
           )}
           {selected.length > 0 && has(keys.remove) && (
-            <Button danger icon={<DeleteOutlined />} onClick={() => confirmDelete(rows.filter((r) => selected.includes(r.id)))}>
+            <Button danger icon={<DeleteOutlined />} onClick={() => void confirmDelete(rows.filter((r) => selected.includes(r.id)))}>
               {t('devices.deleteSelected', { count: selected.length })}
             </Button>
           )}
