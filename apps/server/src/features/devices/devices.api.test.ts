@@ -166,6 +166,8 @@ describe('lists and counts', () => {
     expect((await get<DevicePage>('/api/v1/inverters?keyword=hy')).data.infos.map((r) => r.sn)).toEqual(['DVHY000001']);
     expect((await get<DevicePage>('/api/v1/inverters?status=2')).data.total).toBe(0);
     expect((await get<DevicePage>('/api/v1/inverters?type=93')).data.infos.map((r) => r.sn)).toEqual(['DVHY000001']);
+    expect((await get<DevicePage>('/api/v1/inverters?brand=sunw&model=hybrid')).data.infos.map((r) => r.sn)).toEqual(['DVHY000001']);
+    expect((await get<DevicePage>('/api/v1/inverters?model=100%25')).data.total).toBe(0);
     expect((await get<DevicePage>(`/api/v1/inverters?plantId=${plantId}&sort=powerW&order=desc`)).data.infos[0]?.sn).toBe('DVIN000001');
     const paged = await get<DevicePage>('/api/v1/inverters?size=1&page=2&sort=sn');
     expect(paged.data.infos.map((r) => r.sn)).toEqual(['DVIN000001']);

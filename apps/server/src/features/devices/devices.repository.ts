@@ -56,18 +56,18 @@ export interface DeviceFilter {
   protocolsOfType?: readonly string[];
 }
 
+/** An ilike pattern for a substring, with the pattern characters of the text taken literally. */
+const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 function whereOf(auth: AuthContext, filter: DeviceFilter, withStatus: boolean): SQL {
   const q = filter.query;
   const parts: SQL[] = [sql`d.family = any(${sql.param([...filter.families])}::text[])`, deviceVisibleCondition(auth)];
-  if (q.keyword) {
-    const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    parts.push(sql`(d.sn ilike ${like} or d.alias ilike ${like})`);
-  }
+  if (q.keyword) parts.push(sql`(d.sn ilike ${contains(q.keyword)} or d.alias ilike ${contains(q.keyword)})`);
   if (withStatus && q.status && q.status.length > 0) parts.push(sql`d.status = any(${sql.param(q.status)}::int[])`);
   if (q.plantId) parts.push(sql`d.plant_id = ${q.plantId}`);
-  if (q.plantName) parts.push(sql`p.name ilike ${`%${q.plantName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
-  if (q.brand) parts.push(sql`d.brand = ${q.brand}`);
-  if (q.model) parts.push(sql`d.model = ${q.model}`);
+  if (q.plantName) parts.push(sql`p.name ilike ${contains(q.plantName)}`);
+  if (q.brand) parts.push(sql`d.brand ilike ${contains(q.brand)}`);
+  if (q.model) parts.push(sql`d.model ilike ${contains(q.model)}`);
   if (filter.protocolsOfType) parts.push(sql`d.protocol_id = any(${sql.param([...filter.protocolsOfType])}::text[])`);
   return sql.join(parts, sql` and `);
 }

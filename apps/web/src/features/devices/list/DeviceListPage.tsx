@@ -91,6 +91,8 @@ export function DeviceListPage({ kind, header }: Props) {
     keyword: search.get('keyword') ?? undefined,
     status: search.get('status') ?? undefined,
     plantName: search.get('plantName') ?? undefined,
+    brand: search.get('brand') ?? undefined,
+    model: search.get('model') ?? undefined,
     type: search.get('type') ?? undefined,
   };
   const query: DeviceQuery = { ...filters, page, size: PAGE_SIZE, sort, order };
@@ -335,6 +337,17 @@ export function DeviceListPage({ kind, header }: Props) {
             onSearch={(value) => update({ plantName: value.trim() || undefined })}
             style={{ width: 220 }}
           />
+          {(['brand', 'model'] as const).map((field) => (
+            <Input.Search
+              key={field}
+              allowClear
+              placeholder={t(field === 'brand' ? 'devices.brandPlaceholder' : 'devices.modelPlaceholder')}
+              defaultValue={filters[field] as string | undefined}
+              onSearch={(value) => update({ [field]: value.trim() || undefined })}
+              style={{ width: 160 }}
+              data-testid={`device-${field}`}
+            />
+          ))}
           {kind === 'inverter' && (
             <Select
               allowClear

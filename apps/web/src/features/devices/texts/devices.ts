@@ -3,6 +3,8 @@ import { defineTexts } from '../../../lib/feature-texts';
 /** Texts of the device lists, detail pages and operation data records (keys prefixed devices.). */
 export const deviceTexts = defineTexts({
   en: {
+    'devices.brandPlaceholder': 'Brand',
+    'devices.modelPlaceholder': 'Model',
     'devices.refusedNoPermission': 'you may not delete it',
     'devices.refusedNotFound': 'it does not exist or is not yours',
     'devices.aliasPlaceholder': 'A name you recognise, e.g. Roof east',
@@ -124,6 +126,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   cn: {
+    'devices.brandPlaceholder': '品牌',
+    'devices.modelPlaceholder': '型号',
     'devices.refusedNoPermission': '您无权删除',
     'devices.refusedNotFound': '设备不存在或不属于您',
     'devices.aliasPlaceholder': '便于识别的名称，如：屋顶东侧',
@@ -245,6 +249,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   vi: {
+    'devices.brandPlaceholder': 'Thương hiệu',
+    'devices.modelPlaceholder': 'Kiểu máy',
     'devices.refusedNoPermission': 'bạn không có quyền xóa',
     'devices.refusedNotFound': 'thiết bị không tồn tại hoặc không thuộc về bạn',
     'devices.aliasPlaceholder': 'Tên dễ nhận biết, ví dụ: Mái phía đông',
@@ -366,6 +372,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   es: {
+    'devices.brandPlaceholder': 'Marca',
+    'devices.modelPlaceholder': 'Modelo',
     'devices.refusedNoPermission': 'no tiene permiso para eliminarlo',
     'devices.refusedNotFound': 'no existe o no es suyo',
     'devices.aliasPlaceholder': 'Un nombre fácil de reconocer, p. ej., Tejado este',
@@ -487,6 +495,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   de: {
+    'devices.brandPlaceholder': 'Marke',
+    'devices.modelPlaceholder': 'Modell',
     'devices.refusedNoPermission': 'Sie dürfen es nicht löschen',
     'devices.refusedNotFound': 'es existiert nicht oder gehört nicht Ihnen',
     'devices.aliasPlaceholder': 'Ein Name, den Sie wiedererkennen, z. B. Dach Ost',
@@ -608,6 +618,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   cz: {
+    'devices.brandPlaceholder': 'Značka',
+    'devices.modelPlaceholder': 'Typ',
     'devices.refusedNoPermission': 'nemáte oprávnění jej smazat',
     'devices.refusedNotFound': 'neexistuje nebo vám nepatří',
     'devices.aliasPlaceholder': 'Název, který snadno poznáte, např. Střecha východ',
@@ -729,6 +741,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   po: {
+    'devices.brandPlaceholder': 'Marka',
+    'devices.modelPlaceholder': 'Typ',
     'devices.refusedNoPermission': 'nie masz uprawnień, aby je usunąć',
     'devices.refusedNotFound': 'nie istnieje lub nie należy do Ciebie',
     'devices.aliasPlaceholder': 'Nazwa, którą łatwo rozpoznasz, np. Dach wschód',
@@ -850,6 +864,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   tr: {
+    'devices.brandPlaceholder': 'Marka',
+    'devices.modelPlaceholder': 'Tip',
     'devices.refusedNoPermission': 'silme yetkiniz yok',
     'devices.refusedNotFound': 'mevcut değil veya size ait değil',
     'devices.aliasPlaceholder': 'Kolayca tanıyacağınız bir ad, ör. Çatı doğu',
@@ -971,6 +987,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   el: {
+    'devices.brandPlaceholder': 'Μάρκα',
+    'devices.modelPlaceholder': 'Μοντέλο',
     'devices.refusedNoPermission': 'δεν έχετε δικαίωμα να τη διαγράψετε',
     'devices.refusedNotFound': 'δεν υπάρχει ή δεν σας ανήκει',
     'devices.aliasPlaceholder': 'Ένα όνομα που αναγνωρίζετε, π.χ. Στέγη ανατολικά',
@@ -1092,6 +1110,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   pt: {
+    'devices.brandPlaceholder': 'Marca',
+    'devices.modelPlaceholder': 'Modelo',
     'devices.refusedNoPermission': 'não tem permissão para o eliminar',
     'devices.refusedNotFound': 'não existe ou não é seu',
     'devices.aliasPlaceholder': 'Um nome que reconheça, p. ex. Telhado nascente',
