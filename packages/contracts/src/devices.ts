@@ -135,6 +135,7 @@ export type RealtimeValue = z.infer<typeof RealtimeValueSchema>;
 export const SECTION_KEYS = [
   'input',
   'output',
+  'operation',
   'grid',
   'meter',
   'battery',
@@ -144,6 +145,7 @@ export const SECTION_KEYS = [
   'strings',
   'environment',
   'status',
+  'settings',
   'other',
 ] as const;
 export type SectionKey = (typeof SECTION_KEYS)[number];

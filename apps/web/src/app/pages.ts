@@ -18,6 +18,7 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   inverterList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'InverterListPage'),
   batteryList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'BatteryListPage'),
   otherDeviceList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'OtherDeviceListPage'),
+  acSwitchList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'AcSwitchListPage'),
   deviceDetail: lazyNamed(() => import('../features/devices/detail/DeviceDetailPage'), 'DeviceDetailPage'),
   workdataList: lazyNamed(() => import('../features/devices/workdata/WorkdataPage'), 'WorkdataPage'),
   eventList: lazyNamed(() => import('../features/devices/events/EventListPage'), 'EventListPage'),

@@ -35,6 +35,7 @@ export type PageName =
   | 'inverterList'
   | 'batteryList'
   | 'otherDeviceList'
+  | 'acSwitchList'
   | 'deviceDetail'
   | 'workdataList'
   | 'eventList'
@@ -109,7 +110,7 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/device/battery', title: 'route.batteries', permission: 'battery.list.view', page: 'batteryList' },
       { path: '/device/other', title: 'route.otherDevices', permission: 'equip.view', page: 'otherDeviceList' },
       { path: '/device/detail/:kind/:sn', title: 'route.deviceDetail', permission: 'equip.view', hidden: true, page: 'deviceDetail' },
-      { path: '/device/acSwitch', title: 'route.acSwitches', permission: 'smart.acSwitch', page: 'placeholder' },
+      { path: '/device/acSwitch', title: 'route.acSwitches', permission: 'smart.acSwitch', page: 'acSwitchList' },
       { path: '/device/event', title: 'route.events', permission: 'event.view', page: 'eventList' },
       { path: '/device/setting', title: 'route.deviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
       { path: '/device/batt-setting', title: 'route.batterySetting', hidden: true, highlight: '/device/battery', page: 'placeholder' },

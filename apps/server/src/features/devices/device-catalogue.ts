@@ -37,6 +37,18 @@ export function sectionOf(pointId: string): SectionKey {
   return 'other';
 }
 
+/**
+ * The section by point id, adjusted for the family: a battery's own current, voltage and power are
+ * battery figures; a heat pump's or a switch's electrical figures are its operation, not an AC output;
+ * writable points no rule places are the device's settings.
+ */
+function familySection(family: string, point: RegisterPoint, section: SectionKey): SectionKey {
+  if (family === 'battery' && (section === 'output' || section === 'other')) return 'battery';
+  if ((family === 'heat_pump' || family === 'ac_switch') && section === 'output') return 'operation';
+  if (section === 'other' && point.operation === 'rw') return 'settings';
+  return section;
+}
+
 interface Catalogue {
   protocol: ProtocolDefinition;
   /** Numeric points in storage order (index i is values[i]). */
@@ -65,7 +77,7 @@ export function catalogueOf(protocolId: string): Catalogue | undefined {
         return {
           point,
           index,
-          section: protocol.family === 'battery' && (section === 'output' || section === 'other') ? ('battery' as const) : section,
+          section: familySection(protocol.family, point, section),
         };
       })
       .filter((v) => !v.point.id.endsWith('_SF') && v.point.type !== 'string');

@@ -3,6 +3,7 @@ import { formatEnergy, formatPower } from '@sunward/contracts/units';
 
 /** The order sections appear on a detail page: what flows in, what flows out, then the rest. */
 export const SECTION_ORDER: readonly SectionKey[] = [
+  'operation',
   'input',
   'strings',
   'output',
@@ -14,6 +15,7 @@ export const SECTION_ORDER: readonly SectionKey[] = [
   'load',
   'environment',
   'status',
+  'settings',
   'other',
 ];
 

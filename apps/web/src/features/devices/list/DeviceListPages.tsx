@@ -15,6 +15,11 @@ export function BatteryListPage() {
   return <DeviceListPage kind="battery" />;
 }
 
+/** /device/acSwitch: smart AC switches, read side (their switching and timed tasks come with the smart-switch features). */
+export function AcSwitchListPage() {
+  return <DeviceListPage kind="ac_switch" />;
+}
+
 /** /device/other?kind=meter: meters, optimizers, weather stations, combiner boxes and heat pumps, one at a time. */
 export function OtherDeviceListPage() {
   const { t } = useTranslation();

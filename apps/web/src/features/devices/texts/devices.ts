@@ -3,6 +3,8 @@ import { defineTexts } from '../../../lib/feature-texts';
 /** Texts of the device lists, detail pages and operation data records (keys prefixed devices.). */
 export const deviceTexts = defineTexts({
   en: {
+    'devices.section.operation': 'Operation',
+    'devices.section.settings': 'Settings',
     'devices.brandPlaceholder': 'Brand',
     'devices.modelPlaceholder': 'Model',
     'devices.refusedNoPermission': 'you may not delete it',
@@ -126,6 +128,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   cn: {
+    'devices.section.operation': '运行',
+    'devices.section.settings': '设置',
     'devices.brandPlaceholder': '品牌',
     'devices.modelPlaceholder': '型号',
     'devices.refusedNoPermission': '您无权删除',
@@ -249,6 +253,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   vi: {
+    'devices.section.operation': 'Vận hành',
+    'devices.section.settings': 'Cài đặt',
     'devices.brandPlaceholder': 'Thương hiệu',
     'devices.modelPlaceholder': 'Kiểu máy',
     'devices.refusedNoPermission': 'bạn không có quyền xóa',
@@ -372,6 +378,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   es: {
+    'devices.section.operation': 'Funcionamiento',
+    'devices.section.settings': 'Ajustes',
     'devices.brandPlaceholder': 'Marca',
     'devices.modelPlaceholder': 'Modelo',
     'devices.refusedNoPermission': 'no tiene permiso para eliminarlo',
@@ -495,6 +503,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   de: {
+    'devices.section.operation': 'Betrieb',
+    'devices.section.settings': 'Einstellungen',
     'devices.brandPlaceholder': 'Marke',
     'devices.modelPlaceholder': 'Modell',
     'devices.refusedNoPermission': 'Sie dürfen es nicht löschen',
@@ -618,6 +628,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   cz: {
+    'devices.section.operation': 'Provoz',
+    'devices.section.settings': 'Nastavení',
     'devices.brandPlaceholder': 'Značka',
     'devices.modelPlaceholder': 'Typ',
     'devices.refusedNoPermission': 'nemáte oprávnění jej smazat',
@@ -741,6 +753,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   po: {
+    'devices.section.operation': 'Praca',
+    'devices.section.settings': 'Ustawienia',
     'devices.brandPlaceholder': 'Marka',
     'devices.modelPlaceholder': 'Typ',
     'devices.refusedNoPermission': 'nie masz uprawnień, aby je usunąć',
@@ -864,6 +878,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   tr: {
+    'devices.section.operation': 'Çalışma',
+    'devices.section.settings': 'Ayarlar',
     'devices.brandPlaceholder': 'Marka',
     'devices.modelPlaceholder': 'Tip',
     'devices.refusedNoPermission': 'silme yetkiniz yok',
@@ -987,6 +1003,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   el: {
+    'devices.section.operation': 'Λειτουργία',
+    'devices.section.settings': 'Ρυθμίσεις',
     'devices.brandPlaceholder': 'Μάρκα',
     'devices.modelPlaceholder': 'Μοντέλο',
     'devices.refusedNoPermission': 'δεν έχετε δικαίωμα να τη διαγράψετε',
@@ -1110,6 +1128,8 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   pt: {
+    'devices.section.operation': 'Funcionamento',
+    'devices.section.settings': 'Definições',
     'devices.brandPlaceholder': 'Marca',
     'devices.modelPlaceholder': 'Modelo',
     'devices.refusedNoPermission': 'não tem permissão para o eliminar',
