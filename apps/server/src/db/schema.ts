@@ -26,6 +26,8 @@ export const companies = pgTable('companies', {
   logoUrl: text('logo_url'),
   iconUrl: text('icon_url'),
   themeColor: text('theme_color').notNull().default('#E6002D'),
+  /** Devices its users may command per minute (remote operation safety; issue 6). */
+  commandCapPerMinute: integer('command_cap_per_minute').notNull().default(100),
   createdAt: createdAt(),
 });
 
@@ -448,4 +450,73 @@ export const operationLog = pgTable(
     detail: text('detail'),
   },
   (t) => [index('operation_log_at').on(t.at), index('operation_log_target').on(t.target, t.at)],
+);
+
+/**
+ * The firmware library (platform administrators): one image per record, stored under DATA_DIR with its
+ * MD5 (checked against the uploader's), SHA-256 and the platform's Ed25519 signature that devices verify.
+ */
+export const firmware = pgTable(
+  'firmware',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull().unique(),
+    manufacturer: text('manufacturer').notNull(),
+    product: text('product').notNull(),
+    itemNumber: text('item_number'),
+    hwVersion: text('hw_version'),
+    swVersion: text('sw_version').notNull(),
+    /** Software versions this image may replace, e.g. ">=1.2.0 <2.0.0"; empty: any. */
+    swCompatible: text('sw_compatible'),
+    /** gateway or inverter (batteries have their own library). */
+    type: text('type').notNull(),
+    /** remote or local. */
+    mode: text('mode').notNull(),
+    fileName: text('file_name').notNull(),
+    size: integer('size').notNull(),
+    md5: text('md5').notNull(),
+    sha256: text('sha256').notNull(),
+    signature: text('signature').notNull(),
+    /** Where the image is kept (a name under DATA_DIR/firmware, or an object store key). */
+    storageKey: text('storage_key').notNull(),
+    enabled: boolean('enabled').notNull().default(false),
+    changeLog: text('change_log'),
+    creatorId: integer('creator_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('firmware_type_version').on(t.type, t.swVersion)],
+);
+
+/**
+ * Every command sent to a device or gateway (remote operation audit): who, when, what, the result. A
+ * command carries its caller's idempotency key, so a retried request finds the first one and runs once.
+ */
+export const deviceCommands = pgTable(
+  'device_commands',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    userId: integer('user_id'),
+    account: text('account').notNull(),
+    companyId: integer('company_id'),
+    deviceId: integer('device_id'),
+    deviceSn: text('device_sn').notNull(),
+    gatewaySn: text('gateway_sn'),
+    plantId: integer('plant_id'),
+    /** boot, shutdown, read, write, set, upgrade, cancel_upgrade, configure */
+    op: text('op').notNull(),
+    request: jsonb('request'),
+    idempotencyKey: text('idempotency_key'),
+    /** pending, ok, error, timeout, refused; a reply after the timeout is recorded as late. */
+    status: text('status').notNull(),
+    result: jsonb('result'),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    lateReplyAt: timestamp('late_reply_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('device_commands_idempotency').on(t.userId, t.idempotencyKey),
+    index('device_commands_at').on(t.at),
+    index('device_commands_device').on(t.deviceSn, t.at),
+    index('device_commands_company').on(t.companyId, t.at),
+  ],
 );
