@@ -21,6 +21,6 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   acSwitchList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'AcSwitchListPage'),
   deviceDetail: lazyNamed(() => import('../features/devices/detail/DeviceDetailPage'), 'DeviceDetailPage'),
   workdataList: lazyNamed(() => import('../features/devices/workdata/WorkdataPage'), 'WorkdataPage'),
-  eventList: lazyNamed(() => import('../features/devices/events/EventListPage'), 'EventListPage'),
-  gatewayList: lazyNamed(() => import('../features/devices/gateways/GatewayListPage'), 'GatewayListPage'),
+  eventList: lazyNamed<PageProps, 'EventListPage'>(() => import('../features/devices/events/EventListPage'), 'EventListPage'),
+  gatewayList: lazyNamed<PageProps, 'GatewayListPage'>(() => import('../features/devices/gateways/GatewayListPage'), 'GatewayListPage'),
 };

@@ -21,6 +21,8 @@ import { useUrlList } from '../use-url-list';
 import { type EventQuery, eventKeys, exportEvents, fetchEventCounts, fetchEventPage } from './api';
 import { durationParts, periodOf, QUICK_RANGES, type QuickRange } from './event-period';
 import './event-list.css';
+import type { PageProps } from '../../../app/pages';
+import { PageTitle } from '../PageTitle';
 
 registerTexts(eventTexts);
 
@@ -77,7 +79,7 @@ function LevelTag({ level }: { level: string }) {
  * the period (quick ranges of spec 02 §9 or picked days), level, status, device SN and plant, all kept
  * in the address; description and solution in an expandable row; CSV or Excel export; live every 30 s.
  */
-export function EventListPage() {
+export function EventListPage({ route }: PageProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
@@ -186,6 +188,7 @@ export function EventListPage() {
 
   return (
     <div className="sw-event-list" data-testid="event-list">
+      <PageTitle route={route} />
       <LevelCounts
         counts={counts.data}
         levels={levels}

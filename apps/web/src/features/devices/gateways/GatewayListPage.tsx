@@ -21,11 +21,13 @@ import type { ColumnsType } from 'antd/es/table';
 import { type CSSProperties, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import type { PageProps } from '../../../app/pages';
 import { useSession } from '../../../app/session';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
 import { fetchPlantOptions, plantKeys } from '../../plants/list/api';
 import { exactTime, relativeTime, STATUS_STYLE } from '../../plants/list/plant-format';
+import { PageTitle } from '../PageTitle';
 import { gatewayTexts } from '../texts/gateways';
 import { useUrlList } from '../use-url-list';
 import {
@@ -164,7 +166,7 @@ function AliasCell({ row, editable }: { row: GatewayRow; editable: boolean }) {
  * actions the caller's permissions and level allow, each applied over the protocol where it concerns
  * the gateway itself. Refreshes every 30 s.
  */
-export function GatewayListPage() {
+export function GatewayListPage({ route }: PageProps) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
@@ -384,6 +386,7 @@ export function GatewayListPage() {
 
   return (
     <div className="sw-device-list sw-gateway-list" data-testid="gateway-list">
+      <PageTitle route={route} />
       <CountCards counts={counts.data} active={filters.status} onPick={(status) => update({ status })} />
       <Card size="small">
         <div className="sw-gateway-toolbar">

@@ -67,6 +67,8 @@ const HAS_ENERGY: Record<DeviceKind, boolean> = {
 
 interface Props {
   kind: DeviceKind;
+  /** The page title (the route's), above everything. */
+  title?: React.ReactNode;
   /** Extra controls above the table (the other-devices page's family switcher). */
   header?: React.ReactNode;
 }
@@ -76,7 +78,7 @@ interface Props {
  * filters kept in the address, sorting and paging by the server, rename inline, delete with the
  * server's list of devices the user may not delete, export for inverters. Refreshes every 30 s.
  */
-export function DeviceListPage({ kind, header }: Props) {
+export function DeviceListPage({ kind, title, header }: Props) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
@@ -312,6 +314,7 @@ export function DeviceListPage({ kind, header }: Props) {
 
   return (
     <div className="sw-device-list" data-testid={`device-list-${kind}`}>
+      {title}
       {header}
       <StatusCounts
         counts={counts.data}

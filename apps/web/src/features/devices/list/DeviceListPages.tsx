@@ -2,26 +2,28 @@ import type { DeviceKind } from '@sunward/contracts/devices';
 import { Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import type { PageProps } from '../../../app/pages';
 import { OTHER_KINDS } from '../device-format';
+import { PageTitle } from '../PageTitle';
 import { DeviceListPage } from './DeviceListPage';
 
 /** /device/inverter: string, hybrid and micro inverters. */
-export function InverterListPage() {
-  return <DeviceListPage kind="inverter" />;
+export function InverterListPage({ route }: PageProps) {
+  return <DeviceListPage kind="inverter" title={<PageTitle route={route} />} />;
 }
 
 /** /device/battery: battery packs, masters with their slaves. */
-export function BatteryListPage() {
-  return <DeviceListPage kind="battery" />;
+export function BatteryListPage({ route }: PageProps) {
+  return <DeviceListPage kind="battery" title={<PageTitle route={route} />} />;
 }
 
 /** /device/acSwitch: smart AC switches, read side (their switching and timed tasks come with the smart-switch features). */
-export function AcSwitchListPage() {
-  return <DeviceListPage kind="ac_switch" />;
+export function AcSwitchListPage({ route }: PageProps) {
+  return <DeviceListPage kind="ac_switch" title={<PageTitle route={route} />} />;
 }
 
 /** /device/other?kind=meter: meters, optimizers, weather stations, combiner boxes and heat pumps, one at a time. */
-export function OtherDeviceListPage() {
+export function OtherDeviceListPage({ route }: PageProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useSearchParams();
   const asked = search.get('kind');
@@ -35,5 +37,5 @@ export function OtherDeviceListPage() {
       data-testid="device-kinds"
     />
   );
-  return <DeviceListPage key={kind} kind={kind} header={switcher} />;
+  return <DeviceListPage key={kind} kind={kind} title={<PageTitle route={route} />} header={switcher} />;
 }

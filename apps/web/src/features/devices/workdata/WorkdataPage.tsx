@@ -5,10 +5,12 @@ import { Card, DatePicker, Empty, Input, Space, Table, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { PageProps } from '../../../app/pages';
 import { currentLanguage } from '../../../lib/i18n';
 import { exactTime } from '../../plants/list/plant-format';
 import { deviceKeys, fetchWorkdata } from '../api';
 import { formatPointValue } from '../device-format';
+import { PageTitle } from '../PageTitle';
 import { useUrlList } from '../use-url-list';
 
 const PAGE_SIZE = 50;
@@ -27,7 +29,7 @@ function quickRanges(t: TFunction): { label: string; value: [Dayjs, Dayjs] }[] {
 }
 
 /** /workdata/list: a device's stored readings (operation data records), one column per point, newest first. */
-export function WorkdataPage() {
+export function WorkdataPage({ route }: PageProps) {
   const { t } = useTranslation();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { search, update, page } = useUrlList([], '');
@@ -58,7 +60,7 @@ export function WorkdataPage() {
     })),
   ];
   return (
-    <Card data-testid="workdata-page">
+    <Card data-testid="workdata-page" title={<PageTitle route={route} />}>
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search
           placeholder={t('devices.workdataSn')}
