@@ -1,5 +1,6 @@
 import type { PlantCreate } from '@sunward/contracts/plants';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
+import { protocolById } from '@sunward/protocol/maps/index';
 import { call, signIn } from '@sunward/server/test/client';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import type { Browser } from 'playwright-core';
@@ -113,6 +114,39 @@ describe('device pages', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('point-picker').textContent()).toContain('Battery state of charge');
     await page.getByTestId('device-chart').locator('canvas').first().waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('switches an inverter off and on from its page, writes a parameter read back, and reads registers', async () => {
+    const { page, errors, context } = await signedIn();
+    await page.goto('/device/detail/inverter/HYDVE00001');
+    const remote = page.getByTestId('remote-control');
+    await remote.waitFor();
+    const state = () => page.getByTestId('section-status').locator('[data-point="St"]').textContent();
+
+    // Switch off: the password is asked again, the device confirms, and its next report says Off.
+    await page.getByTestId('command-shutdown').click();
+    await page.getByTestId('confirm-password').fill(ADMIN.password);
+    await page.locator('#confirm-command').click();
+    await expect.poll(() => page.getByTestId('command-result').textContent(), { timeout: 15_000 }).toContain('Confirmed by the device');
+    await expect.poll(state, { timeout: 20_000, interval: 500 }).toContain('Off');
+    await page.getByTestId('command-boot').click();
+    await expect.poll(state, { timeout: 20_000, interval: 500 }).not.toContain('Off');
+
+    // A parameter written and read back from the device's reply.
+    const limit = page.getByTestId('param-WMaxLimPct');
+    await limit.fill('70');
+    await page.getByTestId('params-write').click();
+    await page.getByTestId('confirm-password').fill(ADMIN.password);
+    await page.locator('#confirm-command').click();
+    await expect.poll(() => page.getByTestId('command-result').textContent(), { timeout: 15_000 }).toContain('WMaxLimPct = 70');
+
+    // A raw read of the same register: the reply and its meaning.
+    const address = protocolById('sunspec-hybrid-lv')?.points.find((p) => p.id === 'WMaxLimPct')?.address ?? 0;
+    await page.locator('input[data-testid="debug-addr"], [data-testid="debug-addr"] input').first().fill(String(address));
+    await page.getByTestId('debug-send').click();
+    await expect.poll(() => page.getByTestId('command-result').textContent(), { timeout: 15_000 }).toMatch(/Registers[0-9a-f]{4}/i);
     expect(errors).toEqual([]);
     await context.close();
   });

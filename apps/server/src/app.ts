@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -7,6 +8,9 @@ import { createOperationLog } from './features/audit/operation-log.js';
 import { createAuthRepository } from './features/auth/auth.repository.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthService } from './features/auth/auth.service.js';
+import { createCommandsRepository } from './features/commands/commands.repository.js';
+import { commandsRoutes } from './features/commands/commands.routes.js';
+import { createCommandsService } from './features/commands/commands.service.js';
 import { createDeviceAccess } from './features/devices/device-access.js';
 import { createDevicesRepository } from './features/devices/devices.repository.js';
 import { devicesRoutes } from './features/devices/devices.routes.js';
@@ -14,6 +18,11 @@ import { createDevicesService } from './features/devices/devices.service.js';
 import { createEventsRepository } from './features/events/events.repository.js';
 import { eventsRoutes } from './features/events/events.routes.js';
 import { createEventsService } from './features/events/events.service.js';
+import { createFirmwareRepository } from './features/firmware/firmware.repository.js';
+import { firmwareRoutes } from './features/firmware/firmware.routes.js';
+import { createFirmwareService } from './features/firmware/firmware.service.js';
+import { loadFirmwareSigner } from './features/firmware/firmware-signing.js';
+import { createFileFirmwareStore } from './features/firmware/firmware-store.js';
 import { createGatewaysRepository } from './features/gateways/gateways.repository.js';
 import { gatewaysRoutes } from './features/gateways/gateways.routes.js';
 import { createGatewaysService } from './features/gateways/gateways.service.js';
@@ -51,6 +60,7 @@ const REDACT = [
   'req.headers.cookie',
   'res.headers["set-cookie"]',
   '*.password',
+  'req.headers["x-confirm-password"]',
   '*.refresh_token',
   '*.access_token',
   '*.token',
@@ -145,6 +155,15 @@ export async function buildApp({
       log: createOperationLog(db),
     }),
   });
+  await app.register(commandsRoutes, {
+    service: createCommandsService({
+      repository: createCommandsRepository(db),
+      devices: createDevicesRepository(db),
+      access: createDeviceAccess(db),
+      commands,
+      settings: { timeoutMs: config.commandTimeoutMs, defaultCapPerMinute: config.commandCapPerMinute },
+    }),
+  });
   await app.register(liveRoutes, { live, plantAccess });
   await app.register(ingestRoutes, { stats: () => ({ ...ingestStats(), liveConnections: live.size }), live });
 
@@ -156,6 +175,15 @@ export async function buildApp({
       log: createOperationLog(db),
       registry,
       commands,
+    }),
+  });
+  await app.register(firmwareRoutes, {
+    service: createFirmwareService({
+      repository: createFirmwareRepository(db),
+      store: await createFileFirmwareStore(join(config.dataDir, 'firmware')),
+      signer: await loadFirmwareSigner({ keyFile: config.firmwareSigningKeyFile, dataDir: config.dataDir }),
+      log: createOperationLog(db),
+      maxBytes: config.firmwareMaxBytes,
     }),
   });
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });

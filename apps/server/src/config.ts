@@ -49,6 +49,10 @@ const EnvSchema = z.object({
   MQTT_SESSION_EXPIRY_S: z.coerce.number().int().min(0).max(604_800).default(86_400),
   OFFLINE_AFTER_INTERVALS: z.coerce.number().min(1.5).max(100).default(3),
   RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(730),
+  /** How long a command to a device waits for its reply before it is reported as timed out. */
+  COMMAND_TIMEOUT_S: z.coerce.number().min(1).max(600).default(15),
+  /** Devices a company may command per minute unless its own cap says otherwise (remote operation safety). */
+  COMMAND_CAP_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(100),
   /** Spec 02 gives the plant picture limit as 3 MB in one wording and 6 MB in another. */
   /** Spec: the in-China check chooses map tiles reachable in China; no address database ships, so it is a setting. */
   MAP_IN_CHINA: z.enum(['0', '1']).default('0'),
@@ -56,6 +60,16 @@ const EnvSchema = z.object({
     .union([z.literal('3'), z.literal('6')])
     .default('3')
     .transform(Number),
+  /** Spec 02 §5 gives the firmware image limit as 1.5 MB in one wording and 3 MB in another. */
+  FIRMWARE_MAX_MB: z
+    .union([z.literal('1.5'), z.literal('3')])
+    .default('1.5')
+    .transform(Number),
+  /** PEM file of the platform's Ed25519 firmware signing key; unset: one generated into DATA_DIR/keys. */
+  FIRMWARE_SIGNING_KEY_FILE: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Plant overview: where weather comes from for plants without a weather station (unset: nowhere). */
   WEATHER_PROVIDER: z
     .enum(['open-meteo'])
@@ -99,8 +113,14 @@ export interface Config {
   offlineAfterIntervals: number;
   /** Raw readings are kept this long; hourly averages and energy rollups stay. */
   rawRetentionDays: number;
+  commandTimeoutMs: number;
+  commandCapPerMinute: number;
   /** Largest plant picture accepted, in bytes (PLANT_PICTURE_MAX_MB: 3 or 6). */
   plantPictureMaxBytes: number;
+  /** Largest firmware image accepted, in bytes (FIRMWARE_MAX_MB: 1.5 or 3). */
+  firmwareMaxBytes: number;
+  /** The firmware signing key (FIRMWARE_SIGNING_KEY_FILE); undefined: DATA_DIR/keys/firmware-ed25519.pem. */
+  firmwareSigningKeyFile: string | undefined;
   /** Answer of GET /anonymous/ip inChina (MAP_IN_CHINA). */
   mapInChina: boolean;
   /** Weather for plants without a station (WEATHER_PROVIDER); undefined answers "no weather". */
@@ -149,7 +169,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     offlineAfterIntervals: e.OFFLINE_AFTER_INTERVALS,
     rawRetentionDays: e.RAW_RETENTION_DAYS,
+    commandTimeoutMs: e.COMMAND_TIMEOUT_S * 1000,
+    commandCapPerMinute: e.COMMAND_CAP_PER_MINUTE,
     plantPictureMaxBytes: e.PLANT_PICTURE_MAX_MB * 1024 * 1024,
+    firmwareMaxBytes: Math.round(e.FIRMWARE_MAX_MB * 1024 * 1024),
+    firmwareSigningKeyFile: e.FIRMWARE_SIGNING_KEY_FILE ? resolve(e.FIRMWARE_SIGNING_KEY_FILE) : undefined,
     mapInChina: e.MAP_IN_CHINA === '1',
     weatherProvider: e.WEATHER_PROVIDER,
     benefitFactors: {

@@ -90,7 +90,13 @@ for (const gateway of fleet.gateways) {
         ...(state.device.parentSn ? { parent: state.device.parentSn } : {}),
         blocks: encodeValues(
           state.protocol,
-          deviceValues(state, snapshot, dt, { faultRate, shutdown: false, powerLimitPct: 100, bankPacks }),
+          deviceValues(state, snapshot, dt, {
+            faultRate,
+            shutdown: controls.shutdown.has(state.device.sn),
+            powerLimitPct: controls.powerLimitPct.get(state.device.sn) ?? 100,
+            upgrading: controls.upgrading.has(state.device.sn),
+            bankPacks,
+          }),
         ).map((b) => ({
           fc: b.functionCode === 4 ? 4 : 3,
           addr: b.address,

@@ -44,6 +44,10 @@ export const Code = {
   SETTING_NOT_SUPPORTED: 601,
   /** Sunward: a device of another family (meter, battery, optimizer...) does not exist or is not visible. */
   DEVICE_NOT_FOUND: 602,
+  /** Sunward: the device is offline; power it on or check its network, then send the command again. */
+  DEVICE_OFFLINE: 603,
+  /** Sunward: the device is upgrading and refuses other commands until it has finished. */
+  DEVICE_UPGRADING: 604,
   PLANT_NOT_FOUND: 700,
   SHARE_WITH_SELF: 701,
   SHARE_TO_COMPANY_USER: 702,
@@ -56,6 +60,10 @@ export const Code = {
   TOO_MANY_RECORDS: 706,
   /** Sunward: the uploaded file cannot be read or holds no rows; the message names the row. */
   IMPORT_FILE_INVALID: 707,
+  /** Sunward: the password entered to confirm a command (shutdown, parameter write, upgrade) is wrong. */
+  CONFIRM_PASSWORD_WRONG: 708,
+  /** Sunward: the company's cap on devices commanded per minute is reached; wait a minute. */
+  COMMAND_CAP_REACHED: 709,
   ROLE_LIMIT: 800,
   ROLE_EXISTS: 801,
   ROLE_OWN_NOT_MODIFIABLE: 802,

@@ -22,15 +22,17 @@ export class CommandTimeoutError extends Error {}
 export function createCommandChannel(deps: { publish: (gatewaySn: string, payload: string) => Promise<void>; log: FastifyBaseLogger }) {
   const pending = new Map<string, Pending>();
   const late: { id: string; gatewaySn: string; reply: ReplyPayload; at: Date }[] = [];
+  const lateListeners = new Set<(late: { id: string; gatewaySn: string; reply: ReplyPayload }) => void>();
 
   return {
     /** Sends a command and resolves with the gateway's final reply (ok or error), or rejects on timeout. */
     send(
       gatewaySn: string,
       command: CommandRequest,
-      options: { timeoutMs?: number; onProgress?: (percent: number) => void } = {},
+      options: { timeoutMs?: number; onProgress?: (percent: number) => void; id?: string } = {},
     ): Promise<ReplyPayload> {
-      const id = randomUUID();
+      // The caller may name the command (the audit row's id), so a late reply finds its record.
+      const id = options.id ?? randomUUID();
       const timeoutMs = options.timeoutMs ?? 30_000;
       const payload: CommandPayload = { v: GATEWAY_PROTOCOL_VERSION, id, ...command };
       return new Promise<ReplyPayload>((resolve, reject) => {
@@ -60,6 +62,7 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
       if (!waiting || waiting.gatewaySn !== gatewaySn) {
         late.push({ id: reply.id, gatewaySn, reply, at: new Date() });
         if (late.length > 1000) late.shift();
+        for (const listener of lateListeners) listener({ id: reply.id, gatewaySn, reply });
         deps.log.info(
           { event: 'late_reply', gateway: gatewaySn, id: reply.id, status: reply.status },
           'reply to an unknown or timed-out command recorded',
@@ -78,6 +81,12 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
       clearTimeout(waiting.timer);
       pending.delete(reply.id);
       waiting.resolve(reply);
+    },
+
+    /** Called with each reply that comes after its command timed out (the audit records it). */
+    onLateReply(listener: (late: { id: string; gatewaySn: string; reply: ReplyPayload }) => void): () => void {
+      lateListeners.add(listener);
+      return () => lateListeners.delete(listener);
     },
 
     /** Replies that came after their command had timed out (kept for the command log). */

@@ -23,4 +23,5 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   workdataList: lazyNamed(() => import('../features/devices/workdata/WorkdataPage'), 'WorkdataPage'),
   eventList: lazyNamed<PageProps, 'EventListPage'>(() => import('../features/devices/events/EventListPage'), 'EventListPage'),
   gatewayList: lazyNamed<PageProps, 'GatewayListPage'>(() => import('../features/devices/gateways/GatewayListPage'), 'GatewayListPage'),
+  firmwareList: lazyNamed<PageProps, 'FirmwareListPage'>(() => import('../features/firmware/FirmwareListPage'), 'FirmwareListPage'),
 };

@@ -39,7 +39,8 @@ export type PageName =
   | 'deviceDetail'
   | 'workdataList'
   | 'eventList'
-  | 'gatewayList';
+  | 'gatewayList'
+  | 'firmwareList';
 
 export interface PublicRoute {
   path: string;
@@ -122,7 +123,7 @@ export const SHELL_ROUTES: AppRoute[] = [
     permission: 'firmware.management',
     redirect: '/firmware/list',
     children: [
-      { path: '/firmware/list', title: 'route.firmwareList', permission: 'firmware.management', page: 'placeholder' },
+      { path: '/firmware/list', title: 'route.firmwareList', permission: 'firmware.management', page: 'firmwareList' },
       { path: '/firmware/batt', title: 'route.batteryFirmware', permission: 'firmware.battery.view', page: 'placeholder' },
     ],
   },

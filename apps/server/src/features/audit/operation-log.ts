@@ -4,7 +4,7 @@ import type { AuthContext } from '../../plugins/auth.js';
 
 export interface OperationEntry {
   action: string;
-  targetType: 'gateway' | 'device' | 'plant';
+  targetType: 'gateway' | 'device' | 'plant' | 'firmware';
   target: string;
   plantId?: number | null;
   request?: unknown;

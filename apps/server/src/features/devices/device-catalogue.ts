@@ -204,3 +204,23 @@ export function stringInputs(protocolId: string, values: readonly number[]) {
     out.push({ index: i, voltageV: at(`DCV${i}`), currentA: at(`DCA${i}`), powerW: at(`DCW${i}`), energyWh: at(`DCWH${i}`) });
   return out;
 }
+
+/** Writable points of a map with the device's current values, ranges and choices (parameters). */
+export function writableParams(protocolId: string, values: readonly number[] | null, language: Language) {
+  return (catalogueOf(protocolId)?.visible ?? [])
+    .filter((v) => v.point.operation === 'rw')
+    .map((v) => {
+      const value = values?.[v.index];
+      return {
+        id: v.point.id,
+        label: localised(v.point.label, language),
+        unit: v.point.unit ?? null,
+        value: value === undefined || !Number.isFinite(value) ? null : value,
+        min: v.point.min ?? null,
+        max: v.point.max ?? null,
+        options: v.point.enumeration
+          ? Object.entries(v.point.enumeration).map(([raw, label]) => ({ value: Number(raw), label: localised(label, language) }))
+          : null,
+      };
+    });
+}

@@ -39,6 +39,7 @@ import {
   realtimeSections,
   storageIndex,
   stringInputs,
+  writableParams,
 } from './device-catalogue.js';
 import type { DeviceFilter, DeviceRecord, DevicesRepository } from './devices.repository.js';
 
@@ -300,7 +301,6 @@ export function createDevicesService(deps: {
     /** Parameters of an inverter: nameplate, rating, protocol and its writable points' current values. */
     async params(auth: AuthContext, sn: string, language: Language) {
       const { device } = await load(auth, 'inverter', { sn });
-      const writable = (catalogueOf(device.protocolId)?.visible ?? []).filter((v) => v.point.operation === 'rw');
       return {
         sn: device.sn,
         brand: device.brand,
@@ -309,17 +309,7 @@ export function createDevicesService(deps: {
         ratedPowerW: device.ratedPowerW,
         type: inverterTypeCode(device.protocolId, device.values ?? undefined),
         gatewaySn: device.gatewaySn,
-        values: writable.map((v) => {
-          const value = device.values?.[v.index];
-          return {
-            id: v.point.id,
-            label: localised(v.point.label, language),
-            unit: v.point.unit ?? null,
-            value: value === undefined || !Number.isFinite(value) ? null : value,
-            min: v.point.min ?? null,
-            max: v.point.max ?? null,
-          };
-        }),
+        values: writableParams(device.protocolId, device.values, language),
       };
     },
 

@@ -21,6 +21,7 @@ import { detailPathOf, isDeviceKind, listPathOf } from '../device-format';
 import { DeviceCharts } from './DeviceCharts';
 import { MeterPanel } from './MeterPanel';
 import { RealtimeCards } from './RealtimeCards';
+import { RemoteControl } from './RemoteControl';
 
 const REFRESH_MS = 30_000;
 
@@ -188,6 +189,7 @@ export function DeviceDetailPage() {
       <DeviceCharts kind={kind} detail={detail.data} today={today} locale={locale} />
 
       {kind === 'meter' && <MeterPanel device={device} canEdit={canEdit} />}
+      {kind === 'inverter' && <RemoteControl device={device} />}
     </div>
   );
 }

@@ -1,0 +1,262 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Code } from '@sunward/contracts/codes';
+import type { CommandResult, WritableParam } from '@sunward/contracts/commands';
+import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
+import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
+import { protocolById } from '@sunward/protocol/maps/index';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { companies, deviceCommands, deviceRealtime, devices, plants } from '../../db/schema.js';
+import { call, signIn } from '../../test/client.js';
+import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
+import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
+import { provisionDemoFleet } from '../fleet/demo-fleet.js';
+
+// The real simulator plays two demo gateways; a third is played by the test itself to answer late.
+const SIMULATOR = fileURLToPath(new URL('../../../../simulator/src/main.ts', import.meta.url));
+let server: TestServer;
+let fleet: SimulatedFleet;
+let simulator: ChildProcess;
+let adminToken: string;
+let lateGateway: TestGateway;
+
+const post = async <T>(path: string, json: unknown, token = adminToken) => (await call<T>(server.app, 'POST', path, { token, json })).body;
+const get = async <T>(path: string, token = adminToken) => (await call<T>(server.app, 'GET', path, { token })).body;
+const key = () => `k-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+
+/** Gateways with a string inverter (storage plants have hybrids, whose output includes the battery). */
+const withInverter = () => fleet.gateways.filter((g) => !g.spare && g.devices.some((d) => d.family === 'inverter'));
+
+function inverterOf(index: number) {
+  const g = withInverter()[index];
+  const d = g?.devices.find((x) => x.family === 'inverter');
+  if (!g || !d) throw new Error('no inverter');
+  return { gateway: g, sn: d.sn, protocolId: d.protocolId };
+}
+
+async function powerOf(sn: string) {
+  const [row] = await server.database.db
+    .select({ ts: deviceRealtime.ts, powerW: deviceRealtime.powerW, status: devices.status })
+    .from(deviceRealtime)
+    .innerJoin(devices, eq(devices.id, deviceRealtime.deviceId))
+    .where(eq(devices.sn, sn));
+  return row;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ COMMAND_TIMEOUT_S: '2' });
+  adminToken = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
+  fleet = await provisionDemoFleet(server.database.db, {
+    seed: 5,
+    mqttUrl: `mqtt://127.0.0.1:${server.telemetry.mqttPort}`,
+    intervalSeconds: 1,
+  });
+  await server.telemetry.pipeline.reloadDevices();
+  const file = join(mkdtempSync(join(tmpdir(), 'sunward-cmd-')), 'fleet.json');
+  writeFileSync(file, JSON.stringify({ ...fleet, gateways: withInverter().slice(0, 2) }));
+  simulator = spawn(process.execPath, ['--import', 'tsx', SIMULATOR, '--fleet', file, '--interval', '1', '--fault-rate', '0'], {
+    stdio: 'ignore',
+  });
+  // Both simulated inverters report (status normal) before the tests command them.
+  await vi.waitFor(
+    async () => {
+      for (const i of [0, 1]) if ((await powerOf(inverterOf(i).sn))?.status !== 1) throw new Error('not reporting yet');
+    },
+    { timeout: 30_000, interval: 200 },
+  );
+  // The third gateway: the test reports for its inverter once (so it is online) and answers commands late.
+  const third = inverterOf(2);
+  lateGateway = await connectTestGateway(server.telemetry.mqttPort, third.gateway.sn, third.gateway.key);
+  await lateGateway.report(Date.now(), [{ sn: third.sn, proto: third.protocolId, values: { St: 4 } }]);
+  await server.telemetry.pipeline.drain();
+});
+
+afterAll(async () => {
+  simulator?.kill('SIGTERM');
+  await lateGateway?.close();
+  await server?.close();
+});
+
+describe('the call catalogue', () => {
+  it('answers the boot, shutdown, debug and custom-param rows of Inverters and setting support', () => {
+    const rows = readFileSync(new URL('../../../../../docs/spec/calls.tsv', import.meta.url), 'utf8')
+      .split('\n')
+      .map((line) => line.split('\t'))
+      .filter(([, path, area]) => area === 'Inverters' && /\/(boot|shutdown|debug|debug\/reply|custom\/params|support)$/.test(path ?? ''));
+    expect(rows.length).toBe(7);
+    for (const [method, path] of rows)
+      expect(server.app.hasRoute({ method: method as 'GET' | 'POST', url: (path ?? '').replace('{sn}', ':sn') }), `${method} ${path}`).toBe(
+        true,
+      );
+  });
+});
+
+describe('boot and shutdown', () => {
+  it('asks for the password again to shut down, then the inverter stops producing and boots again', async () => {
+    const { sn } = inverterOf(0);
+    expect((await post(`/api/v1/inverter/${sn}/shutdown`, { idempotencyKey: key() })).code).toBe(Code.CONFIRM_PASSWORD_WRONG);
+    expect((await post(`/api/v1/inverter/${sn}/shutdown`, { idempotencyKey: key(), password: 'wrong-password' })).code).toBe(
+      Code.CONFIRM_PASSWORD_WRONG,
+    );
+    const off = await post<CommandResult>(`/api/v1/inverter/${sn}/shutdown`, { idempotencyKey: key(), password: ADMIN.password });
+    expect(off).toMatchObject({ code: 0, data: { status: 'ok' } });
+    const sentAt = Date.now();
+    await vi.waitFor(
+      async () => {
+        const r = await powerOf(sn);
+        if (!r || r.ts.getTime() <= sentAt || r.powerW !== 0) throw new Error('still producing');
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    const on = await post<CommandResult>(`/api/v1/inverter/${sn}/boot`, { idempotencyKey: key() });
+    expect(on).toMatchObject({ code: 0, data: { status: 'ok' } });
+    // The spec's GET form: key and password in headers.
+    const viaGet = await call<CommandResult>(server.app, 'GET', `/api/v1/inverter/${sn}/boot`, {
+      token: adminToken,
+      headers: { 'idempotency-key': key() },
+    });
+    expect(viaGet.body.code).toBe(0);
+  });
+
+  it('runs a command once however often the request is retried with the same key', async () => {
+    const { sn } = inverterOf(1);
+    const k = key();
+    const first = await post<CommandResult>(`/api/v1/inverter/${sn}/boot`, { idempotencyKey: k });
+    const again = await post<CommandResult>(`/api/v1/inverter/${sn}/boot`, { idempotencyKey: k });
+    expect(first.code).toBe(0);
+    expect(again.data.commandId).toBe(first.data.commandId);
+    const rows = await server.database.db.select().from(deviceCommands).where(eq(deviceCommands.idempotencyKey, k));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ op: 'boot', status: 'ok', account: ADMIN.account, deviceSn: sn });
+  });
+
+  it('refuses an offline device (603) and an upgrading one (604) without sending anything', async () => {
+    const offline = inverterOf(3).sn;
+    expect((await post(`/api/v1/inverter/${offline}/boot`, { idempotencyKey: key() })).code).toBe(Code.DEVICE_OFFLINE);
+    const upgrading = inverterOf(4).sn;
+    await server.database.db.update(devices).set({ status: 5 }).where(eq(devices.sn, upgrading));
+    expect((await post(`/api/v1/inverter/${upgrading}/boot`, { idempotencyKey: key() })).code).toBe(Code.DEVICE_UPGRADING);
+    const sent = await server.database.db.select().from(deviceCommands).where(eq(deviceCommands.deviceSn, offline));
+    expect(sent).toEqual([]);
+  });
+
+  it('times out with a clear result, and keeps a reply that comes later', async () => {
+    const third = inverterOf(2);
+    lateGateway.client.on('message', (_topic, payload) => {
+      const command = JSON.parse(payload.toString()) as { id: string };
+      setTimeout(() => {
+        void lateGateway.client.publishAsync(
+          gatewayTopic(third.gateway.sn, 'reply'),
+          JSON.stringify({ v: 1, id: command.id, status: 'ok' }),
+          { qos: 1 },
+        );
+      }, 2500);
+    });
+    await lateGateway.client.subscribeAsync(gatewayTopic(third.gateway.sn, 'cmd'), { qos: 1 });
+    const result = await post<{ commandId: number; message: string }>(`/api/v1/inverter/${third.sn}/boot`, { idempotencyKey: key() });
+    expect(result.code).toBe(Code.TIMEOUT);
+    expect(result.data.message).toMatch(/2 s/);
+    await vi.waitFor(
+      async () => {
+        const [row] = await server.database.db.select().from(deviceCommands).where(eq(deviceCommands.id, result.data.commandId));
+        if (!row?.lateReplyAt) throw new Error('late reply not recorded yet');
+        expect(row.status).toBe('timeout');
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+  });
+});
+
+describe('parameters and remote debug', () => {
+  it('lists writable parameters, refuses a value out of range, and writes one confirmed by the device', async () => {
+    const { sn } = inverterOf(0);
+    const params = await get<WritableParam[]>(`/api/v1/inverter/${sn}/custom/params`);
+    expect(params.data.find((p) => p.id === 'WMaxLimPct')).toMatchObject({ min: 0, max: 100, unit: '%' });
+    const tooHigh = await post(`/api/v1/inverter/${sn}/custom/params`, {
+      params: { WMaxLimPct: 150 },
+      idempotencyKey: key(),
+      password: ADMIN.password,
+    });
+    expect(tooHigh.code).toBe(Code.VALIDATION);
+    expect(JSON.stringify(tooHigh.data)).toContain('params.WMaxLimPct');
+    const written = await post<CommandResult>(`/api/v1/inverter/${sn}/custom/params`, {
+      params: { WMaxLimPct: 60 },
+      idempotencyKey: key(),
+      password: ADMIN.password,
+    });
+    expect(written).toMatchObject({ code: 0, data: { status: 'ok', values: { WMaxLimPct: 60 }, message: null } });
+    expect((await get<{ customParams: boolean }>(`/api/v1/setting/${sn}/support`)).data.customParams).toBe(true);
+  });
+
+  it('reads raw registers and decodes them with the map; a write needs the password', async () => {
+    const { sn, protocolId } = inverterOf(0);
+    const point = protocolById(protocolId)?.points.find((p) => p.id === 'WMaxLimPct');
+    if (!point) throw new Error('map');
+    const read = await post<CommandResult>(`/api/v1/inverter/${sn}/debug`, {
+      fc: point.functionCode,
+      addr: point.address,
+      count: 1,
+      idempotencyKey: key(),
+    });
+    expect(read.code).toBe(0);
+    expect(read.data.hex).toMatch(/^[0-9a-f]{4}$/i);
+    const write = await post(`/api/v1/inverter/${sn}/debug`, { fc: 6, addr: point.address, hex: '0032', idempotencyKey: key() });
+    expect(write.code).toBe(Code.CONFIRM_PASSWORD_WRONG);
+    const stored = await get<{ status: string }>(`/api/v1/inverter/${sn}/debug/reply?commandId=${read.data.commandId}`);
+    expect(stored.data.status).toBe('ok');
+    expect((await post(`/api/v1/inverter/${sn}/debug`, { fc: 3, addr: 0, idempotencyKey: key() })).code).toBe(Code.VALIDATION);
+  });
+});
+
+describe('safety and tenants', () => {
+  it('caps the devices a company commands per minute', async () => {
+    const [plant] = await server.database.db.select({ companyId: plants.companyId }).from(plants).limit(1);
+    const companyId = plant?.companyId ?? 0;
+    await server.database.db.update(companies).set({ commandCapPerMinute: 1 }).where(eq(companies.id, companyId));
+    const user = await server.createUser('company_admin', undefined, { companyId });
+    const token = (await signIn(server.app, user.account, user.password)).access_token;
+    await server.database.db.execute(sql`delete from device_commands where company_id = ${companyId}`);
+    const a = inverterOf(0).sn;
+    const b = inverterOf(1).sn;
+    expect((await post(`/api/v1/inverter/${a}/boot`, { idempotencyKey: key() }, token)).code).toBe(0);
+    const capped = await post(`/api/v1/inverter/${b}/boot`, { idempotencyKey: key() }, token);
+    expect(capped.code).toBe(Code.COMMAND_CAP_REACHED);
+    expect(capped.message).toContain('1');
+    expect((await post(`/api/v1/inverter/${a}/boot`, { idempotencyKey: key() }, token)).code).toBe(0);
+    await server.database.db.update(companies).set({ commandCapPerMinute: 100 }).where(eq(companies.id, companyId));
+  });
+
+  it('sends nothing to another company’s device (600) and refuses a guest (2)', async () => {
+    const other = await server.createCompany('Other Command Company');
+    const stranger = await server.createUser('company_admin', undefined, { companyId: other });
+    const token = (await signIn(server.app, stranger.account, stranger.password)).access_token;
+    const { sn } = inverterOf(0);
+    for (const path of ['boot', 'shutdown', 'custom/params', 'debug'])
+      expect(
+        (
+          await post(
+            `/api/v1/inverter/${sn}/${path}`,
+            { idempotencyKey: key(), password: stranger.password, params: { WMaxLimPct: 50 }, fc: 3, addr: 0, count: 1 },
+            token,
+          )
+        ).code,
+        path,
+      ).toBe(Code.INVERTER_NOT_FOUND);
+    expect((await get(`/api/v1/inverter/${sn}/custom/params`, token)).code).toBe(Code.INVERTER_NOT_FOUND);
+    expect((await get(`/api/v1/setting/${sn}/support`, token)).code).toBe(Code.INVERTER_NOT_FOUND);
+    const guest = await server.createUser('guest');
+    const guestToken = (await signIn(server.app, guest.account, guest.password)).access_token;
+    expect((await post(`/api/v1/inverter/${sn}/boot`, { idempotencyKey: key() }, guestToken)).code).toBe(Code.NO_PERMISSION);
+  });
+
+  it('keeps every command in the log with who, what and the result', async () => {
+    const log = await get<{ infos: { account: string; op: string; status: string }[]; total: number }>('/api/v1/commands?size=100');
+    expect(log.data.total).toBeGreaterThan(5);
+    expect(log.data.infos.map((r) => r.op)).toEqual(expect.arrayContaining(['boot', 'shutdown', 'set', 'read']));
+    expect(JSON.stringify(log.data)).not.toContain(ADMIN.password);
+  });
+});

@@ -1,0 +1,137 @@
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client.js';
+
+export interface CommandRecord {
+  id: number;
+  status: string;
+  result: StoredOutcome | null;
+}
+
+/** What a finished command answered, kept so a retried request gets the same answer. */
+export interface StoredOutcome {
+  code: number;
+  hex: string | null;
+  values: Record<string, number | string> | null;
+  message: string | null;
+}
+
+/** SQL for the command audit (device_commands): record, finish, late replies, idempotency, the per-minute cap. */
+export function createCommandsRepository(db: Database) {
+  return {
+    async byIdempotencyKey(userId: number, key: string): Promise<CommandRecord | undefined> {
+      const [row] = await queryRows<{ id: number; status: string; result: StoredOutcome | null }>(
+        db,
+        sql`select id, status, result from device_commands where user_id = ${userId} and idempotency_key = ${key}`,
+      );
+      return row ? { id: Number(row.id), status: row.status, result: row.result } : undefined;
+    },
+
+    async byId(id: number): Promise<(CommandRecord & { deviceSn: string; userId: number | null }) | undefined> {
+      const [row] = await queryRows<{
+        id: number;
+        status: string;
+        result: StoredOutcome | null;
+        device_sn: string;
+        user_id: number | null;
+      }>(db, sql`select id, status, result, device_sn, user_id from device_commands where id = ${id}`);
+      return row ? { id: Number(row.id), status: row.status, result: row.result, deviceSn: row.device_sn, userId: row.user_id } : undefined;
+    },
+
+    /**
+     * Records a command before it is sent. Undefined when the caller's idempotency key is already taken
+     * (a concurrent retry): the caller then reads that one.
+     */
+    async start(entry: {
+      userId: number;
+      account: string;
+      companyId: number | null;
+      deviceId: number;
+      deviceSn: string;
+      gatewaySn: string | null;
+      plantId: number | null;
+      op: string;
+      request: unknown;
+      idempotencyKey: string | null;
+      status?: 'pending' | 'refused';
+    }): Promise<number | undefined> {
+      const [row] = await queryRows<{ id: number }>(
+        db,
+        sql`insert into device_commands (user_id, account, company_id, device_id, device_sn, gateway_sn, plant_id, op, request, idempotency_key, status)
+            values (${entry.userId}, ${entry.account}, ${entry.companyId}, ${entry.deviceId}, ${entry.deviceSn}, ${entry.gatewaySn}, ${entry.plantId},
+                    ${entry.op}, ${JSON.stringify(entry.request ?? null)}::jsonb, ${entry.idempotencyKey}, ${entry.status ?? 'pending'})
+            on conflict (user_id, idempotency_key) do nothing returning id`,
+      );
+      return row ? Number(row.id) : undefined;
+    },
+
+    async finish(id: number, status: string, outcome: StoredOutcome): Promise<void> {
+      await db.execute(
+        sql`update device_commands set status = ${status}, result = ${JSON.stringify(outcome)}::jsonb, finished_at = now() where id = ${id}`,
+      );
+    },
+
+    /** A reply that came after the timeout: kept beside the timeout, not lost. */
+    async recordLate(id: number, reply: unknown): Promise<void> {
+      await db.execute(
+        sql`update device_commands set late_reply_at = now(), result = coalesce(result, '{}'::jsonb) || jsonb_build_object('lateReply', ${JSON.stringify(reply)}::jsonb)
+            where id = ${id}`,
+      );
+    },
+
+    /** Devices the company (or, without one, the user) commanded in the last minute. */
+    async devicesCommandedLastMinute(companyId: number | null, userId: number): Promise<Set<string>> {
+      const who = companyId === null ? sql`user_id = ${userId} and company_id is null` : sql`company_id = ${companyId}`;
+      const rows = await queryRows<{ device_sn: string }>(
+        db,
+        sql`select distinct device_sn from device_commands where ${who} and at > now() - interval '1 minute' and status <> 'refused'`,
+      );
+      return new Set(rows.map((r) => r.device_sn));
+    },
+
+    async capOf(companyId: number | null, fallback: number): Promise<number> {
+      if (companyId === null) return fallback;
+      const [row] = await queryRows<{ cap: number }>(db, sql`select command_cap_per_minute as cap from companies where id = ${companyId}`);
+      return row ? Number(row.cap) : fallback;
+    },
+
+    async passwordHash(userId: number): Promise<string | undefined> {
+      const [row] = await queryRows<{ password_hash: string }>(db, sql`select password_hash from users where id = ${userId}`);
+      return row?.password_hash;
+    },
+
+    async page(filter: { companyId: number | null; all: boolean; userId: number; sn?: string; op?: string }, page: number, size: number) {
+      const parts = [
+        filter.all ? sql`true` : filter.companyId === null ? sql`user_id = ${filter.userId}` : sql`company_id = ${filter.companyId}`,
+        filter.sn ? sql`device_sn = ${filter.sn}` : sql`true`,
+        filter.op ? sql`op = ${filter.op}` : sql`true`,
+      ];
+      const where = sql.join(parts, sql` and `);
+      const [rows, total] = await Promise.all([
+        queryRows<Record<string, unknown>>(
+          db,
+          sql`select id, at, account, device_sn, op, request, status, result, finished_at, late_reply_at from device_commands
+              where ${where} order by at desc, id desc limit ${size} offset ${(page - 1) * size}`,
+        ),
+        queryRows<{ n: number }>(db, sql`select count(*)::int as n from device_commands where ${where}`),
+      ]);
+      const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
+      return {
+        infos: rows.map((r) => ({
+          id: Number(r.id),
+          at: iso(r.at) ?? '',
+          account: String(r.account),
+          deviceSn: String(r.device_sn),
+          op: String(r.op),
+          request: r.request,
+          status: String(r.status),
+          result: r.result,
+          finishedAt: iso(r.finished_at),
+          lateReplyAt: iso(r.late_reply_at),
+        })),
+        total: Number(total[0]?.n ?? 0),
+      };
+    },
+  };
+}
+
+export type CommandsRepository = ReturnType<typeof createCommandsRepository>;

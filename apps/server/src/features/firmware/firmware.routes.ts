@@ -1,0 +1,185 @@
+import { Code } from '@sunward/contracts/codes';
+import { envelopeSchema } from '@sunward/contracts/envelope';
+import {
+  FIRMWARE_LIMITS,
+  FirmwareBatchDeleteQuerySchema,
+  FirmwareCheckQuerySchema,
+  FirmwareEnableSchema,
+  FirmwareFieldsSchema,
+  FirmwareListQuerySchema,
+  FirmwarePageSchema,
+  FirmwarePublicKeySchema,
+  FirmwareRowSchema,
+  FirmwareSettingsSchema,
+  FirmwareUploadFieldsSchema,
+} from '@sunward/contracts/firmware';
+import { translate } from '@sunward/contracts/messages';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError, ok } from '../../lib/envelope.js';
+import type { FirmwareService } from './firmware.service.js';
+
+const TAGS = ['Firmware'];
+const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const Done = envelopeSchema(z.null());
+/** Multipart bodies arrive as key → value (fields) or Buffer (files): see plugins/body-parsers.ts. */
+const UploadBody = FirmwareUploadFieldsSchema.extend({ file: z.unknown() });
+
+/** The firmware library (issue 6, spec 01 §7 Firmware): platform administrators only. */
+export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }> = async (app, { service }) => {
+  app.get(
+    '/api/v1/firmware/page',
+    {
+      config: { access: 'firmware.management' },
+      schema: {
+        tags: TAGS,
+        summary: 'Firmware records, newest first: keyword (name, product, manufacturer), type and enabled filters',
+        querystring: FirmwareListQuerySchema,
+        response: { 200: envelopeSchema(FirmwarePageSchema) },
+      },
+    },
+    async (request) => ok(request, await service.page(request.query)),
+  );
+
+  app.get(
+    '/api/v1/firmware/check',
+    {
+      config: { access: 'firmware.management' },
+      schema: {
+        tags: TAGS,
+        summary: 'Whether a name (4000) or a software version of a type (4002) is taken; id leaves that record out',
+        querystring: FirmwareCheckQuerySchema,
+        response: { 200: Done },
+      },
+    },
+    async (request) => {
+      await service.check(request.query);
+      return ok(request, null);
+    },
+  );
+
+  app.get(
+    '/api/v1/firmware/settings',
+    {
+      config: { access: 'firmware.management' },
+      schema: {
+        tags: TAGS,
+        summary: 'The upload limits in force (FIRMWARE_MAX_MB), for the form to check before sending',
+        response: { 200: envelopeSchema(FirmwareSettingsSchema) },
+      },
+    },
+    async (request) => ok(request, { maxBytes: service.maxBytes, fileNameMax: FIRMWARE_LIMITS.fileNameMax }),
+  );
+
+  app.get(
+    '/api/v1/firmware/publicKey',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: TAGS,
+        summary: 'The platform’s Ed25519 public key (PEM) that verifies the signature of every image’s SHA-256',
+        response: { 200: envelopeSchema(FirmwarePublicKeySchema) },
+      },
+    },
+    async (request) => ok(request, { algorithm: 'Ed25519' as const, publicKey: service.publicKeyPem }),
+  );
+
+  app.post(
+    '/api/v1/firmware',
+    {
+      config: { access: 'firmware.edit' },
+      schema: {
+        tags: TAGS,
+        summary: 'Uploads a gateway or inverter image (multipart: the fields, fileName, md5 and one file "file", .bin or .hex)',
+        consumes: ['multipart/form-data'],
+        body: UploadBody,
+        response: { 200: envelopeSchema(FirmwareRowSchema) },
+      },
+    },
+    async (request) => {
+      const { file, ...fields } = request.body;
+      if (!Buffer.isBuffer(file))
+        throw new ApiError(
+          Code.VALIDATION,
+          {},
+          { errors: [{ field: 'file', message: translate(request.language, 'validation.required') }] },
+        );
+      return ok(request, await service.upload(request.requireAuth(), request.language, fields, file));
+    },
+  );
+
+  app.post(
+    '/api/v1/firmware/:id',
+    {
+      config: { access: 'firmware.edit' },
+      schema: {
+        tags: TAGS,
+        summary: 'Edits a record’s metadata (not its image); the same uniqueness rules as an upload',
+        params: IdParams,
+        body: FirmwareFieldsSchema,
+        response: { 200: envelopeSchema(FirmwareRowSchema) },
+      },
+    },
+    async (request) => ok(request, await service.update(request.requireAuth(), request.params.id, request.body)),
+  );
+
+  app.post(
+    '/api/v1/firmware/:id/enable',
+    {
+      config: { access: 'firmware.edit' },
+      schema: {
+        tags: TAGS,
+        summary: 'Enables or disables a record (the console confirms first)',
+        params: IdParams,
+        body: FirmwareEnableSchema,
+        response: { 200: Done },
+      },
+    },
+    async (request) => {
+      await service.setEnabled(request.requireAuth(), request.params.id, request.body.enabled);
+      return ok(request, null);
+    },
+  );
+
+  app.get(
+    '/api/v1/firmware/:id/delete',
+    {
+      config: { access: 'firmware.edit' },
+      schema: { tags: TAGS, summary: 'Deletes a record and its image', params: IdParams, response: { 200: Done } },
+    },
+    async (request) => {
+      await service.remove(request.requireAuth(), [request.params.id]);
+      return ok(request, null);
+    },
+  );
+
+  app.get(
+    '/api/v1/firmware/batchDelete',
+    {
+      config: { access: 'firmware.edit' },
+      schema: {
+        tags: TAGS,
+        summary: 'Deletes several records and their images (ids=1,2,3)',
+        querystring: FirmwareBatchDeleteQuerySchema,
+        response: { 200: envelopeSchema(z.object({ deleted: z.number() })) },
+      },
+    },
+    async (request) => ok(request, { deleted: await service.remove(request.requireAuth(), request.query.ids) }),
+  );
+
+  app.get(
+    '/api/v1/firmware/:id/file',
+    {
+      config: { access: 'firmware.management' },
+      schema: { tags: TAGS, summary: 'Downloads a record’s image', params: IdParams },
+    },
+    async (request, reply) => {
+      const { fileName, bytes } = await service.file(request.params.id);
+      return reply
+        .type('application/octet-stream')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(bytes);
+    },
+  );
+};

@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import { Code } from '@sunward/contracts/codes';
+import {
+  FIRMWARE_FILE_NAME,
+  type FirmwareCheckQuery,
+  type FirmwareFields,
+  type FirmwareListQuery,
+  type FirmwarePage,
+  type FirmwareRow,
+  type FirmwareUploadFields,
+  firmwareExtension,
+} from '@sunward/contracts/firmware';
+import type { Language } from '@sunward/contracts/languages';
+import { translate } from '@sunward/contracts/messages';
+import { ApiError } from '../../lib/envelope.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import type { OperationLog } from '../audit/operation-log.js';
+import type { FirmwareRecord, FirmwareRepository } from './firmware.repository.js';
+import { imageProblem } from './firmware-image.js';
+import type { FirmwareSigner } from './firmware-signing.js';
+import type { FirmwareStore } from './firmware-store.js';
+
+const validation = (field: string, message: string) => new ApiError(Code.VALIDATION, {}, { errors: [{ field, message }] });
+
+function present({ storageKey: _key, ...row }: FirmwareRecord): FirmwareRow {
+  return row;
+}
+
+/** A unique index refused the write (PostgreSQL 23505), possibly wrapped by drizzle. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
+    if ((e as { code?: unknown }).code === '23505') return true;
+  return false;
+}
+
+/**
+ * The firmware library (issue 6): list, the uniqueness check, upload with every file check before
+ * anything is kept, metadata edits, the enabled flag, deletion with the images, and the download.
+ */
+export function createFirmwareService(deps: {
+  repository: FirmwareRepository;
+  store: FirmwareStore;
+  signer: FirmwareSigner;
+  log: OperationLog;
+  maxBytes: number;
+}) {
+  const { repository, store, signer, log, maxBytes } = deps;
+
+  /** 4000 for a taken name, 4002 for a taken software version of the same type. */
+  async function requireFree(fields: { name?: string; type?: string; swVersion?: string }, exceptId?: number): Promise<void> {
+    const taken = await repository.taken({ ...fields, exceptId });
+    if (fields.name !== undefined && taken.name) throw new ApiError(Code.FIRMWARE_NAME_DUPLICATE);
+    if (fields.swVersion !== undefined && fields.type !== undefined && taken.version) throw new ApiError(Code.FIRMWARE_VERSION_DUPLICATE);
+  }
+
+  async function requireRecord(id: number): Promise<FirmwareRecord> {
+    const record = await repository.byId(id);
+    if (!record) throw new ApiError(Code.NOT_FOUND);
+    return record;
+  }
+
+  return {
+    maxBytes,
+    publicKeyPem: signer.publicKeyPem,
+
+    async page(query: FirmwareListQuery): Promise<FirmwarePage> {
+      const { infos, total } = await repository.page(query);
+      return { infos: infos.map(present), total };
+    },
+
+    check: (query: FirmwareCheckQuery) =>
+      requireFree({ name: query.name || undefined, type: query.type, swVersion: query.swVersion || undefined }, query.id),
+
+    /**
+     * Checks the file (name, type by name and by content, size, the stated MD5) and the uniqueness rules,
+     * then stores the image, signs its SHA-256 and inserts the record; a refusal keeps nothing.
+     */
+    async upload(auth: AuthContext, language: Language, fields: FirmwareUploadFields, file: Buffer): Promise<FirmwareRow> {
+      const extension = firmwareExtension(fields.fileName);
+      if (!extension) throw validation('file', translate(language, 'validation.firmwareFileType'));
+      if (!FIRMWARE_FILE_NAME.test(fields.fileName)) throw validation('fileName', translate(language, 'validation.firmwareFileName'));
+      if (file.length > maxBytes)
+        throw validation('file', translate(language, 'validation.firmwareSize', { max: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
+      const problem = imageProblem(file, extension);
+      if (problem)
+        throw validation(
+          'file',
+          problem.kind === 'empty'
+            ? translate(language, 'validation.firmwareEmpty')
+            : problem.kind === 'hex'
+              ? translate(language, 'validation.firmwareHex', { line: problem.line })
+              : problem.kind === 'binText'
+                ? translate(language, 'validation.firmwareBinText')
+                : translate(language, 'validation.firmwareBinFormat', { format: problem.format }),
+        );
+      const md5 = createHash('md5').update(file).digest('hex');
+      if (md5 !== fields.md5.toLowerCase()) throw validation('md5', translate(language, 'validation.firmwareMd5'));
+      await requireFree(fields);
+
+      const digest = createHash('sha256').update(file).digest();
+      const storageKey = await store.put(file, extension);
+      let id: number;
+      try {
+        id = await repository.insert({
+          ...fields,
+          size: file.length,
+          md5,
+          sha256: digest.toString('hex'),
+          signature: signer.sign(digest),
+          storageKey,
+          creatorId: auth.userId,
+        });
+      } catch (error) {
+        await store.remove(storageKey);
+        // Two uploads raced past the check: answer as the check would have.
+        if (isUniqueViolation(error)) await requireFree(fields);
+        throw error;
+      }
+      const { md5: _stated, ...request } = fields;
+      await log.record(auth, {
+        action: 'firmware.create',
+        targetType: 'firmware',
+        target: fields.name,
+        request: { ...request, size: file.length, md5 },
+        result: 'ok',
+      });
+      return present(await requireRecord(id));
+    },
+
+    async update(auth: AuthContext, id: number, fields: FirmwareFields): Promise<FirmwareRow> {
+      const before = await requireRecord(id);
+      await requireFree(fields, id);
+      try {
+        await repository.update(id, fields);
+      } catch (error) {
+        if (isUniqueViolation(error)) await requireFree(fields, id);
+        throw error;
+      }
+      await log.record(auth, { action: 'firmware.edit', targetType: 'firmware', target: before.name, request: fields, result: 'ok' });
+      return present(await requireRecord(id));
+    },
+
+    async setEnabled(auth: AuthContext, id: number, enabled: boolean): Promise<void> {
+      const record = await requireRecord(id);
+      await repository.setEnabled(id, enabled);
+      await log.record(auth, {
+        action: enabled ? 'firmware.enable' : 'firmware.disable',
+        targetType: 'firmware',
+        target: record.name,
+        request: { enabled },
+        result: 'ok',
+      });
+    },
+
+    /** Deletes the records, then their images (an image without a record is harmless; the reverse is not). */
+    async remove(auth: AuthContext, ids: readonly number[]): Promise<number> {
+      const records = await repository.byIds(ids);
+      if (records.length === 0) throw new ApiError(Code.NOT_FOUND);
+      await repository.remove(records.map((r) => r.id));
+      for (const r of records) await store.remove(r.storageKey);
+      await log.record(
+        auth,
+        records.map((r) => ({
+          action: 'firmware.delete',
+          targetType: 'firmware' as const,
+          target: r.name,
+          request: { id: r.id },
+          result: 'ok' as const,
+        })),
+      );
+      return records.length;
+    },
+
+    async file(id: number): Promise<{ fileName: string; bytes: Buffer }> {
+      const record = await requireRecord(id);
+      const bytes = await store.get(record.storageKey);
+      if (!bytes) throw new ApiError(Code.NOT_FOUND);
+      return { fileName: record.fileName, bytes };
+    },
+  };
+}
+
+export type FirmwareService = ReturnType<typeof createFirmwareService>;

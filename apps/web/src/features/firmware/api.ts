@@ -1,0 +1,100 @@
+import { Code } from '@sunward/contracts/codes';
+import {
+  type FirmwareFields,
+  FirmwarePageSchema,
+  FirmwareRowSchema,
+  FirmwareSettingsSchema,
+  type FirmwareType,
+} from '@sunward/contracts/firmware';
+import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
+import { z } from 'zod';
+import { ApiCallError, apiRequest, authorizedFetch, fetchFile, readEnvelope } from '../../lib/api-client';
+import { currentLanguage } from '../../lib/i18n';
+import { storedSession } from '../../lib/storage';
+
+export type FirmwareQuery = Record<string, string | number | undefined>;
+
+/** Query keys: everything under ['firmware'] is refetched after a change. */
+export const firmwareKeys = {
+  all: ['firmware'] as const,
+  page: (query: FirmwareQuery) => ['firmware', 'page', query] as const,
+  settings: ['firmware', 'settings'] as const,
+};
+
+/** Refusals the firmware screen shows itself, beside the field or in the dialog, not as a toast. */
+const HANDLED = [Code.NO_PERMISSION, Code.VALIDATION, Code.NOT_FOUND, Code.FIRMWARE_NAME_DUPLICATE, Code.FIRMWARE_VERSION_DUPLICATE];
+
+export const fetchFirmwarePage = (query: FirmwareQuery) => apiRequest('/api/v1/firmware/page', { query, schema: FirmwarePageSchema });
+
+export const fetchFirmwareSettings = () => apiRequest('/api/v1/firmware/settings', { schema: FirmwareSettingsSchema });
+
+/** The live uniqueness check: resolves when free, rejects with 4000 or 4002 when taken. */
+export const checkFirmware = (query: { name?: string; swVersion?: string; type?: FirmwareType; id?: number }) =>
+  apiRequest('/api/v1/firmware/check', { query, schema: z.null(), tolerate: HANDLED });
+
+export const updateFirmware = (id: number, fields: FirmwareFields) =>
+  apiRequest(`/api/v1/firmware/${id}`, { method: 'POST', json: fields, schema: FirmwareRowSchema, tolerate: HANDLED });
+
+export const setFirmwareEnabled = (id: number, enabled: boolean) =>
+  apiRequest(`/api/v1/firmware/${id}/enable`, { method: 'POST', json: { enabled }, schema: z.null(), tolerate: HANDLED });
+
+export const deleteFirmware = (id: number) => apiRequest(`/api/v1/firmware/${id}/delete`, { schema: z.null(), tolerate: HANDLED });
+
+export const batchDeleteFirmware = (ids: readonly number[]) =>
+  apiRequest('/api/v1/firmware/batchDelete', {
+    query: { ids: ids.join(',') },
+    schema: z.object({ deleted: z.number() }),
+    tolerate: HANDLED,
+  });
+
+export const downloadFirmware = (id: number) => fetchFile(`/api/v1/firmware/${id}/file`);
+
+function xhrUpload(
+  body: FormData,
+  token: string | undefined,
+  onProgress: (percent: number) => void,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/v1/firmware');
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader('accept-language', LANGUAGE_TAGS[currentLanguage()]);
+    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+    xhr.onerror = () => reject(new ApiCallError(Code.SERVER_ERROR, '', null, 0));
+    xhr.send(body);
+  });
+}
+
+/**
+ * POST /api/v1/firmware with upload progress (fetch reports none, so XMLHttpRequest). An expired token
+ * (HTTP 401) is sent once more through authorizedFetch, which refreshes the session first.
+ */
+export async function uploadFirmware(fields: Record<string, string>, file: File, onProgress: (percent: number) => void) {
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) body.append(key, value);
+  body.append('file', file, file.name);
+  const first = await xhrUpload(body, storedSession.read()?.access_token, onProgress);
+  const response =
+    first.status === 401
+      ? await authorizedFetch('/api/v1/firmware', { method: 'POST', body, headers: { accept: 'application/json' } })
+      : new Response(first.text, { status: first.status, headers: { 'content-type': 'application/json' } });
+  return readEnvelope(response, FirmwareRowSchema);
+}
+
+/** Field → message of a code-4 refusal, for the form to show beside each field. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiCallError) || error.code !== Code.VALIDATION) return {};
+  const parsed = z.object({ errors: z.array(z.object({ field: z.string(), message: z.string() })) }).safeParse(error.data);
+  return parsed.success ? Object.fromEntries(parsed.data.errors.map((e) => [e.field, e.message])) : {};
+}
+
+/** The server's words for a refusal (the field's own problem for code 4). */
+export function refusalMessage(error: unknown): string | undefined {
+  if (!(error instanceof ApiCallError)) return undefined;
+  const first = Object.values(fieldErrors(error))[0];
+  return first ?? (error.message || undefined);
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/*
+ * Remote operation (spec 01 §7 Inverters: boot, shutdown, custom params, debug; spec 02 §4): what the
+ * console sends and what it gets back. Destructive commands carry the user's password again; every
+ * command carries an idempotency key so a retried request runs once.
+ */
+
+export const COMMAND_LIMITS = {
+  /** Keys are the console's own (a UUID); anything printable up to 64 characters is accepted. */
+  idempotencyKeyMax: 64,
+  /** Registers one debug read may ask for (Modbus allows 125). */
+  debugCountMax: 125,
+} as const;
+
+const IdempotencyKey = z
+  .string()
+  .min(8)
+  .max(COMMAND_LIMITS.idempotencyKeyMax)
+  .regex(/^[\w-]+$/);
+
+export const CommandBodySchema = z.object({
+  idempotencyKey: IdempotencyKey.optional(),
+  /** The user's password again, for shutdown, parameter writes and register writes. */
+  password: z.string().max(200).optional(),
+});
+
+export const ParamsWriteSchema = CommandBodySchema.extend({
+  params: z.record(z.string().min(1).max(64), z.number()).refine((p) => Object.keys(p).length > 0 && Object.keys(p).length <= 20),
+});
+
+export const DEBUG_READ_CODES = [1, 2, 3, 4] as const;
+export const DEBUG_WRITE_CODES = [5, 6, 15, 16] as const;
+
+export const DebugRequestSchema = CommandBodySchema.extend({
+  fc: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6), z.literal(15), z.literal(16)]),
+  addr: z.number().int().min(0).max(65535),
+  /** Reads: how many registers. */
+  count: z.number().int().min(1).max(COMMAND_LIMITS.debugCountMax).optional(),
+  /** Writes: the registers as hex, 4 digits each. */
+  hex: z
+    .string()
+    .max(500)
+    .regex(/^([0-9a-fA-F]{4})+$/)
+    .optional(),
+});
+export type DebugRequest = z.infer<typeof DebugRequestSchema>;
+
+export const COMMAND_STATUSES = ['pending', 'ok', 'error', 'timeout', 'refused'] as const;
+
+/** The outcome of a command as the console shows it. */
+export const CommandResultSchema = z.object({
+  commandId: z.number(),
+  status: z.enum(COMMAND_STATUSES),
+  /** Read replies: the registers as hex. */
+  hex: z.string().nullable(),
+  /** The device's values after the command, or a read decoded with its register map, by point id. */
+  values: z.record(z.string(), z.union([z.number(), z.string()])).nullable(),
+  message: z.string().nullable(),
+});
+export type CommandResult = z.infer<typeof CommandResultSchema>;
+
+export const WritableParamSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  unit: z.string().nullable(),
+  value: z.number().nullable(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  options: z.array(z.object({ value: z.number(), label: z.string() })).nullable(),
+});
+export type WritableParam = z.infer<typeof WritableParamSchema>;
+
+export const SettingSupportSchema = z.object({
+  /** The model's writable points can be read and written as custom parameters. */
+  customParams: z.boolean(),
+  /** Vendor settings families (mt, gy, dy...) this model's map carries. */
+  families: z.array(z.string()),
+  boot: z.boolean(),
+  debug: z.boolean(),
+});
+
+export const CommandLogQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+  sn: z.string().max(64).optional(),
+  op: z.string().max(32).optional(),
+});
+
+export const CommandLogRowSchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  account: z.string(),
+  deviceSn: z.string(),
+  op: z.string(),
+  request: z.unknown(),
+  status: z.string(),
+  result: z.unknown(),
+  finishedAt: z.string().nullable(),
+  lateReplyAt: z.string().nullable(),
+});
+export const CommandLogPageSchema = z.object({ infos: z.array(CommandLogRowSchema), total: z.number() });
