@@ -155,6 +155,13 @@ export async function buildApp({
       log: createOperationLog(db),
     }),
   });
+  const firmwareService = createFirmwareService({
+    repository: createFirmwareRepository(db),
+    store: await createFileFirmwareStore(join(config.dataDir, 'firmware')),
+    signer: await loadFirmwareSigner({ keyFile: config.firmwareSigningKeyFile, dataDir: config.dataDir }),
+    log: createOperationLog(db),
+    maxBytes: config.firmwareMaxBytes,
+  });
   await app.register(commandsRoutes, {
     service: createCommandsService({
       repository: createCommandsRepository(db),
@@ -162,6 +169,15 @@ export async function buildApp({
       access: createDeviceAccess(db),
       commands,
       settings: { timeoutMs: config.commandTimeoutMs, defaultCapPerMinute: config.commandCapPerMinute },
+      firmware: firmwareService,
+      // Devices fetch upgrade images over HTTP: PUBLIC_URL when set, else this server's own address.
+      baseUrl: () => {
+        if (config.publicUrl) return config.publicUrl;
+        const address = app.server.address();
+        const port = typeof address === 'object' && address ? address.port : config.port;
+        return `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
+      },
+      live,
     }),
   });
   await app.register(liveRoutes, { live, plantAccess });
@@ -177,15 +193,7 @@ export async function buildApp({
       commands,
     }),
   });
-  await app.register(firmwareRoutes, {
-    service: createFirmwareService({
-      repository: createFirmwareRepository(db),
-      store: await createFileFirmwareStore(join(config.dataDir, 'firmware')),
-      signer: await loadFirmwareSigner({ keyFile: config.firmwareSigningKeyFile, dataDir: config.dataDir }),
-      log: createOperationLog(db),
-      maxBytes: config.firmwareMaxBytes,
-    }),
-  });
+  await app.register(firmwareRoutes, { service: firmwareService });
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
   return app;
 }

@@ -49,6 +49,8 @@ const EnvSchema = z.object({
   MQTT_SESSION_EXPIRY_S: z.coerce.number().int().min(0).max(604_800).default(86_400),
   OFFLINE_AFTER_INTERVALS: z.coerce.number().min(1.5).max(100).default(3),
   RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(730),
+  /** Where devices reach this server over HTTP (firmware images for upgrades); default: its own address. */
+  PUBLIC_URL: z.string().url().optional(),
   /** How long a command to a device waits for its reply before it is reported as timed out. */
   COMMAND_TIMEOUT_S: z.coerce.number().min(1).max(600).default(15),
   /** Devices a company may command per minute unless its own cap says otherwise (remote operation safety). */
@@ -113,6 +115,7 @@ export interface Config {
   offlineAfterIntervals: number;
   /** Raw readings are kept this long; hourly averages and energy rollups stay. */
   rawRetentionDays: number;
+  publicUrl: string | undefined;
   commandTimeoutMs: number;
   commandCapPerMinute: number;
   /** Largest plant picture accepted, in bytes (PLANT_PICTURE_MAX_MB: 3 or 6). */
@@ -169,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     offlineAfterIntervals: e.OFFLINE_AFTER_INTERVALS,
     rawRetentionDays: e.RAW_RETENTION_DAYS,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     commandTimeoutMs: e.COMMAND_TIMEOUT_S * 1000,
     commandCapPerMinute: e.COMMAND_CAP_PER_MINUTE,
     plantPictureMaxBytes: e.PLANT_PICTURE_MAX_MB * 1024 * 1024,

@@ -100,3 +100,14 @@ export const CommandLogRowSchema = z.object({
   lateReplyAt: z.string().nullable(),
 });
 export const CommandLogPageSchema = z.object({ infos: z.array(CommandLogRowSchema), total: z.number() });
+
+/** Spec 02 §4 upgrade results, with the progress while it runs. */
+export const UpgradeProgressSchema = z.object({
+  commandId: z.number(),
+  state: z.enum(['upgrading', 'successful', 'failed', 'cancelled']),
+  progress: z.number(),
+  version: z.string().nullable(),
+  message: z.string().nullable(),
+  at: z.string(),
+});
+export type UpgradeProgress = z.infer<typeof UpgradeProgressSchema>;

@@ -51,3 +51,21 @@ export async function signIn(app: FastifyInstance, account: string, password: st
   if (result.body.code !== 0) throw new Error(`sign-in of ${account} failed: ${JSON.stringify(result.body)}`);
   return result.body.data;
 }
+
+/** A multipart/form-data body with text fields and at most one file, as a browser sends it. */
+export function multipartBody(fields: Record<string, string>, file?: { name: string; bytes: Buffer }) {
+  const boundary = `----sunward${Date.now()}${Math.random().toString(36).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.name}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+      ),
+    );
+    parts.push(file.bytes, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}

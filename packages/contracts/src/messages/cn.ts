@@ -124,6 +124,8 @@ export const cn: MessageCatalogue = {
   'commands.sendFailed': '指令无法发送到网关；请重试',
   'commands.outOfRange': '范围 {{min}} 到 {{max}}',
   'commands.notConfirmed': '已发送，但设备未确认 {{points}}；请重新读取参数',
+  'commands.firmwareUnavailable': '该固件不可用于逆变器升级（不存在、已停用或类型不符）',
+  'commands.firmwareLocalOnly': '该固件仅支持本地升级',
   'devices.col.sn': '序列号',
   'devices.col.alias': '别名',
   'devices.col.plant': '电站',

@@ -124,6 +124,8 @@ export const cz: MessageCatalogue = {
   'commands.sendFailed': 'příkaz se nepodařilo odeslat bráně; zkuste to znovu',
   'commands.outOfRange': 'mezi {{min}} a {{max}}',
   'commands.notConfirmed': 'odesláno, ale zařízení nepotvrdilo {{points}}; načtěte parametry znovu',
+  'commands.firmwareUnavailable': 'tento firmware nelze použít k aktualizaci střídače (neznámý, vypnutý nebo jiného typu)',
+  'commands.firmwareLocalOnly': 'tento firmware podporuje jen místní aktualizaci',
   'devices.col.sn': 'Sériové číslo',
   'devices.col.alias': 'Alias',
   'devices.col.plant': 'Elektrárna',

@@ -125,6 +125,9 @@ export const de: MessageCatalogue = {
   'commands.sendFailed': 'der Befehl konnte nicht an das Gateway gesendet werden; versuchen Sie es erneut',
   'commands.outOfRange': 'zwischen {{min}} und {{max}}',
   'commands.notConfirmed': 'gesendet, aber das Gerät hat {{points}} nicht bestätigt; lesen Sie die Parameter erneut',
+  'commands.firmwareUnavailable':
+    'diese Firmware ist für Wechselrichter-Updates nicht verfügbar (unbekannt, deaktiviert oder für einen anderen Typ)',
+  'commands.firmwareLocalOnly': 'diese Firmware ist nur für lokale Updates',
   'devices.col.sn': 'Seriennummer',
   'devices.col.alias': 'Alias',
   'devices.col.plant': 'Anlage',

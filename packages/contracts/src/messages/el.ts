@@ -124,6 +124,9 @@ export const el: MessageCatalogue = {
   'commands.sendFailed': 'η εντολή δεν στάλθηκε στην πύλη· δοκιμάστε ξανά',
   'commands.outOfRange': 'από {{min}} έως {{max}}',
   'commands.notConfirmed': 'στάλθηκε, αλλά η συσκευή δεν επιβεβαίωσε {{points}}· διαβάστε ξανά τις παραμέτρους',
+  'commands.firmwareUnavailable':
+    'αυτό το υλικολογισμικό δεν είναι διαθέσιμο για αναβάθμιση μετατροπέων (άγνωστο, απενεργοποιημένο ή άλλου τύπου)',
+  'commands.firmwareLocalOnly': 'αυτό το υλικολογισμικό είναι μόνο για τοπική αναβάθμιση',
   'devices.col.sn': 'Σειριακός αριθμός',
   'devices.col.alias': 'Ψευδώνυμο',
   'devices.col.plant': 'Σταθμός',

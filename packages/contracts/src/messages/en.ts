@@ -127,6 +127,8 @@ export const en = {
   'commands.sendFailed': 'the command could not be sent to the gateway; try again',
   'commands.outOfRange': 'between {{min}} and {{max}}',
   'commands.notConfirmed': 'sent, but the device did not confirm {{points}}; read the parameters again',
+  'commands.firmwareUnavailable': 'this firmware is not available for inverter upgrades (unknown, disabled or for another type)',
+  'commands.firmwareLocalOnly': 'this firmware is for local upgrade only',
   'devices.col.sn': 'SN',
   'devices.col.alias': 'Alias',
   'devices.col.plant': 'Plant',

@@ -125,6 +125,8 @@ export const es: MessageCatalogue = {
   'commands.sendFailed': 'la orden no se pudo enviar a la pasarela; inténtelo de nuevo',
   'commands.outOfRange': 'entre {{min}} y {{max}}',
   'commands.notConfirmed': 'enviado, pero el dispositivo no confirmó {{points}}; vuelva a leer los parámetros',
+  'commands.firmwareUnavailable': 'este firmware no está disponible para actualizar inversores (desconocido, desactivado o de otro tipo)',
+  'commands.firmwareLocalOnly': 'este firmware solo admite actualización local',
   'devices.col.sn': 'N.º de serie',
   'devices.col.alias': 'Alias',
   'devices.col.plant': 'Planta',

@@ -125,6 +125,8 @@ export const po: MessageCatalogue = {
   'commands.sendFailed': 'nie udało się wysłać polecenia do bramki; spróbuj ponownie',
   'commands.outOfRange': 'od {{min}} do {{max}}',
   'commands.notConfirmed': 'wysłano, ale urządzenie nie potwierdziło {{points}}; odczytaj parametry ponownie',
+  'commands.firmwareUnavailable': 'to oprogramowanie nie jest dostępne do aktualizacji falowników (nieznane, wyłączone lub innego typu)',
+  'commands.firmwareLocalOnly': 'to oprogramowanie obsługuje tylko aktualizację lokalną',
   'devices.col.sn': 'Numer seryjny',
   'devices.col.alias': 'Alias',
   'devices.col.plant': 'Elektrownia',

@@ -124,6 +124,8 @@ export const pt: MessageCatalogue = {
   'commands.sendFailed': 'não foi possível enviar o comando ao gateway; tente novamente',
   'commands.outOfRange': 'entre {{min}} e {{max}}',
   'commands.notConfirmed': 'enviado, mas o dispositivo não confirmou {{points}}; leia os parâmetros de novo',
+  'commands.firmwareUnavailable': 'este firmware não está disponível para atualizar inversores (desconhecido, desativado ou de outro tipo)',
+  'commands.firmwareLocalOnly': 'este firmware é só para atualização local',
   'devices.col.sn': 'N.º de série',
   'devices.col.alias': 'Alias',
   'devices.col.plant': 'Central',

@@ -124,6 +124,8 @@ export const tr: MessageCatalogue = {
   'commands.sendFailed': 'komut ağ geçidine gönderilemedi; yeniden deneyin',
   'commands.outOfRange': '{{min}} ile {{max}} arasında',
   'commands.notConfirmed': 'gönderildi ancak cihaz {{points}} değerini onaylamadı; parametreleri yeniden okuyun',
+  'commands.firmwareUnavailable': 'bu yazılım evirici güncellemesi için kullanılamaz (bilinmiyor, devre dışı veya başka türde)',
+  'commands.firmwareLocalOnly': 'bu yazılım yalnızca yerel güncelleme içindir',
   'devices.col.sn': 'Seri no',
   'devices.col.alias': 'Takma ad',
   'devices.col.plant': 'Santral',

@@ -124,6 +124,8 @@ export const vi: MessageCatalogue = {
   'commands.sendFailed': 'không gửi được lệnh đến gateway; hãy thử lại',
   'commands.outOfRange': 'từ {{min}} đến {{max}}',
   'commands.notConfirmed': 'đã gửi nhưng thiết bị chưa xác nhận {{points}}; hãy đọc lại các thông số',
+  'commands.firmwareUnavailable': 'phần mềm này không dùng được để nâng cấp biến tần (không tồn tại, đã tắt hoặc khác loại)',
+  'commands.firmwareLocalOnly': 'phần mềm này chỉ nâng cấp tại chỗ',
   'devices.col.sn': 'SN',
   'devices.col.alias': 'Bí danh',
   'devices.col.plant': 'Nhà máy',

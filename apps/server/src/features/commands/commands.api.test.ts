@@ -1,17 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Code } from '@sunward/contracts/codes';
-import type { CommandResult, WritableParam } from '@sunward/contracts/commands';
+import type { CommandResult, UpgradeProgress, WritableParam } from '@sunward/contracts/commands';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { protocolById } from '@sunward/protocol/maps/index';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { companies, deviceCommands, deviceRealtime, devices, plants } from '../../db/schema.js';
-import { call, signIn } from '../../test/client.js';
+import { call, multipartBody, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
 import { provisionDemoFleet } from '../fleet/demo-fleet.js';
@@ -58,9 +59,13 @@ beforeAll(async () => {
   await server.telemetry.pipeline.reloadDevices();
   const file = join(mkdtempSync(join(tmpdir(), 'sunward-cmd-')), 'fleet.json');
   writeFileSync(file, JSON.stringify({ ...fleet, gateways: withInverter().slice(0, 2) }));
-  simulator = spawn(process.execPath, ['--import', 'tsx', SIMULATOR, '--fleet', file, '--interval', '1', '--fault-rate', '0'], {
-    stdio: 'ignore',
-  });
+  simulator = spawn(
+    process.execPath,
+    ['--import', 'tsx', SIMULATOR, '--fleet', file, '--interval', '1', '--fault-rate', '0', '--upgrade-step-ms', '100'],
+    {
+      stdio: 'ignore',
+    },
+  );
   // Both simulated inverters report (status normal) before the tests command them.
   await vi.waitFor(
     async () => {
@@ -258,5 +263,90 @@ describe('safety and tenants', () => {
     expect(log.data.total).toBeGreaterThan(5);
     expect(log.data.infos.map((r) => r.op)).toEqual(expect.arrayContaining(['boot', 'shutdown', 'set', 'read']));
     expect(JSON.stringify(log.data)).not.toContain(ADMIN.password);
+  });
+});
+
+/** Uploads an inverter image to the firmware library (as the platform administrator) and enables it. */
+async function firmwareRecord(mode: 'remote' | 'local'): Promise<number> {
+  const bytes = randomBytes(8192);
+  bytes[0] = 0;
+  const n = Math.random().toString(36).slice(2, 8);
+  const fields = {
+    name: `UPG-${n}`,
+    manufacturer: 'Sunward',
+    product: 'SW-INV',
+    swVersion: `9.${n}`,
+    type: 'inverter',
+    mode,
+    fileName: `upg_${n}.bin`,
+    md5: createHash('md5').update(bytes).digest('hex'),
+  };
+  const { payload, contentType } = multipartBody(fields, { name: fields.fileName, bytes });
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/firmware',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': contentType },
+    payload,
+  });
+  const created = response.json() as { code: number; data: { id: number } };
+  if (created.code !== 0) throw new Error(JSON.stringify(created));
+  await post(`/api/v1/firmware/${created.data.id}/enable`, { enabled: true });
+  return created.data.id;
+}
+
+describe('upgrades', () => {
+  it('upgrades an inverter through its gateway: progress to the end, the device checked the image first', async () => {
+    const { sn } = inverterOf(1);
+    const firmId = await firmwareRecord('remote');
+    expect((await post(`/api/v1/inverter/${sn}/upgrade`, { firmId, idempotencyKey: key() })).code).toBe(Code.CONFIRM_PASSWORD_WRONG);
+    const started = await post<CommandResult>(`/api/v1/inverter/${sn}/upgrade`, {
+      firmId,
+      idempotencyKey: key(),
+      password: ADMIN.password,
+    });
+    expect(started).toMatchObject({ code: 0, data: { status: 'pending' } });
+    const seen = new Set<string>();
+    await vi.waitFor(
+      async () => {
+        const progress = await get<UpgradeProgress>(`/api/v1/inverter/${sn}/upgrade/progress`);
+        seen.add(progress.data.state);
+        if (progress.data.state !== 'successful') throw new Error(`still ${progress.data.state} ${progress.data.progress}`);
+        expect(progress.data).toMatchObject({ progress: 100, commandId: started.data.commandId });
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(seen.has('upgrading')).toBe(true);
+  });
+
+  it('refuses local-only, disabled or unknown firmware, and cancels a running upgrade', async () => {
+    const { sn } = inverterOf(0);
+    const local = await firmwareRecord('local');
+    expect((await post(`/api/v1/inverter/${sn}/upgrade`, { firmId: local, idempotencyKey: key(), password: ADMIN.password })).code).toBe(
+      Code.VALIDATION,
+    );
+    expect((await post(`/api/v1/inverter/${sn}/upgrade`, { firmId: 999_999, idempotencyKey: key(), password: ADMIN.password })).code).toBe(
+      Code.VALIDATION,
+    );
+    const firmId = await firmwareRecord('remote');
+    const started = await post<CommandResult>(`/api/v1/inverter/${sn}/upgrade`, {
+      firmId,
+      idempotencyKey: key(),
+      password: ADMIN.password,
+    });
+    expect(started.code).toBe(0);
+    await vi.waitFor(
+      async () => {
+        if ((await get<UpgradeProgress>(`/api/v1/inverter/${sn}/upgrade/progress`)).data.progress <= 0) throw new Error('not started yet');
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect((await post(`/api/v1/inverter/${sn}/cutUpgrade`, { idempotencyKey: key() })).code).toBe(0);
+    await vi.waitFor(
+      async () => {
+        const progress = await get<UpgradeProgress>(`/api/v1/inverter/${sn}/upgrade/progress`);
+        if (progress.data.state !== 'cancelled') throw new Error(`still ${progress.data.state}`);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 });

@@ -70,6 +70,28 @@ export function createCommandsRepository(db: Database) {
       );
     },
 
+    /** An upgrade's progress while it runs (kept on the command until its final reply). */
+    async progress(id: number, percent: number): Promise<void> {
+      await db.execute(
+        sql`update device_commands set result = jsonb_build_object('progress', ${percent}::int) where id = ${id} and status = 'pending'`,
+      );
+    },
+
+    /** The device's latest upgrade command, whoever sent it. */
+    async latestUpgrade(deviceSn: string) {
+      const [row] = await queryRows<{
+        id: number;
+        status: string;
+        result: (StoredOutcome & { progress?: number }) | null;
+        request: { version?: string } | null;
+        at: Date | string;
+      }>(
+        db,
+        sql`select id, status, result, request, at from device_commands where device_sn = ${deviceSn} and op = 'upgrade' order by id desc limit 1`,
+      );
+      return row;
+    },
+
     /** A reply that came after the timeout: kept beside the timeout, not lost. */
     async recordLate(id: number, reply: unknown): Promise<void> {
       await db.execute(

@@ -6,6 +6,7 @@ import {
   DebugRequestSchema,
   ParamsWriteSchema,
   SettingSupportSchema,
+  UpgradeProgressSchema,
   WritableParamSchema,
 } from '@sunward/contracts/commands';
 import { envelopeSchema } from '@sunward/contracts/envelope';
@@ -149,6 +150,56 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
       },
       handler: async (request) => ok(request, await service.reply(request.requireAuth(), request.params.sn, request.query.commandId)),
     });
+
+  app.post(
+    '/api/v1/inverter/:sn/upgrade',
+    {
+      config: { access: 'inverter.upgrade' },
+      schema: {
+        tags: TAGS,
+        summary: 'Upgrades an inverter with a firmware record (firmId; method remote); answers pending, progress follows',
+        params: SnParams,
+        querystring: z.object({ firmId: z.coerce.number().int().positive().optional(), method: z.string().max(16).optional() }),
+        body: CommandBodySchema.extend({ firmId: z.number().int().positive().optional() }),
+        response: { 200: Result },
+      },
+    },
+    async (request) => {
+      // The spec passes firmId and method in the query; the console sends firmId in the body.
+      const firmId = request.body?.firmId ?? request.query.firmId ?? 0;
+      return ok(request, await service.upgrade(request.requireAuth(), request.language, request.params.sn, { ...request.body, firmId }));
+    },
+  );
+
+  app.get(
+    '/api/v1/inverter/:sn/upgrade/progress',
+    {
+      config: { access: 'inverter.view' },
+      schema: {
+        tags: TAGS,
+        summary: 'The inverter’s latest upgrade: upgrading (with progress), successful, failed or cancelled; null when none',
+        params: SnParams,
+        response: { 200: envelopeSchema(UpgradeProgressSchema.nullable()) },
+      },
+    },
+    async (request) => ok(request, await service.upgradeProgress(request.requireAuth(), request.params.sn)),
+  );
+
+  app.post(
+    '/api/v1/inverter/:sn/cutUpgrade',
+    {
+      config: { access: 'inverter.upgrade' },
+      schema: {
+        tags: TAGS,
+        summary: 'Cancels a running upgrade where the model supports it',
+        params: SnParams,
+        body: CommandBodySchema,
+        response: { 200: Result },
+      },
+    },
+    async (request) =>
+      ok(request, await service.cutUpgrade(request.requireAuth(), request.language, request.params.sn, request.body ?? {})),
+  );
 
   app.get(
     '/api/v1/commands',

@@ -8,6 +8,7 @@ import { decodeBlocks, registersFromHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import type { CommandChannel } from '../../ingest/command-channel.js';
 import { CommandTimeoutError } from '../../ingest/command-channel.js';
+import type { LiveHub } from '../../ingest/live-hub.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { verifyPassword } from '../auth/password.js';
@@ -16,7 +17,7 @@ import { catalogueOf, writableParams } from '../devices/device-catalogue.js';
 import type { DeviceRecord, DevicesRepository } from '../devices/devices.repository.js';
 import type { CommandsRepository, StoredOutcome } from './commands.repository.js';
 
-type Op = 'boot' | 'shutdown' | 'set' | 'read' | 'write';
+type Op = 'boot' | 'shutdown' | 'set' | 'read' | 'write' | 'upgrade' | 'cancel_upgrade';
 
 /** Inverter families a command may address (spec 01 §7 Inverters). */
 const INVERTER_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_inverter'];
@@ -29,6 +30,24 @@ const REFUSALS: Partial<Record<NonNullable<ReplyPayload['error']>, ResponseCode>
   out_of_range: Code.VALIDATION,
   bad_request: Code.VALIDATION,
 };
+
+/** What an upgrade needs of a firmware record. */
+export interface UpgradeImage {
+  id: number;
+  type: string;
+  mode: string;
+  enabled: boolean;
+  swVersion: string;
+  size: number;
+  sha256: string;
+}
+
+/** Spec 02 §4 upgrade results from the command's record. */
+function upgradeState(status: string, message: string | null | undefined): 'upgrading' | 'successful' | 'failed' | 'cancelled' {
+  if (status === 'pending') return 'upgrading';
+  if (status === 'ok') return 'successful';
+  return message === 'cancelled' ? 'cancelled' : 'failed';
+}
 
 export interface CommandsSettings {
   /** How long a command waits for its reply. */
@@ -48,6 +67,11 @@ export function createCommandsService(deps: {
   access: DeviceAccess;
   commands: () => CommandChannel | undefined;
   settings: CommandsSettings;
+  /** Firmware records and the signed links devices fetch images from (upgrades). */
+  firmware?: { byId(id: number): Promise<UpgradeImage | undefined>; imagePath(id: number): string };
+  /** Where devices reach this server over HTTP (the image link's origin). */
+  baseUrl?: () => string;
+  live?: LiveHub;
 }) {
   const { repository, devices, access, settings } = deps;
   let lateHooked: CommandChannel | undefined;
@@ -97,37 +121,40 @@ export function createCommandsService(deps: {
     return { commandId, status, hex: outcome.hex, values: outcome.values, message: outcome.message };
   }
 
+  interface RunOptions {
+    idempotencyKey?: string;
+    password?: string;
+    destructive: boolean;
+    /** Cancelling an upgrade is the one command an upgrading device takes. */
+    whileUpgrading?: boolean;
+    /** What the audit keeps of the request, when it is not the command itself (an upgrade's signed link). */
+    audit?: unknown;
+    decode?: (reply: ReplyPayload) => Record<string, number | string> | null;
+  }
+
   /**
-   * Runs one command on a device. Checks first (nothing is sent when one fails): level operate, the
-   * device online and not upgrading, the password for destructive commands, the company's cap; then
-   * records it, sends it through its gateway, waits for the reply and records the outcome.
+   * Everything before a command is sent (nothing is sent when a check fails): a retry with a known key
+   * answers the first result; level operate; the device online and not upgrading; the password for
+   * destructive commands; the company's cap. Then the command is recorded.
    */
-  async function run(
+  async function prepare(
     auth: AuthContext,
-    language: Language,
     sn: string,
     op: Op,
     command: Omit<CommandPayload, 'v' | 'id' | 'device' | 'op'>,
-    options: {
-      idempotencyKey?: string;
-      password?: string;
-      destructive: boolean;
-      decode?: (reply: ReplyPayload) => Record<string, number | string> | null;
-    },
-  ): Promise<CommandResult> {
-    // A retry of a request already made answers what the first one answered, and sends nothing.
+    options: RunOptions,
+  ): Promise<{ replay: CommandResult } | { device: DeviceRecord & { gatewaySn: string }; commandId: number }> {
     if (options.idempotencyKey) {
       const earlier = await repository.byIdempotencyKey(auth.userId, options.idempotencyKey);
-      if (earlier) return replay(earlier.id, earlier.status, earlier.result);
+      if (earlier) return { replay: replay(earlier.id, earlier.status, earlier.result) };
     }
     const device = await target(auth, sn);
     if (device.status === DeviceStatus.OFFLINE || device.gatewaySn === null) throw new ApiError(Code.DEVICE_OFFLINE);
-    if (device.status === DeviceStatus.UPGRADING) throw new ApiError(Code.DEVICE_UPGRADING);
+    if (device.status === DeviceStatus.UPGRADING && !options.whileUpgrading) throw new ApiError(Code.DEVICE_UPGRADING);
     if (options.destructive) await confirmPassword(auth, options.password);
     const cap = await repository.capOf(auth.companyId, settings.defaultCapPerMinute);
     const recent = await repository.devicesCommandedLastMinute(auth.companyId, auth.userId);
     if (!recent.has(device.sn) && recent.size >= cap) throw new ApiError(Code.COMMAND_CAP_REACHED, { cap });
-
     const commandId = await repository.start({
       userId: auth.userId,
       account: auth.account,
@@ -137,15 +164,42 @@ export function createCommandsService(deps: {
       gatewaySn: device.gatewaySn,
       plantId: device.plantId,
       op,
-      request: command,
+      request: options.audit ?? command,
       idempotencyKey: options.idempotencyKey ?? null,
     });
     if (commandId === undefined) {
       const earlier = options.idempotencyKey ? await repository.byIdempotencyKey(auth.userId, options.idempotencyKey) : undefined;
       if (!earlier) throw new ApiError(Code.SERVER_ERROR);
-      return replay(earlier.id, earlier.status, earlier.result);
+      return { replay: replay(earlier.id, earlier.status, earlier.result) };
     }
+    return { device: { ...device, gatewaySn: device.gatewaySn }, commandId };
+  }
 
+  /** Records a gateway's final reply and answers it as the console's result or refusal. */
+  async function conclude(commandId: number, reply: ReplyPayload, decode?: RunOptions['decode']): Promise<CommandResult> {
+    if (reply.status !== 'ok') {
+      const code = (reply.error && REFUSALS[reply.error]) ?? Code.TIMEOUT;
+      const outcome = outcomeOf(code, reply, reply.message ?? reply.error ?? null);
+      await repository.finish(commandId, 'error', outcome);
+      throw new ApiError(code, {}, { commandId, message: outcome.message });
+    }
+    const outcome = outcomeOf(Code.OK, reply, null, decode ? decode(reply) : undefined);
+    await repository.finish(commandId, 'ok', outcome);
+    return answer(commandId, 'ok', outcome);
+  }
+
+  /** Runs one command and waits for the device's reply (or the timeout, which is recorded as such). */
+  async function run(
+    auth: AuthContext,
+    language: Language,
+    sn: string,
+    op: Op,
+    command: Omit<CommandPayload, 'v' | 'id' | 'device' | 'op'>,
+    options: RunOptions,
+  ): Promise<CommandResult> {
+    const prepared = await prepare(auth, sn, op, command, options);
+    if ('replay' in prepared) return prepared.replay;
+    const { device, commandId } = prepared;
     let reply: ReplyPayload;
     try {
       reply = await channel().send(
@@ -161,15 +215,7 @@ export function createCommandsService(deps: {
       await repository.finish(commandId, timedOut ? 'timeout' : 'error', outcomeOf(Code.TIMEOUT, {}, message));
       throw new ApiError(Code.TIMEOUT, {}, { commandId, message });
     }
-    if (reply.status !== 'ok') {
-      const code = (reply.error && REFUSALS[reply.error]) ?? Code.TIMEOUT;
-      const outcome = outcomeOf(code, reply, reply.message ?? reply.error ?? null);
-      await repository.finish(commandId, 'error', outcome);
-      throw new ApiError(code, {}, { commandId, message: outcome.message });
-    }
-    const outcome = outcomeOf(Code.OK, reply, null, options.decode ? options.decode(reply) : undefined);
-    await repository.finish(commandId, 'ok', outcome);
-    return answer(commandId, 'ok', outcome);
+    return conclude(commandId, reply, options.decode);
   }
 
   function replay(commandId: number, status: string, outcome: StoredOutcome | null): CommandResult {
@@ -284,6 +330,99 @@ export function createCommandsService(deps: {
       if (!hasWritable) throw new ApiError(Code.SETTING_NOT_SUPPORTED);
       return { customParams: true, families: [] as string[], boot: true, debug: true };
     },
+
+    /**
+     * Upgrades an inverter with a firmware record (remote mode, enabled, inverter type): the gateway is
+     * given a signed link, the version, size and SHA-256, which the device checks before applying. The
+     * call answers at once (pending); progress is kept on the command and pushed live; the final reply
+     * (or a timeout) ends it. Password needed, as for every upgrade.
+     */
+    async upgrade(
+      auth: AuthContext,
+      language: Language,
+      sn: string,
+      body: { firmId: number; idempotencyKey?: string; password?: string },
+    ): Promise<CommandResult> {
+      const record = deps.firmware ? await deps.firmware.byId(body.firmId) : undefined;
+      const refuse = (key: 'commands.firmwareUnavailable' | 'commands.firmwareLocalOnly') =>
+        new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'firmId', message: translate(language, key) }] });
+      if (!record?.enabled || record.type !== 'inverter' || !deps.firmware || !deps.baseUrl)
+        throw refuse('commands.firmwareUnavailable');
+      if (record.mode !== 'remote') throw refuse('commands.firmwareLocalOnly');
+      const firmware = {
+        url: `${deps.baseUrl()}${deps.firmware.imagePath(record.id)}`,
+        version: record.swVersion,
+        size: record.size,
+        sha256: record.sha256,
+      };
+      const prepared = await prepare(
+        auth,
+        sn,
+        'upgrade',
+        { firmware },
+        {
+          idempotencyKey: body.idempotencyKey,
+          password: body.password,
+          destructive: true,
+          audit: { firmId: record.id, version: record.swVersion },
+        },
+      );
+      if ('replay' in prepared) return prepared.replay;
+      const { device, commandId } = prepared;
+      const push = (progress: number, status: string) =>
+        deps.live?.publish({ type: 'upgrade', deviceId: device.id, plantId: device.plantId, sn: device.sn, progress, status });
+      await repository.progress(commandId, 0);
+      push(0, 'upgrading');
+      channel()
+        .send(
+          device.gatewaySn,
+          { op: 'upgrade', device: device.sn, firmware },
+          {
+            timeoutMs: settings.timeoutMs,
+            id: `cmd-${commandId}`,
+            onProgress: (percent) => {
+              void repository.progress(commandId, Math.round(percent)).catch(() => undefined);
+              push(Math.round(percent), 'upgrading');
+            },
+          },
+        )
+        .then(async (reply) => {
+          await conclude(commandId, reply).catch(() => undefined);
+          push(reply.status === 'ok' ? 100 : 0, upgradeState(reply.status === 'ok' ? 'ok' : 'error', reply.error));
+        })
+        .catch(async () => {
+          const message = translate(language, 'commands.timeout', { seconds: Math.round(settings.timeoutMs / 1000) });
+          await repository.finish(commandId, 'timeout', outcomeOf(Code.TIMEOUT, {}, message)).catch(() => undefined);
+          push(0, 'failed');
+        });
+      return { commandId, status: 'pending', hex: null, values: null, message: null };
+    },
+
+    /** The device's latest upgrade: upgrading (with progress), successful, failed or cancelled. */
+    async upgradeProgress(auth: AuthContext, sn: string) {
+      const device = await devices.find({ sn }, INVERTER_FAMILIES);
+      await access.require(
+        auth,
+        device ? { id: device.id, plantId: device.plantId, companyId: device.companyId } : undefined,
+        'view',
+        Code.INVERTER_NOT_FOUND,
+      );
+      const row = await repository.latestUpgrade(sn);
+      if (!row) return null;
+      const state = upgradeState(row.status, row.result?.message);
+      return {
+        commandId: Number(row.id),
+        state,
+        progress: state === 'successful' ? 100 : (row.result?.progress ?? 0),
+        version: row.request?.version ?? null,
+        message: state === 'failed' ? (row.result?.message ?? null) : null,
+        at: new Date(row.at).toISOString(),
+      };
+    },
+
+    /** Cancels a running upgrade where the model supports it (spec 02 §4). */
+    cutUpgrade: (auth: AuthContext, language: Language, sn: string, body: { idempotencyKey?: string }) =>
+      run(auth, language, sn, 'cancel_upgrade', {}, { idempotencyKey: body.idempotencyKey, destructive: false, whileUpgrading: true }),
 
     log: repository.page,
   };

@@ -7,7 +7,7 @@ import type { FirmwarePage, FirmwarePublicKey, FirmwareRow } from '@sunward/cont
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.js';
-import { call, signIn } from '../../test/client.js';
+import { call, multipartBody, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 
 let server: TestServer;
@@ -77,25 +77,8 @@ function fieldsFor(bytes: Buffer, overrides: Record<string, string> = {}): Recor
   };
 }
 
-function multipart(fields: Record<string, string>, file?: { name: string; bytes: Buffer }) {
-  const boundary = `----sunwardfw${Date.now()}${counter}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields))
-    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.name}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
-      ),
-    );
-    parts.push(file.bytes, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 async function upload(token: string, fields: Record<string, string>, bytes: Buffer | undefined, target = server) {
-  const { payload, contentType } = multipart(fields, bytes ? { name: fields.fileName ?? 'x.bin', bytes } : undefined);
+  const { payload, contentType } = multipartBody(fields, bytes ? { name: fields.fileName ?? 'x.bin', bytes } : undefined);
   const response = await target.app.inject({
     method: 'POST',
     url: '/api/v1/firmware',

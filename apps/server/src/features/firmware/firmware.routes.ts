@@ -182,4 +182,21 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
         .send(bytes);
     },
   );
+
+  app.get(
+    '/api/v1/firmware/image/:id',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: TAGS,
+        summary: 'The image a device fetches for an upgrade, by a signed link valid for an hour (no session)',
+        params: IdParams,
+        querystring: z.object({ exp: z.coerce.number().int().positive(), sig: z.string().regex(/^[0-9a-f]{64}$/) }),
+      },
+    },
+    async (request, reply) => {
+      const bytes = await service.image(request.params.id, request.query.exp, request.query.sig);
+      return reply.type('application/octet-stream').header('cache-control', 'no-store').send(bytes);
+    },
+  );
 };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Code } from '@sunward/contracts/codes';
 import {
   FIRMWARE_FILE_NAME,
@@ -37,6 +37,9 @@ function isUniqueViolation(error: unknown): boolean {
  * The firmware library (issue 6): list, the uniqueness check, upload with every file check before
  * anything is kept, metadata edits, the enabled flag, deletion with the images, and the download.
  */
+const IMAGE_LINK_SECRET = randomBytes(32);
+const imageSignature = (id: number, exp: number) => createHmac('sha256', IMAGE_LINK_SECRET).update(`${id}.${exp}`).digest('hex');
+
 export function createFirmwareService(deps: {
   repository: FirmwareRepository;
   store: FirmwareStore;
@@ -169,6 +172,29 @@ export function createFirmwareService(deps: {
         })),
       );
       return records.length;
+    },
+
+    /** A record as an upgrade needs it (undefined: no such record). */
+    byId: (id: number) => repository.byId(id),
+
+    /**
+     * A link a device can fetch the image from without a session: the record id and an expiry signed
+     * with this process's secret (HMAC-SHA256), valid for an hour. The device checks the image's SHA-256
+     * and signature before it applies it.
+     */
+    imagePath(id: number, now = Date.now()): string {
+      const exp = Math.floor(now / 1000) + 3600;
+      return `/api/v1/firmware/image/${id}?exp=${exp}&sig=${imageSignature(id, exp)}`;
+    },
+
+    async image(id: number, exp: number, sig: string, now = Date.now()): Promise<Buffer> {
+      const expected = Buffer.from(imageSignature(id, exp));
+      const given = Buffer.from(sig);
+      if (exp * 1000 < now || expected.length !== given.length || !timingSafeEqual(expected, given)) throw new ApiError(Code.NOT_FOUND);
+      const record = await requireRecord(id);
+      const bytes = await store.get(record.storageKey);
+      if (!bytes) throw new ApiError(Code.NOT_FOUND);
+      return bytes;
     },
 
     async file(id: number): Promise<{ fileName: string; bytes: Buffer }> {
