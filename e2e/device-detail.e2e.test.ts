@@ -1,7 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { PlantCreate } from '@sunward/contracts/plants';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { protocolById } from '@sunward/protocol/maps/index';
-import { call, signIn } from '@sunward/server/test/client';
+import { call, multipartBody, signIn } from '@sunward/server/test/client';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -53,7 +54,7 @@ beforeAll(async () => {
       },
     ],
   };
-  simulator = runSimulator(fleet);
+  simulator = runSimulator(fleet, { upgradeStepMs: 500 });
   await vi.waitFor(
     async () => {
       const page = await call<{ total: number }>(server.app, 'GET', '/api/v1/inverters', { token });
@@ -147,6 +148,47 @@ describe('device pages', () => {
     await page.locator('input[data-testid="debug-addr"], [data-testid="debug-addr"] input').first().fill(String(address));
     await page.getByTestId('debug-send').click();
     await expect.poll(() => page.getByTestId('command-result').textContent(), { timeout: 15_000 }).toMatch(/Registers[0-9a-f]{4}/i);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('upgrades the inverter from the firmware library and shows its progress to the end', async () => {
+    // A platform administrator's image in the library, enabled.
+    const token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
+    const bytes = randomBytes(16_384);
+    bytes[0] = 0;
+    const fields = {
+      name: 'HY-LV-2.1.0',
+      manufacturer: 'Sunward',
+      product: 'Hybrid LV',
+      swVersion: '2.1.0',
+      type: 'inverter',
+      mode: 'remote',
+      fileName: 'hy_lv_2_1_0.bin',
+      md5: createHash('md5').update(bytes).digest('hex'),
+    };
+    const { payload, contentType } = multipartBody(fields, { name: fields.fileName, bytes });
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/firmware',
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+      payload,
+    });
+    const id = (created.json() as { data: { id: number } }).data.id;
+    await call(server.app, 'POST', `/api/v1/firmware/${id}/enable`, { token, json: { enabled: true } });
+
+    const { page, errors, context } = await signedIn();
+    await page.goto('/device/detail/inverter/HYDVE00001');
+    await page.getByTestId('upgrade-firmware').click();
+    await page.locator('.ant-select-item-option', { hasText: 'HY-LV-2.1.0' }).click();
+    await page.getByTestId('upgrade-start').click();
+    await page.getByTestId('confirm-password').fill(ADMIN.password);
+    await page.locator('#confirm-command').click();
+    await expect.poll(() => page.getByTestId('upgrade-state').getAttribute('data-state'), { timeout: 15_000 }).toBe('upgrading');
+    await expect
+      .poll(() => page.getByTestId('upgrade-state').getAttribute('data-state'), { timeout: 40_000, interval: 500 })
+      .toBe('successful');
+    expect(await page.getByTestId('upgrade-state').textContent()).toContain('Upgraded to 2.1.0');
     expect(errors).toEqual([]);
     await context.close();
   });

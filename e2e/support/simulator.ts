@@ -18,11 +18,12 @@ export function noonLongitude(now = new Date()): number {
 }
 
 /** The real simulator process playing `fleet` over MQTT (no faults), until stop(). */
-export function runSimulator(fleet: SimulatedFleet): { process: ChildProcess; stop(): void } {
+export function runSimulator(fleet: SimulatedFleet, options: { upgradeStepMs?: number } = {}): { process: ChildProcess; stop(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'sunward-fleet-'));
   const file = join(dir, 'fleet.json');
   writeFileSync(file, JSON.stringify(fleet));
-  const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet', file, '--fault-rate', '0'], {
+  const extra = options.upgradeStepMs ? ['--upgrade-step-ms', String(options.upgradeStepMs)] : [];
+  const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet', file, '--fault-rate', '0', ...extra], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return {

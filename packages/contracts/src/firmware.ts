@@ -146,3 +146,7 @@ export type FirmwareSettings = z.infer<typeof FirmwareSettingsSchema>;
 
 export const FirmwarePublicKeySchema = z.object({ algorithm: z.literal('Ed25519'), publicKey: z.string() });
 export type FirmwarePublicKey = z.infer<typeof FirmwarePublicKeySchema>;
+
+/** What the upgrade picker shows of an enabled, remotely installable image (operators, not only admins). */
+export const FirmwareOptionSchema = z.object({ id: z.number(), name: z.string(), product: z.string(), swVersion: z.string() });
+export type FirmwareOption = z.infer<typeof FirmwareOptionSchema>;

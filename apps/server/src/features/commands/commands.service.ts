@@ -346,8 +346,7 @@ export function createCommandsService(deps: {
       const record = deps.firmware ? await deps.firmware.byId(body.firmId) : undefined;
       const refuse = (key: 'commands.firmwareUnavailable' | 'commands.firmwareLocalOnly') =>
         new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'firmId', message: translate(language, key) }] });
-      if (!record?.enabled || record.type !== 'inverter' || !deps.firmware || !deps.baseUrl)
-        throw refuse('commands.firmwareUnavailable');
+      if (!record?.enabled || record.type !== 'inverter' || !deps.firmware || !deps.baseUrl) throw refuse('commands.firmwareUnavailable');
       if (record.mode !== 'remote') throw refuse('commands.firmwareLocalOnly');
       const firmware = {
         url: `${deps.baseUrl()}${deps.firmware.imagePath(record.id)}`,

@@ -7,6 +7,7 @@ import {
   FirmwareEnableSchema,
   FirmwareFieldsSchema,
   FirmwareListQuerySchema,
+  FirmwareOptionSchema,
   FirmwarePageSchema,
   FirmwarePublicKeySchema,
   FirmwareRowSchema,
@@ -198,5 +199,19 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
       const bytes = await service.image(request.params.id, request.query.exp, request.query.sig);
       return reply.type('application/octet-stream').header('cache-control', 'no-store').send(bytes);
     },
+  );
+
+  app.get(
+    '/api/v1/firmware/options',
+    {
+      config: { access: 'inverter.upgrade' },
+      schema: {
+        tags: TAGS,
+        summary: 'Enabled images of a type that install remotely, for the upgrade picker',
+        querystring: z.object({ type: z.enum(['gateway', 'inverter']).default('inverter') }),
+        response: { 200: envelopeSchema(z.array(FirmwareOptionSchema)) },
+      },
+    },
+    async (request) => ok(request, await service.options(request.query.type)),
   );
 };

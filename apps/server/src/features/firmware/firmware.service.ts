@@ -174,6 +174,12 @@ export function createFirmwareService(deps: {
       return records.length;
     },
 
+    /** Enabled images of a type that install remotely: what an operator may pick for an upgrade. */
+    async options(type: 'gateway' | 'inverter') {
+      const { infos } = await repository.page({ page: 1, size: 100, type, enabled: true });
+      return infos.filter((r) => r.mode === 'remote').map((r) => ({ id: r.id, name: r.name, product: r.product, swVersion: r.swVersion }));
+    },
+
     /** A record as an upgrade needs it (undefined: no such record). */
     byId: (id: number) => repository.byId(id),
 

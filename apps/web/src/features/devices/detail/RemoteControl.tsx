@@ -1,9 +1,16 @@
 import { PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
-import { type CommandResult, CommandResultSchema, type WritableParam, WritableParamSchema } from '@sunward/contracts/commands';
+import {
+  type CommandResult,
+  CommandResultSchema,
+  UpgradeProgressSchema,
+  type WritableParam,
+  WritableParamSchema,
+} from '@sunward/contracts/commands';
 import type { DeviceRow } from '@sunward/contracts/devices';
+import { FirmwareOptionSchema } from '@sunward/contracts/firmware';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Descriptions, Form, Input, InputNumber, Row, Select, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, App, Button, Card, Col, Descriptions, Form, Input, InputNumber, Progress, Row, Select, Space, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useSession } from '../../../app/session';
@@ -71,11 +78,13 @@ export function RemoteControl({ device }: { device: DeviceRow }) {
       setLast({ result });
       void message.success(result.message ?? t('devices.commandDone'));
       void queryClient.invalidateQueries({ queryKey: deviceKeys.realtime('inverter', device.sn) });
+      // An upgrade just started (or was cancelled): show its state now, then follow it every second.
+      void queryClient.invalidateQueries({ queryKey: ['devices', 'inverter', 'upgrade', device.sn] });
     },
     onError: (error) => setLast({ error: error instanceof ApiCallError ? error.message : t('devices.saveFailed') }),
   });
 
-  if (!has('inverter.control') && !has('inverter.setting') && !has('inverter.debug')) return null;
+  if (!has('inverter.control') && !has('inverter.setting') && !has('inverter.debug') && !has('inverter.upgrade')) return null;
   return (
     <Card title={t('devices.remoteTitle')} data-testid="remote-control">
       {!canOperate && <Alert type="info" showIcon message={t('devices.remoteReadOnly')} style={{ marginBottom: 12 }} />}
@@ -112,6 +121,16 @@ export function RemoteControl({ device }: { device: DeviceRow }) {
               sn={device.sn}
               disabled={!canOperate || command.isPending}
               onWrite={(params) => command.mutate({ path: 'custom/params', body: { params }, destructive: true })}
+            />
+          </Col>
+        )}
+        {has('inverter.upgrade') && (
+          <Col xs={24}>
+            <UpgradePanel
+              sn={device.sn}
+              disabled={!canOperate || command.isPending}
+              onUpgrade={(firmId) => command.mutate({ path: 'upgrade', body: { firmId }, destructive: true })}
+              onCancel={() => command.mutate({ path: 'cutUpgrade', body: {}, destructive: false })}
             />
           </Col>
         )}
@@ -157,6 +176,10 @@ function ParamsForm({ sn, disabled, onWrite }: { sn: string; disabled: boolean; 
     queryFn: () => apiRequest(`/api/v1/inverter/${encodeURIComponent(sn)}/custom/params`, { schema: z.array(WritableParamSchema) }),
   });
   const list: WritableParam[] = params.data ?? [];
+  // The device's values fill the form when they arrive, never over what the user is typing.
+  useEffect(() => {
+    if (params.data && !form.isFieldsTouched()) form.setFieldsValue(Object.fromEntries(params.data.map((p) => [p.id, p.value])));
+  }, [params.data, form]);
   return (
     <>
       <Typography.Title level={5}>{t('devices.parameters')}</Typography.Title>
@@ -164,8 +187,6 @@ function ParamsForm({ sn, disabled, onWrite }: { sn: string; disabled: boolean; 
         form={form}
         layout="vertical"
         className="sw-params-form"
-        initialValues={Object.fromEntries(list.map((p) => [p.id, p.value]))}
-        key={list.map((p) => `${p.id}:${p.value}`).join()}
         onFinish={(values) => {
           // Only what the user changed is written.
           const changed = Object.fromEntries(
@@ -256,6 +277,82 @@ function DebugConsole({ disabled, onSend }: { disabled: boolean; onSend(body: Re
       <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
         {t('devices.debugHint')}
       </Typography.Paragraph>
+    </>
+  );
+}
+
+/**
+ * Upgrade from the firmware library: pick an enabled image, confirm with the password, and watch the
+ * device's progress to its result (upgrading, successful, failed, cancelled); a running upgrade can be
+ * cancelled where the model supports it.
+ */
+function UpgradePanel({
+  sn,
+  disabled,
+  onUpgrade,
+  onCancel,
+}: {
+  sn: string;
+  disabled: boolean;
+  onUpgrade(firmId: number): void;
+  onCancel(): void;
+}) {
+  const { t } = useTranslation();
+  const [firmId, setFirmId] = useState<number | undefined>();
+  const options = useQuery({
+    queryKey: ['firmware', 'options', 'inverter'],
+    queryFn: () => apiRequest('/api/v1/firmware/options', { query: { type: 'inverter' }, schema: z.array(FirmwareOptionSchema) }),
+  });
+  const progress = useQuery({
+    queryKey: ['devices', 'inverter', 'upgrade', sn],
+    queryFn: () => apiRequest(`/api/v1/inverter/${encodeURIComponent(sn)}/upgrade/progress`, { schema: UpgradeProgressSchema.nullable() }),
+    // Polled while an upgrade runs (spec: progress polled per device), slowly otherwise.
+    refetchInterval: (query) => (query.state.data?.state === 'upgrading' ? 1000 : 10_000),
+  });
+  const state = progress.data;
+  const running = state?.state === 'upgrading';
+  return (
+    <>
+      <Typography.Title level={5}>{t('devices.upgradeTitle')}</Typography.Title>
+      <Space wrap align="center">
+        <Select
+          value={firmId}
+          onChange={setFirmId}
+          placeholder={t('devices.pickFirmware')}
+          style={{ width: 320 }}
+          disabled={disabled || running}
+          options={(options.data ?? []).map((f) => ({ value: f.id, label: `${f.name} · ${f.product} · ${f.swVersion}` }))}
+          notFoundContent={t('devices.noFirmware')}
+          data-testid="upgrade-firmware"
+        />
+        <Button
+          type="primary"
+          disabled={disabled || running || firmId === undefined}
+          onClick={() => firmId !== undefined && onUpgrade(firmId)}
+          data-testid="upgrade-start"
+        >
+          {t('devices.upgrade')}
+        </Button>
+        {running && (
+          <Button onClick={onCancel} disabled={disabled} data-testid="upgrade-cancel">
+            {t('devices.cancelUpgrade')}
+          </Button>
+        )}
+      </Space>
+      {state && (
+        <div className="sw-upgrade-state" data-testid="upgrade-state" data-state={state.state}>
+          <Progress
+            percent={state.progress}
+            status={
+              state.state === 'failed' || state.state === 'cancelled' ? 'exception' : state.state === 'successful' ? 'success' : 'active'
+            }
+          />
+          <Typography.Text type={state.state === 'failed' ? 'danger' : 'secondary'}>
+            {t(`devices.upgradeState.${state.state}`, { version: state.version ?? '' })}
+            {state.message ? ` — ${state.message}` : ''}
+          </Typography.Text>
+        </div>
+      )}
     </>
   );
 }
