@@ -74,7 +74,7 @@ export type WritableParam = z.infer<typeof WritableParamSchema>;
 export const SettingSupportSchema = z.object({
   /** The model's writable points can be read and written as custom parameters. */
   customParams: z.boolean(),
-  /** Vendor settings families (mt, gy, dy...) this model's map carries. */
+  /** The settings families (SETTINGS_FAMILIES) the model's register map carries. */
   families: z.array(z.string()),
   boot: z.boolean(),
   debug: z.boolean(),
@@ -111,3 +111,23 @@ export const UpgradeProgressSchema = z.object({
   at: z.string(),
 });
 export type UpgradeProgress = z.infer<typeof UpgradeProgressSchema>;
+
+/** The settings families of spec 01 §7 (Device settings families), each read with GET and written with POST. */
+export const SETTINGS_FAMILIES = [
+  'mt/setting',
+  'gy/setting',
+  'dy/store/single',
+  'dy/store/threePhase',
+  'dy/grid',
+  'asw',
+  'setting/uneet',
+  'setting/sidaoer',
+  'thinkPower',
+  'setting/switch',
+] as const;
+export type SettingsFamily = (typeof SETTINGS_FAMILIES)[number];
+
+export const SettingsWriteSchema = CommandBodySchema.extend({
+  sn: z.string().min(1).max(64),
+  values: z.record(z.string().min(1).max(64), z.number()).refine((v) => Object.keys(v).length > 0 && Object.keys(v).length <= 40),
+});

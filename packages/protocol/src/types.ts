@@ -99,6 +99,12 @@ export interface ProtocolDefinition {
   source: string;
   points: RegisterPoint[];
   events: EventDefinition[];
+  /**
+   * Vendor settings families the console's settings forms address (spec 01 §7: mt/setting, dy/grid,
+   * setting/switch...): family key -> the writable points that make its form. A model without a family
+   * answers 601 to it.
+   */
+  settingsFamilies?: Record<string, readonly string[]>;
 }
 
 /** A contiguous block of registers as read from the device. */

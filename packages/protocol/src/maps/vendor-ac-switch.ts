@@ -109,6 +109,7 @@ export const VENDOR_AC_SWITCH: ProtocolDefinition = {
   manufacturer: 'Generic',
   source: 'Vendor-style map (no SunSpec model exists for AC switches)',
   points: switchPoints(),
+  settingsFamilies: { 'setting/switch': ['WLim', 'ALim', 'VLimHi', 'VLimLo', 'LeakLim', 'TmpLim'] },
   events: eventsOf('Evt', 7001, [
     ev(
       0,

@@ -350,3 +350,46 @@ describe('upgrades', () => {
     );
   });
 });
+
+describe('settings families', () => {
+  it('answers every Device settings families row; a model without the family answers 601', async () => {
+    const rows = readFileSync(new URL('../../../../../docs/spec/calls.tsv', import.meta.url), 'utf8')
+      .split('\n')
+      .map((line) => line.split('\t'))
+      .filter(([, , area]) => area === 'Device settings families');
+    expect(rows.length).toBe(20);
+    for (const [method, path] of rows)
+      expect(server.app.hasRoute({ method: method as 'GET' | 'POST', url: path ?? '' }), `${method} ${path}`).toBe(true);
+    const { sn } = inverterOf(0);
+    expect((await get(`/api/v1/dy/grid?sn=${sn}`)).code).toBe(Code.SETTING_NOT_SUPPORTED);
+    expect(
+      (await post('/api/v1/mt/setting', { sn, values: { WMaxLimPct: 50 }, idempotencyKey: key(), password: ADMIN.password })).code,
+    ).toBe(Code.SETTING_NOT_SUPPORTED);
+  });
+
+  it('reads and writes a smart switch’s limits through setting/switch, confirmed by the device', async () => {
+    const gateway = withInverter()
+      .slice(0, 2)
+      .find((g) => g.devices.some((d) => d.family === 'ac_switch'));
+    const sw = gateway?.devices.find((d) => d.family === 'ac_switch')?.sn;
+    if (!sw) throw new Error('the simulated gateways carry no switch');
+    await vi.waitFor(
+      async () => {
+        if ((await powerOf(sw))?.status !== 1) throw new Error('switch not reporting yet');
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    const form = await get<WritableParam[]>(`/api/v1/setting/switch?sn=${sw}`);
+    expect(form.data.map((p) => p.id)).toEqual(['WLim', 'ALim', 'VLimHi', 'VLimLo', 'LeakLim', 'TmpLim']);
+    const written = await post<CommandResult>('/api/v1/setting/switch', {
+      sn: sw,
+      values: { WLim: 20_000 },
+      idempotencyKey: key(),
+      password: ADMIN.password,
+    });
+    expect(written).toMatchObject({ code: 0, data: { values: { WLim: 20_000 } } });
+    expect(
+      (await post('/api/v1/setting/switch', { sn: sw, values: { WLim: 99_999 }, idempotencyKey: key(), password: ADMIN.password })).code,
+    ).toBe(Code.VALIDATION);
+  });
+});

@@ -5,7 +5,9 @@ import {
   CommandResultSchema,
   DebugRequestSchema,
   ParamsWriteSchema,
+  SETTINGS_FAMILIES,
   SettingSupportSchema,
+  SettingsWriteSchema,
   UpgradeProgressSchema,
   WritableParamSchema,
 } from '@sunward/contracts/commands';
@@ -200,6 +202,36 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     async (request) =>
       ok(request, await service.cutUpgrade(request.requireAuth(), request.language, request.params.sn, request.body ?? {})),
   );
+
+  // Device settings families (spec 01 §7): read with GET ?sn=, written with POST; 601 where the model lacks one.
+  for (const family of SETTINGS_FAMILIES) {
+    app.get(
+      `/api/v1/${family}`,
+      {
+        config: { access: 'inverter.setting' },
+        schema: {
+          tags: TAGS,
+          summary: `The ${family} settings form of a device (points, values, ranges); 601 when its model has none`,
+          querystring: z.object({ sn: z.string().min(1).max(64) }),
+          response: { 200: envelopeSchema(z.array(WritableParamSchema)) },
+        },
+      },
+      async (request) => ok(request, await service.readFamily(request.requireAuth(), request.language, family, request.query.sn)),
+    );
+    app.post(
+      `/api/v1/${family}`,
+      {
+        config: { access: 'inverter.setting' },
+        schema: {
+          tags: TAGS,
+          summary: `Writes the ${family} settings of a device (ranges checked, password needed) and confirms them`,
+          body: SettingsWriteSchema,
+          response: { 200: Result },
+        },
+      },
+      async (request) => ok(request, await service.writeFamily(request.requireAuth(), request.language, family, request.body)),
+    );
+  }
 
   app.get(
     '/api/v1/commands',

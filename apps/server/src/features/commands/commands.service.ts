@@ -1,6 +1,7 @@
 import { Code, type ResponseCode } from '@sunward/contracts/codes';
-import type { CommandResult, DebugRequest, WritableParam } from '@sunward/contracts/commands';
+import type { CommandResult, DebugRequest, SettingsFamily, WritableParam } from '@sunward/contracts/commands';
 import { DeviceStatus } from '@sunward/contracts/device-status';
+import { DEVICE_KIND_INFO } from '@sunward/contracts/devices';
 import type { CommandPayload, ReplyPayload } from '@sunward/contracts/gateway-protocol';
 import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
@@ -21,6 +22,8 @@ type Op = 'boot' | 'shutdown' | 'set' | 'read' | 'write' | 'upgrade' | 'cancel_u
 
 /** Inverter families a command may address (spec 01 §7 Inverters). */
 const INVERTER_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_inverter'];
+/** Settings families address any device whose map carries them (a switch's limits, for one). */
+const ALL_FAMILIES = Object.values(DEVICE_KIND_INFO).flatMap((k) => k.families);
 
 /** Gateway refusals as the console's codes. */
 const REFUSALS: Partial<Record<NonNullable<ReplyPayload['error']>, ResponseCode>> = {
@@ -95,13 +98,13 @@ export function createCommandsService(deps: {
     if (!password || !stored || !(await verifyPassword(password, stored))) throw new ApiError(Code.CONFIRM_PASSWORD_WRONG);
   }
 
-  async function target(auth: AuthContext, sn: string): Promise<DeviceRecord> {
-    const device = await devices.find({ sn }, INVERTER_FAMILIES);
+  async function target(auth: AuthContext, sn: string, anyFamily = false): Promise<DeviceRecord> {
+    const device = await devices.find({ sn }, anyFamily ? ALL_FAMILIES : INVERTER_FAMILIES);
     await access.require(
       auth,
       device ? { id: device.id, plantId: device.plantId, companyId: device.companyId } : undefined,
       'operate',
-      Code.INVERTER_NOT_FOUND,
+      anyFamily ? Code.DEVICE_NOT_FOUND : Code.INVERTER_NOT_FOUND,
     );
     return device as DeviceRecord;
   }
@@ -129,6 +132,8 @@ export function createCommandsService(deps: {
     whileUpgrading?: boolean;
     /** What the audit keeps of the request, when it is not the command itself (an upgrade's signed link). */
     audit?: unknown;
+    /** Settings families address devices of every kind, not only inverters. */
+    anyFamily?: boolean;
     decode?: (reply: ReplyPayload) => Record<string, number | string> | null;
   }
 
@@ -148,7 +153,7 @@ export function createCommandsService(deps: {
       const earlier = await repository.byIdempotencyKey(auth.userId, options.idempotencyKey);
       if (earlier) return { replay: replay(earlier.id, earlier.status, earlier.result) };
     }
-    const device = await target(auth, sn);
+    const device = await target(auth, sn, options.anyFamily);
     if (device.status === DeviceStatus.OFFLINE || device.gatewaySn === null) throw new ApiError(Code.DEVICE_OFFLINE);
     if (device.status === DeviceStatus.UPGRADING && !options.whileUpgrading) throw new ApiError(Code.DEVICE_UPGRADING);
     if (options.destructive) await confirmPassword(auth, options.password);
@@ -249,24 +254,7 @@ export function createCommandsService(deps: {
       const device = await target(auth, sn);
       const points = writable(device, language);
       if (points.length === 0) throw new ApiError(Code.SETTING_NOT_SUPPORTED);
-      for (const [id, value] of Object.entries(body.params)) {
-        const point = points.find((p) => p.id === id);
-        const field = `params.${id}`;
-        if (!point)
-          throw new ApiError(
-            Code.VALIDATION,
-            {},
-            { errors: [{ field, message: translate(language, 'devices.unknownPoint', { point: id }) }] },
-          );
-        const outside = (point.min !== null && value < point.min) || (point.max !== null && value > point.max);
-        const notChoice = point.options !== null && !point.options.some((o: { value: number }) => o.value === value);
-        if (outside || notChoice)
-          throw new ApiError(
-            Code.VALIDATION,
-            {},
-            { errors: [{ field, message: translate(language, 'commands.outOfRange', { min: point.min ?? '', max: point.max ?? '' }) }] },
-          );
-      }
+      checkValues(points, body.params, language, 'params');
       const result = await run(
         auth,
         language,
@@ -328,7 +316,12 @@ export function createCommandsService(deps: {
       const device = await target(auth, sn);
       const hasWritable = (catalogueOf(device.protocolId)?.visible ?? []).some((v) => v.point.operation === 'rw');
       if (!hasWritable) throw new ApiError(Code.SETTING_NOT_SUPPORTED);
-      return { customParams: true, families: [] as string[], boot: true, debug: true };
+      return {
+        customParams: true,
+        families: Object.keys(protocolById(device.protocolId)?.settingsFamilies ?? {}),
+        boot: true,
+        debug: true,
+      };
     },
 
     /**
@@ -423,8 +416,68 @@ export function createCommandsService(deps: {
     cutUpgrade: (auth: AuthContext, language: Language, sn: string, body: { idempotencyKey?: string }) =>
       run(auth, language, sn, 'cancel_upgrade', {}, { idempotencyKey: body.idempotencyKey, destructive: false, whileUpgrading: true }),
 
+    /** A settings family's form: its points with values, ranges and choices; 601 when the model lacks it. */
+    async readFamily(auth: AuthContext, language: Language, family: SettingsFamily, sn: string): Promise<WritableParam[]> {
+      const device = await target(auth, sn, true);
+      return familyPoints(device, family, language);
+    },
+
+    /** Writes a settings family's values (only its points, within their ranges) and confirms them. */
+    async writeFamily(
+      auth: AuthContext,
+      language: Language,
+      family: SettingsFamily,
+      body: { sn: string; values: Record<string, number>; idempotencyKey?: string; password?: string },
+    ): Promise<CommandResult> {
+      const device = await target(auth, body.sn, true);
+      checkValues(familyPoints(device, family, language), body.values, language, 'values');
+      return run(
+        auth,
+        language,
+        body.sn,
+        'set',
+        { params: body.values },
+        {
+          idempotencyKey: body.idempotencyKey,
+          password: body.password,
+          destructive: true,
+          anyFamily: true,
+        },
+      );
+    },
+
     log: repository.page,
   };
+
+  /** Every value names a writable point of the form and lies within its range or choices; else code 4 naming it. */
+  function checkValues(points: readonly WritableParam[], values: Record<string, number>, language: Language, field: string): void {
+    for (const [id, value] of Object.entries(values)) {
+      const point = points.find((p) => p.id === id);
+      const name = `${field}.${id}`;
+      if (!point)
+        throw new ApiError(
+          Code.VALIDATION,
+          {},
+          { errors: [{ field: name, message: translate(language, 'devices.unknownPoint', { point: id }) }] },
+        );
+      const outside = (point.min !== null && value < point.min) || (point.max !== null && value > point.max);
+      const notChoice = point.options !== null && !point.options.some((o) => o.value === value);
+      if (outside || notChoice)
+        throw new ApiError(
+          Code.VALIDATION,
+          {},
+          {
+            errors: [{ field: name, message: translate(language, 'commands.outOfRange', { min: point.min ?? '', max: point.max ?? '' }) }],
+          },
+        );
+    }
+  }
+
+  function familyPoints(device: DeviceRecord, family: SettingsFamily, language: Language): WritableParam[] {
+    const ids = protocolById(device.protocolId)?.settingsFamilies?.[family];
+    if (!ids) throw new ApiError(Code.SETTING_NOT_SUPPORTED);
+    return writable(device, language).filter((p) => ids.includes(p.id));
+  }
 }
 
 export type CommandsService = ReturnType<typeof createCommandsService>;
