@@ -189,6 +189,12 @@ describe('device pages', () => {
       .poll(() => page.getByTestId('upgrade-state').getAttribute('data-state'), { timeout: 40_000, interval: 500 })
       .toBe('successful');
     expect(await page.getByTestId('upgrade-state').textContent()).toContain('Upgraded to 2.1.0');
+    // The upgrade records page lists it; the debug log lists the register read of the earlier test.
+    await page.goto('/log/uphold');
+    const log = page.getByTestId('command-log');
+    await log.locator('tr', { hasText: 'HYDVE00001' }).locator('[data-status="ok"]').first().waitFor();
+    await page.goto('/log/debug');
+    await log.locator('tr', { hasText: 'read' }).first().waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

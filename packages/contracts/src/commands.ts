@@ -84,7 +84,12 @@ export const CommandLogQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(100).default(20),
   sn: z.string().max(64).optional(),
-  op: z.string().max(32).optional(),
+  /** One operation or several, comma-separated (boot,shutdown / read,write / upgrade). */
+  op: z
+    .string()
+    .max(200)
+    .regex(/^[a-z_]+(,[a-z_]+)*$/)
+    .optional(),
 });
 
 export const CommandLogRowSchema = z.object({

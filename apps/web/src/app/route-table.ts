@@ -36,6 +36,9 @@ export type PageName =
   | 'batteryList'
   | 'otherDeviceList'
   | 'acSwitchList'
+  | 'upgradeLog'
+  | 'communicationLog'
+  | 'debugLog'
   | 'deviceDetail'
   | 'workdataList'
   | 'eventList'
@@ -160,7 +163,11 @@ export const SHELL_ROUTES: AppRoute[] = [
     title: 'route.logs',
     permission: 'logger.management',
     redirect: '/log/uphold',
-    children: [{ path: '/log/uphold', title: 'route.maintenanceLog', permission: 'logger.upgrade.record', page: 'placeholder' }],
+    children: [
+      { path: '/log/uphold', title: 'route.maintenanceLog', permission: 'logger.upgrade.record', page: 'upgradeLog' },
+      { path: '/log/communication', title: 'route.communicationLog', permission: 'logger.management', page: 'communicationLog' },
+      { path: '/log/debug', title: 'route.debugLog', permission: 'logger.management', page: 'debugLog' },
+    ],
   },
   { path: '/logging', title: 'route.systemLog', hidden: true, page: 'placeholder' },
   { path: '/systemupdate', title: 'route.systemUpdate', hidden: true, page: 'placeholder' },

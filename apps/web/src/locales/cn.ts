@@ -54,6 +54,8 @@ export const cn: UiCatalogue = {
   'route.customerTypes': '客户类型',
   'route.logs': '日志',
   'route.maintenanceLog': '维护日志',
+  'route.communicationLog': '通信日志',
+  'route.debugLog': '调试日志',
   'route.systemLog': '系统更新日志',
   'route.systemUpdate': '版本说明',
   'route.apiDocs': 'API 文档',

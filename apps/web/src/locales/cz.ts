@@ -54,6 +54,8 @@ export const cz: UiCatalogue = {
   'route.customerTypes': 'Typy zákazníků',
   'route.logs': 'Protokoly',
   'route.maintenanceLog': 'Protokol údržby',
+  'route.communicationLog': 'Protokol komunikace',
+  'route.debugLog': 'Protokol ladění',
   'route.systemLog': 'Protokol aktualizací',
   'route.systemUpdate': 'Poznámky k verzi',
   'route.apiDocs': 'Dokumentace API',

@@ -54,6 +54,8 @@ export const de: UiCatalogue = {
   'route.customerTypes': 'Kundentypen',
   'route.logs': 'Protokolle',
   'route.maintenanceLog': 'Wartungsprotokoll',
+  'route.communicationLog': 'Kommunikationsprotokoll',
+  'route.debugLog': 'Diagnoseprotokoll',
   'route.systemLog': 'Systemupdate-Protokoll',
   'route.systemUpdate': 'Versionshinweise',
   'route.apiDocs': 'API-Dokumentation',

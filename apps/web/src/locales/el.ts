@@ -54,6 +54,8 @@ export const el: UiCatalogue = {
   'route.customerTypes': 'Τύποι πελατών',
   'route.logs': 'Αρχεία καταγραφής',
   'route.maintenanceLog': 'Αρχείο συντήρησης',
+  'route.communicationLog': 'Ημερολόγιο επικοινωνίας',
+  'route.debugLog': 'Ημερολόγιο αποσφαλμάτωσης',
   'route.systemLog': 'Ιστορικό ενημερώσεων',
   'route.systemUpdate': 'Σημειώσεις έκδοσης',
   'route.apiDocs': 'Τεκμηρίωση API',

@@ -57,6 +57,8 @@ export const en = {
   'route.customerTypes': 'Customer types',
   'route.logs': 'Logs',
   'route.maintenanceLog': 'Maintenance log',
+  'route.communicationLog': 'Communication log',
+  'route.debugLog': 'Debug log',
   'route.systemLog': 'System update log',
   'route.systemUpdate': 'Release notes',
   'route.apiDocs': 'API documentation',

@@ -54,6 +54,8 @@ export const es: UiCatalogue = {
   'route.customerTypes': 'Tipos de cliente',
   'route.logs': 'Registros',
   'route.maintenanceLog': 'Registro de mantenimiento',
+  'route.communicationLog': 'Registro de comunicaciones',
+  'route.debugLog': 'Registro de depuración',
   'route.systemLog': 'Registro de actualizaciones',
   'route.systemUpdate': 'Notas de la versión',
   'route.apiDocs': 'Documentación de la API',

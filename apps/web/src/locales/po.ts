@@ -54,6 +54,8 @@ export const po: UiCatalogue = {
   'route.customerTypes': 'Typy klientów',
   'route.logs': 'Dzienniki',
   'route.maintenanceLog': 'Dziennik konserwacji',
+  'route.communicationLog': 'Dziennik komunikacji',
+  'route.debugLog': 'Dziennik diagnostyki',
   'route.systemLog': 'Dziennik aktualizacji',
   'route.systemUpdate': 'Informacje o wersji',
   'route.apiDocs': 'Dokumentacja API',

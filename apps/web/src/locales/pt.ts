@@ -54,6 +54,8 @@ export const pt: UiCatalogue = {
   'route.customerTypes': 'Tipos de cliente',
   'route.logs': 'Registos',
   'route.maintenanceLog': 'Registo de manutenção',
+  'route.communicationLog': 'Registo de comunicações',
+  'route.debugLog': 'Registo de depuração',
   'route.systemLog': 'Registo de atualizações',
   'route.systemUpdate': 'Notas de versão',
   'route.apiDocs': 'Documentação da API',

@@ -54,6 +54,8 @@ export const tr: UiCatalogue = {
   'route.customerTypes': 'Müşteri türleri',
   'route.logs': 'Günlükler',
   'route.maintenanceLog': 'Bakım günlüğü',
+  'route.communicationLog': 'İletişim günlüğü',
+  'route.debugLog': 'Hata ayıklama günlüğü',
   'route.systemLog': 'Sistem güncelleme günlüğü',
   'route.systemUpdate': 'Sürüm notları',
   'route.apiDocs': 'API belgeleri',

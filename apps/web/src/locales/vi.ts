@@ -54,6 +54,8 @@ export const vi: UiCatalogue = {
   'route.customerTypes': 'Loại khách hàng',
   'route.logs': 'Nhật ký',
   'route.maintenanceLog': 'Nhật ký bảo trì',
+  'route.communicationLog': 'Nhật ký giao tiếp',
+  'route.debugLog': 'Nhật ký gỡ lỗi',
   'route.systemLog': 'Nhật ký cập nhật hệ thống',
   'route.systemUpdate': 'Ghi chú phát hành',
   'route.apiDocs': 'Tài liệu API',

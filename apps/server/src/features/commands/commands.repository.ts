@@ -125,7 +125,7 @@ export function createCommandsRepository(db: Database) {
       const parts = [
         filter.all ? sql`true` : filter.companyId === null ? sql`user_id = ${filter.userId}` : sql`company_id = ${filter.companyId}`,
         filter.sn ? sql`device_sn = ${filter.sn}` : sql`true`,
-        filter.op ? sql`op = ${filter.op}` : sql`true`,
+        filter.op ? sql`op = any(${sql.param(filter.op.split(','))}::text[])` : sql`true`,
       ];
       const where = sql.join(parts, sql` and `);
       const [rows, total] = await Promise.all([
