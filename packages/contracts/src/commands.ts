@@ -136,3 +136,11 @@ export const SettingsWriteSchema = CommandBodySchema.extend({
   sn: z.string().min(1).max(64),
   values: z.record(z.string().min(1).max(64), z.number()).refine((v) => Object.keys(v).length > 0 && Object.keys(v).length <= 40),
 });
+
+export const BatchUpgradeResultSchema = z.object({
+  started: z.number(),
+  results: z.array(
+    z.object({ sn: z.string(), started: z.boolean(), commandId: z.number().nullable(), code: z.number(), message: z.string().nullable() }),
+  ),
+});
+export type BatchUpgradeResult = z.infer<typeof BatchUpgradeResultSchema>;

@@ -290,6 +290,8 @@ export const devices = pgTable(
     model: text('model'),
     ratedPowerW: doublePrecision('rated_power_w'),
     brand: text('brand'),
+    /** The firmware version the device reports (SunSpec Vr); an upgrade to it answers 4001. */
+    firmwareVersion: text('firmware_version'),
     status: smallint('status').notNull().default(2),
     lastReportAt: timestamp('last_report_at', { withTimezone: true }),
     /** Meters: the plant's main (grid-connection) meter; at most one per plant. */

@@ -99,16 +99,17 @@ export function createIngestPipeline(deps: {
     log.warn({ event: 'report_rejected', reason, gateway: gatewaySn, device: sn, detail }, 'report rejected');
   }
 
-  // Brand and model come from the device itself (SunSpec Mn/Md); written only when they change.
+  // Brand, model and firmware come from the device itself (SunSpec Mn/Md/Vr); written only when they change.
   const nameplates = new Map<number, string>();
   async function recordNameplates(readings: Iterable<DecodedReading>): Promise<void> {
-    const changed: { deviceId: number; brand: string | null; model: string | null }[] = [];
+    const changed: { deviceId: number; brand: string | null; model: string | null; firmware: string | null }[] = [];
     for (const r of readings) {
-      if (r.nameplate.brand === null && r.nameplate.model === null) continue;
-      const key = `${r.nameplate.brand}|${r.nameplate.model}`;
+      const { brand, model, firmware } = r.nameplate;
+      if (brand === null && model === null && firmware === null) continue;
+      const key = `${brand}|${model}|${firmware}`;
       if (nameplates.get(r.deviceId) === key) continue;
       nameplates.set(r.deviceId, key);
-      changed.push({ deviceId: r.deviceId, brand: r.nameplate.brand, model: r.nameplate.model });
+      changed.push({ deviceId: r.deviceId, brand, model, firmware });
     }
     if (changed.length > 0) await repository.updateNameplates(changed);
   }

@@ -104,11 +104,14 @@ export function createTelemetryRepository(db: Database) {
       return rows.length > 0;
     },
 
-    /** Brand and model as the devices report them (only sent when they change). */
-    async updateNameplates(rows: readonly { deviceId: number; brand: string | null; model: string | null }[]): Promise<void> {
-      await db.execute(sql`update devices d set brand = coalesce(n.brand, d.brand), model = coalesce(n.model, d.model)
+    /** Brand, model and firmware as the devices report them (only sent when they change). */
+    async updateNameplates(
+      rows: readonly { deviceId: number; brand: string | null; model: string | null; firmware: string | null }[],
+    ): Promise<void> {
+      await db.execute(sql`update devices d set brand = coalesce(n.brand, d.brand), model = coalesce(n.model, d.model),
+          firmware_version = coalesce(n.firmware, d.firmware_version)
         from unnest(${sql.param(rows.map((r) => r.deviceId))}::int[], ${sql.param(rows.map((r) => r.brand))}::text[],
-                    ${sql.param(rows.map((r) => r.model))}::text[]) as n(id, brand, model)
+                    ${sql.param(rows.map((r) => r.model))}::text[], ${sql.param(rows.map((r) => r.firmware))}::text[]) as n(id, brand, model, firmware)
         where d.id = n.id`);
     },
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Code } from '@sunward/contracts/codes';
-import type { CommandResult, UpgradeProgress, WritableParam } from '@sunward/contracts/commands';
+import type { BatchUpgradeResult, CommandResult, UpgradeProgress, WritableParam } from '@sunward/contracts/commands';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { protocolById } from '@sunward/protocol/maps/index';
@@ -316,6 +316,17 @@ describe('upgrades', () => {
       { timeout: 20_000, interval: 100 },
     );
     expect(seen.has('upgrading')).toBe(true);
+    // The device now reports the new version; upgrading to it again answers 4001.
+    await vi.waitFor(
+      async () => {
+        const [row] = await server.database.db.select({ fw: devices.firmwareVersion }).from(devices).where(eq(devices.sn, sn));
+        if (!row?.fw?.startsWith('9.')) throw new Error(`still ${row?.fw}`);
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    expect((await post(`/api/v1/inverter/${sn}/upgrade`, { firmId, idempotencyKey: key(), password: ADMIN.password })).code).toBe(
+      Code.FIRMWARE_ALREADY_LATEST,
+    );
   });
 
   it('refuses local-only, disabled or unknown firmware, and cancels a running upgrade', async () => {
@@ -347,6 +358,36 @@ describe('upgrades', () => {
         if (progress.data.state !== 'cancelled') throw new Error(`still ${progress.data.state}`);
       },
       { timeout: 10_000, interval: 100 },
+    );
+  });
+});
+
+describe('batch upgrade', () => {
+  it('starts the devices that can take the image and lists the others with why', async () => {
+    const firmId = await firmwareRecord('remote');
+    const online = inverterOf(0).sn;
+    const offline = inverterOf(3).sn;
+    expect((await post('/api/v1/inverter/batchUpgrade', { sns: [online], firmId })).code).toBe(Code.CONFIRM_PASSWORD_WRONG);
+    const batch = await post<BatchUpgradeResult>('/api/v1/inverter/batchUpgrade', {
+      sns: [online, offline, 'NOSUCHSN01'],
+      firmId,
+      password: ADMIN.password,
+      idempotencyKey: key(),
+    });
+    expect(batch.code).toBe(0);
+    expect(batch.data.started).toBe(1);
+    expect(batch.data.results.map((r) => [r.sn, r.started, r.code])).toEqual([
+      [online, true, 0],
+      [offline, false, Code.DEVICE_OFFLINE],
+      ['NOSUCHSN01', false, Code.INVERTER_NOT_FOUND],
+    ]);
+    expect(batch.data.results[1]?.message).toMatch(/offline/);
+    await vi.waitFor(
+      async () => {
+        if ((await get<UpgradeProgress>(`/api/v1/inverter/${online}/upgrade/progress`)).data.state !== 'successful')
+          throw new Error('not yet');
+      },
+      { timeout: 20_000, interval: 200 },
     );
   });
 });

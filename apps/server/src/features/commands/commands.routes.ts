@@ -1,4 +1,5 @@
 import {
+  BatchUpgradeResultSchema,
   CommandBodySchema,
   CommandLogPageSchema,
   CommandLogQuerySchema,
@@ -171,6 +172,20 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
       const firmId = request.body?.firmId ?? request.query.firmId ?? 0;
       return ok(request, await service.upgrade(request.requireAuth(), request.language, request.params.sn, { ...request.body, firmId }));
     },
+  );
+
+  app.post(
+    '/api/v1/inverter/batchUpgrade',
+    {
+      config: { access: 'inverter.upgrade' },
+      schema: {
+        tags: TAGS,
+        summary: 'Upgrades several inverters with one image: password once; each device started or listed with why not',
+        body: CommandBodySchema.extend({ sns: z.array(z.string().min(1).max(64)).min(1).max(500), firmId: z.number().int().positive() }),
+        response: { 200: envelopeSchema(BatchUpgradeResultSchema) },
+      },
+    },
+    async (request) => ok(request, await service.batchUpgrade(request.requireAuth(), request.language, request.body)),
   );
 
   app.get(

@@ -134,6 +134,8 @@ export function createCommandsService(deps: {
     audit?: unknown;
     /** Settings families address devices of every kind, not only inverters. */
     anyFamily?: boolean;
+    /** The password was already confirmed for a batch of which this command is one item. */
+    confirmed?: boolean;
     decode?: (reply: ReplyPayload) => Record<string, number | string> | null;
   }
 
@@ -156,7 +158,7 @@ export function createCommandsService(deps: {
     const device = await target(auth, sn, options.anyFamily);
     if (device.status === DeviceStatus.OFFLINE || device.gatewaySn === null) throw new ApiError(Code.DEVICE_OFFLINE);
     if (device.status === DeviceStatus.UPGRADING && !options.whileUpgrading) throw new ApiError(Code.DEVICE_UPGRADING);
-    if (options.destructive) await confirmPassword(auth, options.password);
+    if (options.destructive && !options.confirmed) await confirmPassword(auth, options.password);
     const cap = await repository.capOf(auth.companyId, settings.defaultCapPerMinute);
     const recent = await repository.devicesCommandedLastMinute(auth.companyId, auth.userId);
     if (!recent.has(device.sn) && recent.size >= cap) throw new ApiError(Code.COMMAND_CAP_REACHED, { cap });
@@ -334,13 +336,15 @@ export function createCommandsService(deps: {
       auth: AuthContext,
       language: Language,
       sn: string,
-      body: { firmId: number; idempotencyKey?: string; password?: string },
+      body: { firmId: number; idempotencyKey?: string; password?: string; confirmed?: boolean },
     ): Promise<CommandResult> {
       const record = deps.firmware ? await deps.firmware.byId(body.firmId) : undefined;
       const refuse = (key: 'commands.firmwareUnavailable' | 'commands.firmwareLocalOnly') =>
         new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'firmId', message: translate(language, key) }] });
       if (!record?.enabled || record.type !== 'inverter' || !deps.firmware || !deps.baseUrl) throw refuse('commands.firmwareUnavailable');
       if (record.mode !== 'remote') throw refuse('commands.firmwareLocalOnly');
+      const current = await devices.find({ sn }, INVERTER_FAMILIES);
+      if (current?.firmwareVersion && current.firmwareVersion === record.swVersion) throw new ApiError(Code.FIRMWARE_ALREADY_LATEST);
       const firmware = {
         url: `${deps.baseUrl()}${deps.firmware.imagePath(record.id)}`,
         version: record.swVersion,
@@ -356,6 +360,7 @@ export function createCommandsService(deps: {
           idempotencyKey: body.idempotencyKey,
           password: body.password,
           destructive: true,
+          confirmed: body.confirmed,
           audit: { firmId: record.id, version: record.swVersion },
         },
       );
@@ -388,6 +393,42 @@ export function createCommandsService(deps: {
           push(0, 'failed');
         });
       return { commandId, status: 'pending', hex: null, values: null, message: null };
+    },
+
+    /**
+     * Upgrades several inverters with one image (spec 02 §4): the password is confirmed once; each
+     * device is then tried on its own, so those that cannot take it now (offline, upgrading, already on
+     * the version, over the company's per-minute cap) are listed with the reason and the rest start.
+     */
+    async batchUpgrade(
+      auth: AuthContext,
+      language: Language,
+      body: { sns: readonly string[]; firmId: number; idempotencyKey?: string; password?: string },
+    ) {
+      await confirmPassword(auth, body.password);
+      const results: { sn: string; started: boolean; commandId: number | null; code: number; message: string | null }[] = [];
+      for (const sn of new Set(body.sns)) {
+        try {
+          const started = await this.upgrade(auth, language, sn, {
+            firmId: body.firmId,
+            idempotencyKey: body.idempotencyKey ? `${body.idempotencyKey}-${sn}`.slice(0, 64) : undefined,
+            confirmed: true,
+          });
+          results.push({ sn, started: true, commandId: started.commandId, code: 0, message: null });
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          const code = error.responseCode;
+          // Another tenant's device is named by what was asked and gets the plain not-found answer.
+          results.push({
+            sn,
+            started: false,
+            commandId: null,
+            code,
+            message: translate(language, `code.${code}` as Parameters<typeof translate>[1], { cap: settings.defaultCapPerMinute }),
+          });
+        }
+      }
+      return { results, started: results.filter((r) => r.started).length };
     },
 
     /** The device's latest upgrade: upgrading (with progress), successful, failed or cancelled. */

@@ -13,6 +13,7 @@ export interface DeviceRecord {
   protocolId: string;
   brand: string | null;
   model: string | null;
+  firmwareVersion: string | null;
   ratedPowerW: number | null;
   plantId: number | null;
   plantName: string | null;
@@ -79,7 +80,7 @@ export function createDevicesRepository(db: Database) {
   async function records(where: SQL, withValues: boolean): Promise<DeviceRecord[]> {
     const rows = await queryRows<Record<string, unknown>>(
       db,
-      sql`select d.id, d.sn, d.alias, d.family, d.protocol_id, d.brand, d.model, d.rated_power_w, d.plant_id, p.name as plant_name,
+      sql`select d.id, d.sn, d.alias, d.family, d.protocol_id, d.brand, d.model, d.firmware_version, d.rated_power_w, d.plant_id, p.name as plant_name,
                  coalesce(p.timezone, 'UTC') as timezone, coalesce(p.company_id, g.company_id) as company_id, g.sn as gateway_sn, d.status,
                  r.power_w, r.energy_total_wh, r.soc, d.last_report_at, d.parent_id, d.main_meter, d.settings,
                  ${ENERGY_TODAY} as energy_today_wh,
@@ -96,6 +97,7 @@ export function createDevicesRepository(db: Database) {
       protocolId: String(r.protocol_id),
       brand: (r.brand as string | null) ?? null,
       model: (r.model as string | null) ?? null,
+      firmwareVersion: (r.firmware_version as string | null) ?? null,
       ratedPowerW: num(r.rated_power_w),
       plantId: num(r.plant_id),
       plantName: (r.plant_name as string | null) ?? null,

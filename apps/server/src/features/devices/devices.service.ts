@@ -184,7 +184,7 @@ export function createDevicesService(deps: {
       const catalogue = catalogueOf(device.protocolId);
       return {
         device: toRow(device, level),
-        firmware: null,
+        firmware: device.firmwareVersion,
         sections: catalogue?.sections ?? [],
         points: chartablePoints(device.protocolId, language),
         defaultPoints: defaultChartPoints(device.protocolId),

@@ -134,6 +134,9 @@ export function DeviceDetailPage() {
                   {device.plantId ? <Link to={`/plants/overview/${device.plantId}/1`}>{device.plantName}</Link> : t('devices.noPlant')}
                 </Descriptions.Item>
                 <Descriptions.Item label={t('devices.gateway')}>{device.gatewaySn ?? '--'}</Descriptions.Item>
+                <Descriptions.Item label={t('devices.firmware')}>
+                  <span data-testid="device-firmware">{detail.data.firmware ?? '--'}</span>
+                </Descriptions.Item>
                 <Descriptions.Item label={t('devices.colLastReport')}>
                   {device.lastReportAt ? (
                     <span title={exactTime(device.lastReportAt, locale)} data-testid="device-updated">

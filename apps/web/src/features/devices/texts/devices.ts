@@ -3,6 +3,7 @@ import { defineTexts } from '../../../lib/feature-texts';
 /** Texts of the device lists, detail pages and operation data records (keys prefixed devices.). */
 export const deviceTexts = defineTexts({
   en: {
+    'devices.firmware': 'Firmware',
     'devices.logAccount': 'Account',
     'devices.logOp': 'Operation',
     'devices.logDetail': 'Request and result',
@@ -173,6 +174,7 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   cn: {
+    'devices.firmware': '固件版本',
     'devices.logAccount': '账号',
     'devices.logOp': '操作',
     'devices.logDetail': '请求与结果',
@@ -343,6 +345,7 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   vi: {
+    'devices.firmware': 'Phiên bản phần mềm',
     'devices.logAccount': 'Tài khoản',
     'devices.logOp': 'Thao tác',
     'devices.logDetail': 'Yêu cầu và kết quả',
@@ -514,6 +517,7 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   es: {
+    'devices.firmware': 'Versión de firmware',
     'devices.logAccount': 'Cuenta',
     'devices.logOp': 'Operación',
     'devices.logDetail': 'Petición y resultado',
@@ -685,6 +689,7 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   de: {
+    'devices.firmware': 'Firmware-Version',
     'devices.logAccount': 'Konto',
     'devices.logOp': 'Vorgang',
     'devices.logDetail': 'Anfrage und Ergebnis',
@@ -857,6 +862,7 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   cz: {
+    'devices.firmware': 'Verze firmwaru',
     'devices.logAccount': 'Účet',
     'devices.logOp': 'Operace',
     'devices.logDetail': 'Požadavek a výsledek',
@@ -1027,6 +1033,7 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   po: {
+    'devices.firmware': 'Wersja oprogramowania',
     'devices.logAccount': 'Konto',
     'devices.logOp': 'Operacja',
     'devices.logDetail': 'Żądanie i wynik',
@@ -1197,6 +1204,7 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   tr: {
+    'devices.firmware': 'Yazılım sürümü',
     'devices.logAccount': 'Hesap',
     'devices.logOp': 'İşlem',
     'devices.logDetail': 'İstek ve sonuç',
@@ -1368,6 +1376,7 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   el: {
+    'devices.firmware': 'Έκδοση υλικολογισμικού',
     'devices.logAccount': 'Λογαριασμός',
     'devices.logOp': 'Ενέργεια',
     'devices.logDetail': 'Αίτημα και αποτέλεσμα',
@@ -1540,6 +1549,7 @@ export const deviceTexts = defineTexts({
     'devices.type.none': '--',
   },
   pt: {
+    'devices.firmware': 'Versão de firmware',
     'devices.logAccount': 'Conta',
     'devices.logOp': 'Operação',
     'devices.logDetail': 'Pedido e resultado',
