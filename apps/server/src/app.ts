@@ -8,6 +8,9 @@ import { createOperationLog } from './features/audit/operation-log.js';
 import { createAuthRepository } from './features/auth/auth.repository.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthService } from './features/auth/auth.service.js';
+import { createBatchTasksRepository } from './features/commands/batch-tasks.repository.js';
+import { batchTasksRoutes } from './features/commands/batch-tasks.routes.js';
+import { createBatchTasksService } from './features/commands/batch-tasks.service.js';
 import { createCommandsRepository } from './features/commands/commands.repository.js';
 import { commandsRoutes } from './features/commands/commands.routes.js';
 import { createCommandsService } from './features/commands/commands.service.js';
@@ -162,24 +165,38 @@ export async function buildApp({
     log: createOperationLog(db),
     maxBytes: config.firmwareMaxBytes,
   });
-  await app.register(commandsRoutes, {
-    service: createCommandsService({
-      repository: createCommandsRepository(db),
-      devices: createDevicesRepository(db),
-      access: createDeviceAccess(db),
-      commands,
-      settings: { timeoutMs: config.commandTimeoutMs, defaultCapPerMinute: config.commandCapPerMinute },
-      firmware: firmwareService,
-      // Devices fetch upgrade images over HTTP: PUBLIC_URL when set, else this server's own address.
-      baseUrl: () => {
-        if (config.publicUrl) return config.publicUrl;
-        const address = app.server.address();
-        const port = typeof address === 'object' && address ? address.port : config.port;
-        return `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
-      },
-      live,
-    }),
+  const commandsService = createCommandsService({
+    repository: createCommandsRepository(db),
+    devices: createDevicesRepository(db),
+    access: createDeviceAccess(db),
+    commands,
+    settings: { timeoutMs: config.commandTimeoutMs, defaultCapPerMinute: config.commandCapPerMinute },
+    firmware: firmwareService,
+    // Devices fetch upgrade images over HTTP: PUBLIC_URL when set, else this server's own address.
+    baseUrl: () => {
+      if (config.publicUrl) return config.publicUrl;
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      return `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
+    },
+    live,
   });
+  await app.register(commandsRoutes, { service: commandsService });
+  const batchTasks = createBatchTasksService({
+    repository: createBatchTasksRepository(db),
+    commands: commandsService,
+    firmware: firmwareService,
+  });
+  await app.register(batchTasksRoutes, { service: batchTasks });
+  // The batch scheduler: one pass a second once the server listens; its state is in the database.
+  let scheduler: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    scheduler = setInterval(() => {
+      batchTasks.tick().catch((error: unknown) => app.log.error({ err: error }, 'batch task pass failed'));
+    }, 1000);
+    scheduler.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(scheduler));
   await app.register(liveRoutes, { live, plantAccess });
   await app.register(ingestRoutes, { stats: () => ({ ...ingestStats(), liveConnections: live.size }), live });
 

@@ -522,3 +522,49 @@ export const deviceCommands = pgTable(
     index('device_commands_company').on(t.companyId, t.at),
   ],
 );
+
+/**
+ * Batch tasks (spec 02 §4): an upgrade run over many devices, immediately or at a time, in waves (a
+ * canary share first), paused when a wave's failures pass the user's threshold. Kept in the database so a
+ * restarted server resumes them.
+ */
+export const batchTasks = pgTable('batch_tasks', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  /** inverter_upgrade */
+  type: text('type').notNull(),
+  firmId: integer('firm_id').notNull(),
+  targetVersion: text('target_version').notNull(),
+  /** null: immediately. */
+  runAt: timestamp('run_at', { withTimezone: true }),
+  /** plan, running, paused, done, terminated */
+  status: text('status').notNull(),
+  canaryPercent: integer('canary_percent').notNull().default(0),
+  failureThresholdPercent: integer('failure_threshold_percent').notNull().default(100),
+  pausedReason: text('paused_reason'),
+  userId: integer('user_id').notNull(),
+  account: text('account').notNull(),
+  companyId: integer('company_id'),
+  roleKey: text('role_key').notNull(),
+  createdAt: createdAt(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
+
+export const batchTaskItems = pgTable(
+  'batch_task_items',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => batchTasks.id, { onDelete: 'cascade' }),
+    sn: text('sn').notNull(),
+    /** 0: the canary wave, 1: the rest. */
+    wave: smallint('wave').notNull().default(1),
+    /** pending, running, successful, failed */
+    status: text('status').notNull(),
+    commandId: integer('command_id'),
+    message: text('message'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('batch_task_items_sn').on(t.taskId, t.sn), index('batch_task_items_status').on(t.taskId, t.status)],
+);

@@ -392,6 +392,82 @@ describe('batch upgrade', () => {
   });
 });
 
+describe('batch tasks', () => {
+  type Task = {
+    task: { status: string; pausedReason: string | null };
+    items: { sn: string; status: string; message: string | null; wave: number }[];
+  };
+  const taskOf = async (id: number) => (await get<Task>(`/api/v1/tasks/${id}`)).data;
+  const until = (id: number, status: string, timeout = 30_000) =>
+    vi.waitFor(
+      async () => {
+        const t = await taskOf(id);
+        if (t.task.status !== status) throw new Error(`task ${t.task.status}: ${JSON.stringify(t.items)}`);
+      },
+      { timeout, interval: 200 },
+    );
+
+  it('runs a batch upgrade to the end: every item in a final state, an offline device failed with why', async () => {
+    const firmId = await firmwareRecord('remote');
+    const created = await post<{ id: number }>('/api/v1/tasks', {
+      name: 'Autumn rollout',
+      firmId,
+      sns: [inverterOf(0).sn, inverterOf(1).sn, inverterOf(3).sn],
+      password: ADMIN.password,
+    });
+    expect(created.code).toBe(0);
+    await until(created.data.id, 'done');
+    const done = await taskOf(created.data.id);
+    expect(done.items.map((i) => [i.sn, i.status])).toEqual([
+      [inverterOf(0).sn, 'successful'],
+      [inverterOf(1).sn, 'successful'],
+      [inverterOf(3).sn, 'failed'],
+    ]);
+    expect(done.items[2]?.message).toBe(`code.${Code.DEVICE_OFFLINE}`);
+  });
+
+  it('pauses when the canary wave fails beyond the threshold, and runs the rest once restarted', async () => {
+    const firmId = await firmwareRecord('remote');
+    const created = await post<{ id: number }>('/api/v1/tasks', {
+      name: 'Canary first',
+      firmId,
+      sns: [inverterOf(3).sn, inverterOf(0).sn],
+      canaryPercent: 50,
+      failureThresholdPercent: 0,
+      password: ADMIN.password,
+    });
+    await until(created.data.id, 'paused');
+    const paused = await taskOf(created.data.id);
+    expect(paused.task.pausedReason).toBe('canary:1/1');
+    expect(paused.items.find((i) => i.wave === 1)?.status).toBe('pending');
+    expect((await post(`/api/v1/tasks/${created.data.id}/restart`, {})).code).toBe(0);
+    await until(created.data.id, 'done');
+    expect((await taskOf(created.data.id)).items.find((i) => i.wave === 1)?.status).toBe('successful');
+    // Retry puts the failed item back; it fails again (still offline) and the task ends done.
+    expect((await post<{ retried: number }>(`/api/v1/tasks/${created.data.id}/retry`, {})).data.retried).toBe(1);
+    await until(created.data.id, 'done');
+  });
+
+  it('waits for its time when delayed, can be terminated before, and refuses a wrong password', async () => {
+    const firmId = await firmwareRecord('remote');
+    expect((await post('/api/v1/tasks', { name: 'x', firmId, sns: ['A'], password: 'nope' })).code).toBe(Code.CONFIRM_PASSWORD_WRONG);
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const created = await post<{ id: number }>('/api/v1/tasks', {
+      name: 'Tonight',
+      firmId,
+      sns: [inverterOf(0).sn],
+      runAt: later,
+      password: ADMIN.password,
+    });
+    // An immediate task finishing proves the scheduler has made its passes; the delayed one has waited.
+    const now = await post<{ id: number }>('/api/v1/tasks', { name: 'Now', firmId, sns: [inverterOf(3).sn], password: ADMIN.password });
+    await until(now.data.id, 'done');
+    expect((await taskOf(created.data.id)).task.status).toBe('plan');
+    expect((await post(`/api/v1/tasks/${created.data.id}/terminate`, {})).code).toBe(0);
+    expect((await taskOf(created.data.id)).task.status).toBe('terminated');
+  });
+});
+
 describe('settings families', () => {
   it('answers every Device settings families row; a model without the family answers 601', async () => {
     const rows = readFileSync(new URL('../../../../../docs/spec/calls.tsv', import.meta.url), 'utf8')

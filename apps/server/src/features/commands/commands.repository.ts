@@ -93,7 +93,20 @@ export function createCommandsRepository(db: Database) {
     },
 
     /** A reply that came after the timeout: kept beside the timeout, not lost. */
-    async recordLate(id: number, reply: unknown): Promise<void> {
+    async recordLate(id: number, reply: { status: string; error?: string; message?: string }): Promise<void> {
+      // A command still pending (its server restarted while it ran, e.g. an upgrade) is finished by it.
+      const final = reply.status === 'ok' ? 'ok' : reply.status === 'error' ? 'error' : null;
+      const outcome = {
+        code: reply.status === 'ok' ? 0 : 1,
+        hex: null,
+        values: null,
+        message: reply.status === 'ok' ? null : (reply.error ?? reply.message ?? null),
+      };
+      if (final)
+        await db.execute(
+          sql`update device_commands set status = ${final}, result = ${JSON.stringify(outcome)}::jsonb, finished_at = now()
+              where id = ${id} and status = 'pending'`,
+        );
       await db.execute(
         sql`update device_commands set late_reply_at = now(), result = coalesce(result, '{}'::jsonb) || jsonb_build_object('lateReply', ${JSON.stringify(reply)}::jsonb)
             where id = ${id}`,

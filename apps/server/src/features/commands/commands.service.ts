@@ -488,6 +488,7 @@ export function createCommandsService(deps: {
     },
 
     log: repository.page,
+    confirmPassword,
   };
 
   /** Every value names a writable point of the form and lies within its range or choices; else code 4 naming it. */

@@ -1,0 +1,96 @@
+import { envelopeSchema } from '@sunward/contracts/envelope';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../lib/envelope.js';
+import type { BatchTasksService } from './batch-tasks.service.js';
+
+const TAGS = ['Remote operation'];
+const IdParams = z.object({ id: z.coerce.number().int().positive() });
+
+export const BatchTaskBodySchema = z.object({
+  name: z.string().trim().min(1).max(40),
+  firmId: z.number().int().positive(),
+  /** Device SNs, pasted or imported; at most 1,000 per task. */
+  sns: z.array(z.string().min(1).max(64)).min(1).max(1000),
+  /** Delayed execution: when to start (ISO time); absent: at once. */
+  runAt: z.string().datetime({ offset: true }).optional(),
+  /** Staged rollout: this share of the devices goes first (0: no canary). */
+  canaryPercent: z.number().int().min(0).max(100).default(0),
+  /** The task pauses when more than this share of the canary wave failed. */
+  failureThresholdPercent: z.number().int().min(0).max(100).default(100),
+  password: z.string().max(200).optional(),
+});
+
+/** Batch upgrade tasks (spec 02 §4 Batch task): create, list, read with items, terminate, restart, retry. */
+export const batchTasksRoutes: FastifyPluginAsyncZod<{ service: BatchTasksService }> = async (app, { service }) => {
+  app.post(
+    '/api/v1/tasks',
+    {
+      config: { access: 'inverter.upgrade' },
+      schema: {
+        tags: TAGS,
+        summary: 'Creates a batch upgrade task (password once); it runs at once or at runAt, in waves',
+        body: BatchTaskBodySchema,
+      },
+    },
+    async (request) => ok(request, await service.create(request.requireAuth(), request.language, request.body)),
+  );
+
+  app.get(
+    '/api/v1/tasks',
+    {
+      config: { access: 'inverter.upgrade' },
+      schema: {
+        tags: TAGS,
+        summary: 'Batch tasks with their item counts, newest first',
+        querystring: z.object({
+          page: z.coerce.number().int().min(1).default(1),
+          size: z.coerce.number().int().min(1).max(100).default(20),
+        }),
+      },
+    },
+    async (request) => {
+      const auth = request.requireAuth();
+      return ok(
+        request,
+        await service.page(
+          { companyId: auth.companyId, userId: auth.userId, all: auth.roleKey === 'platform_admin' },
+          request.query.page,
+          request.query.size,
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/api/v1/tasks/:id',
+    { config: { access: 'inverter.upgrade' }, schema: { tags: TAGS, summary: 'A batch task with each item’s result', params: IdParams } },
+    async (request) => ok(request, await service.detail(request.requireAuth(), request.params.id)),
+  );
+
+  for (const action of ['terminate', 'restart', 'retry'] as const)
+    app.post(
+      `/api/v1/tasks/:id/${action}`,
+      {
+        config: { access: 'inverter.upgrade' },
+        schema: {
+          tags: TAGS,
+          summary:
+            action === 'terminate'
+              ? 'Terminates a task (items not started stay pending)'
+              : action === 'restart'
+                ? 'Runs a terminated or paused task again from where it stopped'
+                : 'Tries the failed items again',
+          params: IdParams,
+          response: { 200: envelopeSchema(z.unknown()) },
+        },
+      },
+      async (request) => {
+        const auth = request.requireAuth();
+        const id = request.params.id;
+        if (action === 'retry') return ok(request, await service.retry(auth, id));
+        await (action === 'terminate' ? service.terminate(auth, id) : service.restart(auth, id));
+        return ok(request, null);
+      },
+    );
+};
