@@ -71,6 +71,33 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** A platform administrator's image in the firmware library, enabled (as the firmware page does it). */
+async function libraryImage(name: string, version: string): Promise<number> {
+  const token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
+  const bytes = randomBytes(16_384);
+  bytes[0] = 0;
+  const fields = {
+    name,
+    manufacturer: 'Sunward',
+    product: 'Hybrid LV',
+    swVersion: version,
+    type: 'inverter',
+    mode: 'remote',
+    fileName: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}.bin`,
+    md5: createHash('md5').update(bytes).digest('hex'),
+  };
+  const { payload, contentType } = multipartBody(fields, { name: fields.fileName, bytes });
+  const created = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/firmware',
+    headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+    payload,
+  });
+  const id = (created.json() as { data: { id: number } }).data.id;
+  await call(server.app, 'POST', `/api/v1/firmware/${id}/enable`, { token, json: { enabled: true } });
+  return id;
+}
+
 async function signedIn() {
   const opened = await openPage(browser, server.url);
   await signInThroughForm(opened.page, ADMIN.account, ADMIN.password);
@@ -153,29 +180,7 @@ describe('device pages', () => {
   });
 
   it('upgrades the inverter from the firmware library and shows its progress to the end', async () => {
-    // A platform administrator's image in the library, enabled.
-    const token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
-    const bytes = randomBytes(16_384);
-    bytes[0] = 0;
-    const fields = {
-      name: 'HY-LV-2.1.0',
-      manufacturer: 'Sunward',
-      product: 'Hybrid LV',
-      swVersion: '2.1.0',
-      type: 'inverter',
-      mode: 'remote',
-      fileName: 'hy_lv_2_1_0.bin',
-      md5: createHash('md5').update(bytes).digest('hex'),
-    };
-    const { payload, contentType } = multipartBody(fields, { name: fields.fileName, bytes });
-    const created = await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/firmware',
-      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
-      payload,
-    });
-    const id = (created.json() as { data: { id: number } }).data.id;
-    await call(server.app, 'POST', `/api/v1/firmware/${id}/enable`, { token, json: { enabled: true } });
+    await libraryImage('HY-LV-2.1.0', '2.1.0');
 
     const { page, errors, context } = await signedIn();
     await page.goto('/device/detail/inverter/HYDVE00001');
@@ -195,6 +200,28 @@ describe('device pages', () => {
     await log.locator('tr', { hasText: 'HYDVE00001' }).locator('[data-status="ok"]').first().waitFor();
     await page.goto('/log/debug');
     await log.locator('tr', { hasText: 'read' }).first().waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('runs a batch upgrade task created on the tasks page and shows it to completion', async () => {
+    await libraryImage('HY-LV-2.2.0', '2.2.0');
+    const { page, errors, context } = await signedIn();
+    await page.goto('/device/tasks');
+    await page.getByTestId('task-new').click();
+    await page.getByTestId('task-name').fill('Hybrid rollout');
+    await page.getByTestId('task-firmware').click();
+    await page.locator('.ant-select-item-option', { hasText: '2.2.0' }).click();
+    await page.getByTestId('task-sns').fill('HYDVE00001');
+    await page.getByTestId('task-password').fill(ADMIN.password);
+    await page.locator('#task-create').click();
+    const row = page.getByTestId('batch-tasks').locator('tr', { hasText: 'Hybrid rollout' });
+    await expect
+      .poll(() => row.locator('[data-status]').first().getAttribute('data-status'), { timeout: 40_000, interval: 500 })
+      .toBe('done');
+    expect(await row.textContent()).toContain('1/1');
+    await row.locator('.ant-table-row-expand-icon').click();
+    await page.locator('[data-status="successful"]', { hasText: 'Successful' }).first().waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -18,6 +18,7 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   inverterList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'InverterListPage'),
   batteryList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'BatteryListPage'),
   otherDeviceList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'OtherDeviceListPage'),
+  batchTasks: lazyNamed<PageProps, 'BatchTasksPage'>(() => import('../features/devices/tasks/BatchTasksPage'), 'BatchTasksPage'),
   upgradeLog: lazyNamed(() => import('../features/devices/logs/CommandLogPages'), 'UpgradeLogPage'),
   communicationLog: lazyNamed(() => import('../features/devices/logs/CommandLogPages'), 'CommunicationLogPage'),
   debugLog: lazyNamed(() => import('../features/devices/logs/CommandLogPages'), 'DebugLogPage'),

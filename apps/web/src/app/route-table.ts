@@ -37,6 +37,7 @@ export type PageName =
   | 'otherDeviceList'
   | 'acSwitchList'
   | 'upgradeLog'
+  | 'batchTasks'
   | 'communicationLog'
   | 'debugLog'
   | 'deviceDetail'
@@ -116,6 +117,7 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/device/detail/:kind/:sn', title: 'route.deviceDetail', permission: 'equip.view', hidden: true, page: 'deviceDetail' },
       { path: '/device/acSwitch', title: 'route.acSwitches', permission: 'smart.acSwitch', page: 'acSwitchList' },
       { path: '/device/event', title: 'route.events', permission: 'event.view', page: 'eventList' },
+      { path: '/device/tasks', title: 'route.batchTasks', permission: 'inverter.upgrade', page: 'batchTasks' },
       { path: '/device/setting', title: 'route.deviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
       { path: '/device/batt-setting', title: 'route.batterySetting', hidden: true, highlight: '/device/battery', page: 'placeholder' },
     ],

@@ -38,6 +38,7 @@ export const cn: UiCatalogue = {
   'route.deviceDetail': '设备详情',
   'route.acSwitches': '智能交流开关',
   'route.events': '事件',
+  'route.batchTasks': '批量任务',
   'route.deviceSetting': '参数设置',
   'route.batterySetting': '电池参数设置',
   'route.firmware': '固件管理',

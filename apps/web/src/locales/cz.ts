@@ -38,6 +38,7 @@ export const cz: UiCatalogue = {
   'route.deviceDetail': 'Podrobnosti zařízení',
   'route.acSwitches': 'Chytré AC spínače',
   'route.events': 'Události',
+  'route.batchTasks': 'Hromadné úlohy',
   'route.deviceSetting': 'Nastavení parametrů',
   'route.batterySetting': 'Nastavení parametrů baterie',
   'route.firmware': 'Správa firmwaru',

@@ -38,6 +38,7 @@ export const de: UiCatalogue = {
   'route.deviceDetail': 'Gerätedetails',
   'route.acSwitches': 'Intelligente AC-Schalter',
   'route.events': 'Ereignisse',
+  'route.batchTasks': 'Sammelaufträge',
   'route.deviceSetting': 'Parametereinstellungen',
   'route.batterySetting': 'Batterieparameter-Einstellungen',
   'route.firmware': 'Firmware-Verwaltung',

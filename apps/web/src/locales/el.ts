@@ -38,6 +38,7 @@ export const el: UiCatalogue = {
   'route.deviceDetail': 'Λεπτομέρειες συσκευής',
   'route.acSwitches': 'Έξυπνοι διακόπτες AC',
   'route.events': 'Συμβάντα',
+  'route.batchTasks': 'Μαζικές εργασίες',
   'route.deviceSetting': 'Ρυθμίσεις παραμέτρων',
   'route.batterySetting': 'Ρυθμίσεις παραμέτρων μπαταρίας',
   'route.firmware': 'Υλικολογισμικό',

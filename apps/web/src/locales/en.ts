@@ -41,6 +41,7 @@ export const en = {
   'route.deviceDetail': 'Device details',
   'route.acSwitches': 'Smart AC switches',
   'route.events': 'Events',
+  'route.batchTasks': 'Batch tasks',
   'route.deviceSetting': 'Parameter settings',
   'route.batterySetting': 'Battery parameter settings',
   'route.firmware': 'Firmware',

@@ -38,6 +38,7 @@ export const es: UiCatalogue = {
   'route.deviceDetail': 'Detalles del dispositivo',
   'route.acSwitches': 'Interruptores inteligentes',
   'route.events': 'Eventos',
+  'route.batchTasks': 'Tareas por lotes',
   'route.deviceSetting': 'Configuración de parámetros',
   'route.batterySetting': 'Parámetros de la batería',
   'route.firmware': 'Gestión de firmware',

@@ -38,6 +38,7 @@ export const po: UiCatalogue = {
   'route.deviceDetail': 'Szczegóły urządzenia',
   'route.acSwitches': 'Inteligentne przełączniki',
   'route.events': 'Zdarzenia',
+  'route.batchTasks': 'Zadania zbiorcze',
   'route.deviceSetting': 'Ustawienia parametrów',
   'route.batterySetting': 'Ustawienia parametrów akumulatora',
   'route.firmware': 'Zarządzanie firmware',

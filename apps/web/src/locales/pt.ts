@@ -38,6 +38,7 @@ export const pt: UiCatalogue = {
   'route.deviceDetail': 'Detalhes do dispositivo',
   'route.acSwitches': 'Interruptores inteligentes',
   'route.events': 'Eventos',
+  'route.batchTasks': 'Tarefas em lote',
   'route.deviceSetting': 'Definições de parâmetros',
   'route.batterySetting': 'Parâmetros da bateria',
   'route.firmware': 'Gestão de firmware',

@@ -38,6 +38,7 @@ export const tr: UiCatalogue = {
   'route.deviceDetail': 'Cihaz ayrıntıları',
   'route.acSwitches': 'Akıllı AC anahtarları',
   'route.events': 'Olaylar',
+  'route.batchTasks': 'Toplu görevler',
   'route.deviceSetting': 'Parametre ayarları',
   'route.batterySetting': 'Batarya parametre ayarları',
   'route.firmware': 'Ürün yazılımı',

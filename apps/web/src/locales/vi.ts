@@ -38,6 +38,7 @@ export const vi: UiCatalogue = {
   'route.deviceDetail': 'Chi tiết thiết bị',
   'route.acSwitches': 'Công tắc AC thông minh',
   'route.events': 'Sự kiện',
+  'route.batchTasks': 'Tác vụ hàng loạt',
   'route.deviceSetting': 'Cài đặt thông số',
   'route.batterySetting': 'Cài đặt thông số pin',
   'route.firmware': 'Quản lý firmware',
