@@ -6,26 +6,29 @@ export interface PageProps {
   route: AppRoute;
 }
 
+/** A feature page loaded on demand; typed as a page (it takes the route), whatever else its module exports. */
+const page = <K extends string>(loader: () => Promise<Record<K, ComponentType<PageProps>>>, name: K) => lazyNamed(loader, name);
+
 /** Feature pages by name, each loaded on demand. */
 export const PAGES: Record<PageName, ComponentType<PageProps>> = {
-  placeholder: lazyNamed(() => import('../features/home/PlaceholderPage'), 'PlaceholderPage'),
-  personalSettings: lazyNamed(() => import('../features/account/PersonalSettingsPage'), 'PersonalSettingsPage'),
-  plantList: lazyNamed(() => import('../features/plants/list/PlantListPage'), 'PlantListPage'),
-  plantAdd: lazyNamed(() => import('../features/plants/wizard/PlantWizardPage'), 'PlantWizardPage'),
-  plantEdit: lazyNamed(() => import('../features/plants/edit/PlantEditPage'), 'PlantEditPage'),
-  plantOverview: lazyNamed(() => import('../features/plants/overview/PlantOverviewPage'), 'PlantOverviewPage'),
-  plantCompare: lazyNamed(() => import('../features/plants/compare/PlantComparePage'), 'PlantComparePage'),
-  inverterList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'InverterListPage'),
-  batteryList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'BatteryListPage'),
-  otherDeviceList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'OtherDeviceListPage'),
-  batchTasks: lazyNamed<PageProps, 'BatchTasksPage'>(() => import('../features/devices/tasks/BatchTasksPage'), 'BatchTasksPage'),
-  upgradeLog: lazyNamed(() => import('../features/devices/logs/CommandLogPages'), 'UpgradeLogPage'),
-  communicationLog: lazyNamed(() => import('../features/devices/logs/CommandLogPages'), 'CommunicationLogPage'),
-  debugLog: lazyNamed(() => import('../features/devices/logs/CommandLogPages'), 'DebugLogPage'),
-  acSwitchList: lazyNamed(() => import('../features/devices/list/DeviceListPages'), 'AcSwitchListPage'),
-  deviceDetail: lazyNamed(() => import('../features/devices/detail/DeviceDetailPage'), 'DeviceDetailPage'),
-  workdataList: lazyNamed(() => import('../features/devices/workdata/WorkdataPage'), 'WorkdataPage'),
-  eventList: lazyNamed<PageProps, 'EventListPage'>(() => import('../features/devices/events/EventListPage'), 'EventListPage'),
-  gatewayList: lazyNamed<PageProps, 'GatewayListPage'>(() => import('../features/devices/gateways/GatewayListPage'), 'GatewayListPage'),
-  firmwareList: lazyNamed<PageProps, 'FirmwareListPage'>(() => import('../features/firmware/FirmwareListPage'), 'FirmwareListPage'),
+  placeholder: page(() => import('../features/home/PlaceholderPage'), 'PlaceholderPage'),
+  personalSettings: page(() => import('../features/account/PersonalSettingsPage'), 'PersonalSettingsPage'),
+  plantList: page(() => import('../features/plants/list/PlantListPage'), 'PlantListPage'),
+  plantAdd: page(() => import('../features/plants/wizard/PlantWizardPage'), 'PlantWizardPage'),
+  plantEdit: page(() => import('../features/plants/edit/PlantEditPage'), 'PlantEditPage'),
+  plantOverview: page(() => import('../features/plants/overview/PlantOverviewPage'), 'PlantOverviewPage'),
+  plantCompare: page(() => import('../features/plants/compare/PlantComparePage'), 'PlantComparePage'),
+  inverterList: page(() => import('../features/devices/list/DeviceListPages'), 'InverterListPage'),
+  batteryList: page(() => import('../features/devices/list/DeviceListPages'), 'BatteryListPage'),
+  otherDeviceList: page(() => import('../features/devices/list/DeviceListPages'), 'OtherDeviceListPage'),
+  batchTasks: page(() => import('../features/devices/tasks/BatchTasksPage'), 'BatchTasksPage'),
+  upgradeLog: page(() => import('../features/devices/logs/CommandLogPages'), 'UpgradeLogPage'),
+  communicationLog: page(() => import('../features/devices/logs/CommandLogPages'), 'CommunicationLogPage'),
+  debugLog: page(() => import('../features/devices/logs/CommandLogPages'), 'DebugLogPage'),
+  acSwitchList: page(() => import('../features/devices/list/DeviceListPages'), 'AcSwitchListPage'),
+  deviceDetail: page(() => import('../features/devices/detail/DeviceDetailPage'), 'DeviceDetailPage'),
+  workdataList: page(() => import('../features/devices/workdata/WorkdataPage'), 'WorkdataPage'),
+  eventList: page(() => import('../features/devices/events/EventListPage'), 'EventListPage'),
+  gatewayList: page(() => import('../features/devices/gateways/GatewayListPage'), 'GatewayListPage'),
+  firmwareList: page(() => import('../features/firmware/FirmwareListPage'), 'FirmwareListPage'),
 };

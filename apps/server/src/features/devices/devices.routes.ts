@@ -26,6 +26,7 @@ import { translate } from '@sunward/contracts/messages';
 import type { PermissionKey } from '@sunward/contracts/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
 import { ok } from '../../lib/envelope.js';
 import { devicesWorkbook } from './device-export.js';
 import type { DevicesService } from './devices.service.js';
@@ -325,10 +326,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
       const rows = await service.exportRows(request.requireAuth(), 'inverter', request.query);
       const t = (key: Parameters<typeof translate>[1]) => translate(request.language, key);
       const bytes = await devicesWorkbook(rows, request.language, (code) => t(`devices.type.${inverterTypeLabel(code)}`));
-      return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="inverters-${new Date().toISOString().slice(0, 10)}.xlsx"`)
-        .send(bytes);
+      return sendDownload(reply, { type: XLSX_TYPE, fileName: `inverters-${new Date().toISOString().slice(0, 10)}.xlsx`, bytes });
     },
   );
 

@@ -7,6 +7,7 @@ import {
   EventPageSchema,
 } from '@sunward/contracts/events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
 import { ok } from '../../lib/envelope.js';
 import type { EventsService } from './events.service.js';
 import { eventsCsv, eventsWorkbook } from './events-export.js';
@@ -57,12 +58,10 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ service: EventsService }> = a
     async (request, reply) => {
       const { format, ...filter } = request.query;
       const rows = await service.exportRows(request.requireAuth(), filter, request.language);
-      const name = `events-${new Date().toISOString().slice(0, 10)}.${format}`;
-      reply.header('content-disposition', `attachment; filename="${name}"`);
-      if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(eventsCsv(rows, request.language));
-      return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .send(await eventsWorkbook(rows, request.language));
+      const fileName = `events-${new Date().toISOString().slice(0, 10)}.${format}`;
+      if (format === 'csv')
+        return sendDownload(reply, { type: 'text/csv; charset=utf-8', fileName, bytes: eventsCsv(rows, request.language) });
+      return sendDownload(reply, { type: XLSX_TYPE, fileName, bytes: await eventsWorkbook(rows, request.language) });
     },
   );
 };

@@ -17,6 +17,7 @@ import {
 import { translate } from '@sunward/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendDownload } from '../../lib/download.js';
 import { ApiError, ok } from '../../lib/envelope.js';
 import type { FirmwareService } from './firmware.service.js';
 
@@ -176,11 +177,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
     },
     async (request, reply) => {
       const { fileName, bytes } = await service.file(request.params.id);
-      return reply
-        .type('application/octet-stream')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .header('cache-control', 'no-store')
-        .send(bytes);
+      return sendDownload(reply, { type: 'application/octet-stream', fileName, bytes, noStore: true });
     },
   );
 

@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Database, queryRows } from '../../db/client.js';
+import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
 import { ApiError, ok } from '../../lib/envelope.js';
 import type { PlantAccess } from './plant-access.js';
 import { generationWorkbook, MAX_PREDICTION_ROWS, parsePredictionWorkbook, sniffPicture } from './plant-files.js';
@@ -203,10 +204,7 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
         },
       );
       const fileName = `generation-${plantId}-${from}-${to}.xlsx`;
-      return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .send(bytes);
+      return sendDownload(reply, { type: XLSX_TYPE, fileName, bytes });
     },
   );
 

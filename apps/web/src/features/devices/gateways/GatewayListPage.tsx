@@ -25,11 +25,11 @@ import type { PageProps } from '../../../app/pages';
 import { useSession } from '../../../app/session';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
+import { useUrlList } from '../../../lib/use-url-list';
 import { fetchPlantOptions, plantKeys } from '../../plants/list/api';
 import { exactTime, relativeTime, STATUS_STYLE } from '../../plants/list/plant-format';
 import { PageTitle } from '../PageTitle';
 import { gatewayTexts } from '../texts/gateways';
-import { useUrlList } from '../use-url-list';
 import {
   deleteGateway,
   fetchGatewayCounts,

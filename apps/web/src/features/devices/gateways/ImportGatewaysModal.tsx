@@ -1,10 +1,9 @@
-import { InboxOutlined } from '@ant-design/icons';
 import type { GatewayImportResult } from '@sunward/contracts/gateways';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Modal, Table, Typography, Upload } from 'antd';
+import { Alert, Modal, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isSpreadsheetName } from '../../plants/list/download';
+import { SpreadsheetPicker } from '../../../components/SpreadsheetPicker';
 import { gatewayKeys, importGateways, refusalMessage } from './api';
 
 /**
@@ -83,29 +82,18 @@ export function ImportGatewaysModal({ onClose }: { onClose(): void }) {
           {refusal && (
             <Alert type="error" showIcon title={refusal} className="sw-gateway-import-alert" data-testid="gateway-import-refusal" />
           )}
-          <Upload.Dragger
-            accept=".xls,.xlsx"
-            maxCount={1}
-            fileList={file ? [{ uid: 'chosen', name: file.name, status: 'done' }] : []}
-            beforeUpload={(chosen) => {
-              if (!isSpreadsheetName(chosen.name)) {
-                setFileError(t('gateways.fileWrongType'));
-                return Upload.LIST_IGNORE;
-              }
+          <SpreadsheetPicker
+            file={file}
+            onPick={(chosen) => {
               setFile(chosen);
               setFileError(undefined);
               setRefusal(undefined);
-              // Sent on OK, not uploaded on its own.
-              return false;
             }}
+            onWrongType={() => setFileError(t('gateways.fileWrongType'))}
             onRemove={() => setFile(undefined)}
-            data-testid="gateway-import-file"
-          >
-            <p className="ant-upload-drag-icon">
-              <InboxOutlined />
-            </p>
-            <p className="ant-upload-text">{t('gateways.fileDrop')}</p>
-          </Upload.Dragger>
+            dropText={t('gateways.fileDrop')}
+            testId="gateway-import-file"
+          />
           {fileError && <Typography.Text type="danger">{fileError}</Typography.Text>}
         </>
       )}

@@ -17,6 +17,7 @@ import { useSession } from '../../../app/session';
 import { ApiCallError } from '../../../lib/api-client';
 import { currentLanguage } from '../../../lib/i18n';
 import { saveBlob } from '../../../lib/save-blob';
+import { useUrlList } from '../../../lib/use-url-list';
 import { StatusTag } from '../../plants/list/components/PlantTable';
 import { StatusCounts } from '../../plants/list/components/StatusCounts';
 import { fileNameFromDisposition } from '../../plants/list/download';
@@ -32,7 +33,6 @@ import {
   renameDevice,
 } from '../api';
 import { detailPathOf } from '../device-format';
-import { useUrlList } from '../use-url-list';
 import './device-list.css';
 
 const REFRESH_MS = 30_000;

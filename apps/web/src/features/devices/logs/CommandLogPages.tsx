@@ -7,9 +7,9 @@ import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../../app/pages';
 import { apiRequest } from '../../../lib/api-client';
 import { currentLanguage } from '../../../lib/i18n';
+import { useUrlList } from '../../../lib/use-url-list';
 import { exactTime } from '../../plants/list/plant-format';
 import { PageTitle } from '../PageTitle';
-import { useUrlList } from '../use-url-list';
 
 const PAGE_SIZE = 20;
 const STATUS_COLOR: Record<string, string> = {

@@ -7,11 +7,11 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../../app/pages';
 import { currentLanguage } from '../../../lib/i18n';
+import { useUrlList } from '../../../lib/use-url-list';
 import { exactTime } from '../../plants/list/plant-format';
 import { deviceKeys, fetchWorkdata } from '../api';
 import { formatPointValue } from '../device-format';
 import { PageTitle } from '../PageTitle';
-import { useUrlList } from '../use-url-list';
 
 const PAGE_SIZE = 50;
 

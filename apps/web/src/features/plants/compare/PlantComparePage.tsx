@@ -10,9 +10,9 @@ import { Card, DatePicker, Empty, Segmented, Select, Skeleton, Space, Table, Typ
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { apiRequest } from '../../../lib/api-client';
 import { currentLanguage } from '../../../lib/i18n';
+import { useUrlList } from '../../../lib/use-url-list';
 import { formatSpecificYield } from '../list/plant-format';
 import { fetchCompare } from '../overview/api';
 import { Chart, type ChartOption } from '../overview/components/Chart';
@@ -92,18 +92,10 @@ interface SummaryRow {
 export function PlantComparePage() {
   const { t } = useTranslation();
   const locale = LANGUAGE_TAGS[currentLanguage()];
-  const [search, setSearch] = useSearchParams();
+  // The comparison has no pages: the list state's page reset does not apply.
+  const { search, update } = useUrlList([], '');
   const ids = idsFromQuery(search.get('ids'));
   const metric: Metric = search.get('metric') === 'energy' ? 'energy' : 'yield';
-
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === undefined || v === '') next.delete(k);
-      else next.set(k, v);
-    }
-    setSearch(next, { replace: true });
-  };
 
   const plants = useQuery({
     queryKey: ['plantCompare', 'options'],

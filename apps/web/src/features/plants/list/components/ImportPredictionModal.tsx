@@ -1,10 +1,9 @@
-import { InboxOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, App, Form, Modal, Typography, Upload } from 'antd';
+import { Alert, App, Form, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SpreadsheetPicker } from '../../../../components/SpreadsheetPicker';
 import { importPrediction } from '../api';
-import { isSpreadsheetName } from '../download';
 import { refusalText } from '../refusal';
 import { PlantPicker } from './PlantPicker';
 
@@ -63,28 +62,17 @@ export function ImportPredictionModal({ initialPlantId, onClose }: Props) {
           <PlantPicker />
         </Form.Item>
         <Form.Item label={t('plants.file')} validateStatus={fileError ? 'error' : undefined} help={fileError}>
-          <Upload.Dragger
-            accept=".xls,.xlsx"
-            maxCount={1}
-            fileList={file ? [{ uid: 'chosen', name: file.name, status: 'done' }] : []}
-            beforeUpload={(chosen) => {
-              if (!isSpreadsheetName(chosen.name)) {
-                setFileError(t('plants.fileWrongType'));
-                return Upload.LIST_IGNORE;
-              }
+          <SpreadsheetPicker
+            file={file}
+            onPick={(chosen) => {
               setFile(chosen);
               setFileError(undefined);
               setRefusal(undefined);
-              // Sent with the plant on OK, not uploaded on its own.
-              return false;
             }}
+            onWrongType={() => setFileError(t('plants.fileWrongType'))}
             onRemove={() => setFile(undefined)}
-          >
-            <p className="ant-upload-drag-icon">
-              <InboxOutlined />
-            </p>
-            <p className="ant-upload-text">{t('plants.fileDrop')}</p>
-          </Upload.Dragger>
+            dropText={t('plants.fileDrop')}
+          />
         </Form.Item>
       </Form>
     </Modal>
