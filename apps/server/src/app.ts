@@ -48,6 +48,7 @@ import { ingestRoutes } from './ingest/ingest.routes.js';
 import type { IngestStats as IngestStatsSnapshot } from './ingest/ingest-pipeline.js';
 import type { LiveHub } from './ingest/live-hub.js';
 import type { RegistryEvents } from './ingest/registry-events.js';
+import { createMailer } from './lib/mailer.js';
 import { authPlugin } from './plugins/auth.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { consolePlugin } from './plugins/console.js';
@@ -110,6 +111,8 @@ export async function buildApp({
   });
 
   const { db } = database;
+  // Verification codes (accounts) and alarm notifications (messages) share this one way out.
+  const mailer = createMailer({ ...config.mail, dataDir: config.dataDir }, app.log);
   const authRepository = createAuthRepository(db);
   const permissionsRepository = createPermissionsRepository(db);
   const usersRepository = createUsersRepository(db);

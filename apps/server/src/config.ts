@@ -82,6 +82,13 @@ const EnvSchema = z.object({
   BENEFIT_SO2_KG_PER_KWH: z.coerce.number().min(0).max(10).default(DEFAULT_BENEFIT_FACTORS.so2KgPerKwh),
   BENEFIT_COAL_KG_PER_KWH: z.coerce.number().min(0).max(10).default(DEFAULT_BENEFIT_FACTORS.coalKgPerKwh),
   BENEFIT_CO2_KG_PER_TREE: z.coerce.number().min(0.1).max(1000).default(DEFAULT_BENEFIT_FACTORS.co2KgPerTree),
+  /** Outgoing e-mail (verification codes, alarms): smtp://user:pass@host:port or smtps://; unset writes DATA_DIR/outbox. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().min(3).default('Sunward <no-reply@sunward.local>'),
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
   SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
@@ -130,6 +137,8 @@ export interface Config {
   weatherProvider: 'open-meteo' | undefined;
   /** BENEFIT_* settings: CO2, SO2, standard coal per kWh and CO2 per tree. */
   benefitFactors: BenefitFactors;
+  /** SMTP_URL and MAIL_FROM; no SMTP_URL: messages go to DATA_DIR/outbox. */
+  mail: { smtpUrl: string | undefined; from: string };
   /** npm start runs the demo fleet's simulator beside the server. */
   simulator: { seed: number; intervalSeconds: number } | undefined;
 }
@@ -186,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       coalKgPerKwh: e.BENEFIT_COAL_KG_PER_KWH,
       co2KgPerTree: e.BENEFIT_CO2_KG_PER_TREE,
     },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     simulator: e.SIMULATOR === 'on' ? { seed: e.SIMULATOR_SEED, intervalSeconds: e.SIMULATOR_INTERVAL } : undefined,
   };
 }
