@@ -9,11 +9,16 @@ function precompress(): Plugin {
   const compressible = /\.(js|css|html|svg|json)$/;
   const walk = (dir: string): string[] =>
     readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+  let outDir = 'dist';
   return {
     name: 'sunward-precompress',
     apply: 'build',
+    configResolved(config) {
+      // The build's own output folder (--outDir builds a second copy elsewhere, e.g. for a browser test run).
+      outDir = config.build.outDir;
+    },
     closeBundle() {
-      for (const file of walk('dist')) {
+      for (const file of walk(outDir)) {
         if (!compressible.test(file) || statSync(file).size < 1024) continue;
         const content = readFileSync(file);
         writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));

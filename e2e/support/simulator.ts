@@ -18,11 +18,18 @@ export function noonLongitude(now = new Date()): number {
 }
 
 /** The real simulator process playing `fleet` over MQTT (no faults), until stop(). */
-export function runSimulator(fleet: SimulatedFleet, options: { upgradeStepMs?: number } = {}): { process: ChildProcess; stop(): void } {
+export function runSimulator(
+  fleet: SimulatedFleet,
+  options: { upgradeStepMs?: number /** PEM: the devices verify firmware signatures with it. */; firmwareKey?: string } = {},
+): { process: ChildProcess; stop(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'sunward-fleet-'));
   const file = join(dir, 'fleet.json');
   writeFileSync(file, JSON.stringify(fleet));
   const extra = options.upgradeStepMs ? ['--upgrade-step-ms', String(options.upgradeStepMs)] : [];
+  if (options.firmwareKey) {
+    writeFileSync(join(dir, 'firmware-key.pem'), options.firmwareKey);
+    extra.push('--firmware-key', join(dir, 'firmware-key.pem'));
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet', file, '--fault-rate', '0', ...extra], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -4,6 +4,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { createAccountRepository } from './features/account/account.repository.js';
+import { accountRoutes } from './features/account/account.routes.js';
+import { createAccountService } from './features/account/account.service.js';
+import { profileRoutes } from './features/account/profile.routes.js';
+import { createProfileService } from './features/account/profile.service.js';
+import { createSmsSender } from './features/account/sms-sender.js';
+import { createTwoFactorService } from './features/account/two-factor.service.js';
 import { createOperationLog } from './features/audit/operation-log.js';
 import { createAuthRepository } from './features/auth/auth.repository.js';
 import { authRoutes } from './features/auth/auth.routes.js';
@@ -14,6 +21,13 @@ import { createBatchTasksService } from './features/commands/batch-tasks.service
 import { createCommandsRepository } from './features/commands/commands.repository.js';
 import { commandsRoutes } from './features/commands/commands.routes.js';
 import { createCommandsService } from './features/commands/commands.service.js';
+import { createCompanyRepository } from './features/company/company.repository.js';
+import { companyRoutes } from './features/company/company.routes.js';
+import { createCompanyService } from './features/company/company.service.js';
+import { createLogoStore } from './features/company/company-logo.js';
+import { createCustomersRepository } from './features/customers/customers.repository.js';
+import { customersRoutes } from './features/customers/customers.routes.js';
+import { createCustomersService } from './features/customers/customers.service.js';
 import { createDeviceAccess } from './features/devices/device-access.js';
 import { createDevicesRepository } from './features/devices/devices.repository.js';
 import { devicesRoutes } from './features/devices/devices.routes.js';
@@ -21,17 +35,30 @@ import { createDevicesService } from './features/devices/devices.service.js';
 import { createEventsRepository } from './features/events/events.repository.js';
 import { eventsRoutes } from './features/events/events.routes.js';
 import { createEventsService } from './features/events/events.service.js';
+import { createBatteryFirmwareRepository } from './features/firmware/battery-firmware.repository.js';
+import { batteryFirmwareRoutes } from './features/firmware/battery-firmware.routes.js';
+import { createBatteryFirmwareService } from './features/firmware/battery-firmware.service.js';
 import { createFirmwareRepository } from './features/firmware/firmware.repository.js';
 import { firmwareRoutes } from './features/firmware/firmware.routes.js';
 import { createFirmwareService } from './features/firmware/firmware.service.js';
+import { firmwareReleasesRoutes } from './features/firmware/firmware-releases.routes.js';
 import { loadFirmwareSigner } from './features/firmware/firmware-signing.js';
 import { createFileFirmwareStore } from './features/firmware/firmware-store.js';
 import { createGatewaysRepository } from './features/gateways/gateways.repository.js';
 import { gatewaysRoutes } from './features/gateways/gateways.routes.js';
 import { createGatewaysService } from './features/gateways/gateways.service.js';
 import { liveRoutes } from './features/live/live.routes.js';
+import { createAlarmNotifier } from './features/messages/alarm-notifier.service.js';
 import { createMessagesRepository } from './features/messages/messages.repository.js';
 import { messagesRoutes } from './features/messages/messages.routes.js';
+import { createMessagesService } from './features/messages/messages.service.js';
+import { createNoticesRepository } from './features/notices/notices.repository.js';
+import { noticesRoutes } from './features/notices/notices.routes.js';
+import { createNoticesService } from './features/notices/notices.service.js';
+import { createAlarmMailService } from './features/notifications/alarm-mail.service.js';
+import { createNotificationsRepository } from './features/notifications/notifications.repository.js';
+import { notifyRoutes } from './features/notifications/notify.routes.js';
+import { createNotifySettingsService } from './features/notifications/notify-settings.service.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { permissionsRoutes } from './features/permissions/permissions.routes.js';
 import { createPlantAccess } from './features/plants/plant-access.js';
@@ -40,9 +67,20 @@ import { plantFilesRoutes } from './features/plants/plant-files.routes.js';
 import { createPlantsRepository } from './features/plants/plants.repository.js';
 import { eventCountRoutes, plantsRoutes } from './features/plants/plants.routes.js';
 import { createPlantsService } from './features/plants/plants.service.js';
+import { createSmsRepository } from './features/sms/sms.repository.js';
+import { smsRoutes } from './features/sms/sms.routes.js';
+import { createSmsService } from './features/sms/sms.service.js';
+import { createSmsProvider } from './features/sms/sms-provider.js';
 import { systemRoutes } from './features/system/system.routes.js';
+import { createOidcClient } from './features/third-party/oidc-client.js';
+import { createThirdPartyRepository } from './features/third-party/third-party.repository.js';
+import { thirdPartyRoutes } from './features/third-party/third-party.routes.js';
+import { createThirdPartyService } from './features/third-party/third-party.service.js';
 import { createUsersRepository } from './features/users/users.repository.js';
 import { usersRoutes } from './features/users/users.routes.js';
+import { createVersionsRepository } from './features/versions/versions.repository.js';
+import { versionsRoutes } from './features/versions/versions.routes.js';
+import { createVersionsService } from './features/versions/versions.service.js';
 import type { CommandChannel } from './ingest/command-channel.js';
 import { ingestRoutes } from './ingest/ingest.routes.js';
 import type { IngestStats as IngestStatsSnapshot } from './ingest/ingest-pipeline.js';
@@ -116,6 +154,9 @@ export async function buildApp({
   const authRepository = createAuthRepository(db);
   const permissionsRepository = createPermissionsRepository(db);
   const usersRepository = createUsersRepository(db);
+  // Accounts (issue 7): registration, password reset, personal settings, two-factor sign-in.
+  const accountRepository = createAccountRepository(db);
+  const twoFactorService = createTwoFactorService({ repository: accountRepository, log: app.log });
   const authService = createAuthService({
     repository: authRepository,
     settings: {
@@ -123,6 +164,15 @@ export async function buildApp({
       refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
       throttle: config.signIn,
     },
+    log: app.log,
+    secondFactor: twoFactorService,
+  });
+  const accountService = createAccountService({
+    repository: accountRepository,
+    mailer,
+    sms: createSmsSender({ provider: config.sms.provider, dataDir: config.dataDir }, app.log),
+    passwordRule: config.accounts.passwordRule,
+    clearSignInFailures: (account) => authRepository.clearFailures(`account:${account}`),
     log: app.log,
   });
 
@@ -136,10 +186,77 @@ export async function buildApp({
 
   await app.register(systemRoutes, { version: SERVER_VERSION, db });
   await app.register(authRoutes, { service: authService });
+  await app.register(accountRoutes, { service: accountService });
+  await app.register(profileRoutes, {
+    profile: createProfileService({
+      repository: accountRepository,
+      verifyBindCode: (address, code) => accountService.verifyCode(address, 'bind', code, true),
+      passwordRule: config.accounts.passwordRule,
+      dataDir: config.dataDir,
+      log: app.log,
+    }),
+    twoFactor: twoFactorService,
+  });
+  // Third-party sign-in (OIDC_PROVIDERS): sessions come from the auth service, like the password grant's.
+  await app.register(thirdPartyRoutes, {
+    service: createThirdPartyService({
+      repository: createThirdPartyRepository(db),
+      client: createOidcClient(),
+      providers: config.oidc.providers,
+      redirectUrl: config.oidc.redirectUrl,
+      startSession: (input) => authService.startSession(input),
+      log: app.log,
+    }),
+  });
   await app.register(usersRoutes, { repository: usersRepository });
   await app.register(permissionsRoutes, { repository: permissionsRepository });
-  await app.register(messagesRoutes, { repository: createMessagesRepository(db) });
   const plantAccess = createPlantAccess(db);
+  // Notifications (issue 8): the notification centre, equipment alarms to people, e-mail alarms, SMS.
+  const messagesRepository = createMessagesRepository(db);
+  await app.register(messagesRoutes, { service: createMessagesService({ repository: messagesRepository, live }) });
+  const notificationsRepository = createNotificationsRepository(db);
+  const alarmMail = createAlarmMailService({
+    repository: notificationsRepository,
+    mailer,
+    settings: {
+      batchMs: config.notifications.emailBatchMs,
+      maxPerHour: config.notifications.emailMaxPerHour,
+      retryBaseMs: config.notifications.emailRetryBaseMs,
+      maxAttempts: config.notifications.emailMaxAttempts,
+    },
+    log: app.log,
+  });
+  const alarmNotifier = createAlarmNotifier({
+    repository: messagesRepository,
+    live,
+    emails: alarmMail,
+    settings: { throttleMs: config.notifications.throttleMs, collectMs: 200 },
+    log: app.log,
+  });
+  await app.register(notifyRoutes, {
+    service: createNotifySettingsService({
+      repository: notificationsRepository,
+      mail: alarmMail,
+      plantAccess,
+      maxPerHour: config.notifications.emailMaxPerHour,
+    }),
+  });
+  await app.register(smsRoutes, {
+    service: createSmsService({
+      repository: createSmsRepository(db),
+      provider: createSmsProvider(config.sms.provider),
+      limits: { perSenderPerHour: config.sms.perSenderPerHour, perPhonePerHour: config.sms.perPhonePerHour },
+      log: app.log,
+    }),
+  });
+  app.addHook('onReady', async () => {
+    alarmNotifier.start();
+    alarmMail.start();
+  });
+  app.addHook('onClose', async () => {
+    await alarmNotifier.close();
+    await alarmMail.close();
+  });
   const plantsRepository = createPlantsRepository(db);
   const plantsService = createPlantsService({ repository: plantsRepository, access: plantAccess, registry });
   await app.register(plantsRoutes, { service: plantsService, repository: plantsRepository, access: plantAccess });
@@ -175,6 +292,7 @@ export async function buildApp({
     commands,
     settings: { timeoutMs: config.commandTimeoutMs, defaultCapPerMinute: config.commandCapPerMinute },
     firmware: firmwareService,
+    gateways: createGatewaysRepository(db),
     // Devices fetch upgrade images over HTTP: PUBLIC_URL when set, else this server's own address.
     baseUrl: () => {
       if (config.publicUrl) return config.publicUrl;
@@ -196,6 +314,8 @@ export async function buildApp({
   app.addHook('onReady', async () => {
     scheduler = setInterval(() => {
       batchTasks.tick().catch((error: unknown) => app.log.error({ err: error }, 'batch task pass failed'));
+      // Gateway upgrades queued while their gateway was offline go out once it is online.
+      commandsService.dispatchQueued().catch((error: unknown) => app.log.error({ err: error }, 'queued upgrade pass failed'));
     }, 1000);
     scheduler.unref();
   });
@@ -214,6 +334,27 @@ export async function buildApp({
     }),
   });
   await app.register(firmwareRoutes, { service: firmwareService });
+  // Company, staff, roles, agents and customers (issue 7).
+  const companyRepository = createCompanyRepository(db);
+  const logos = createLogoStore(config.dataDir);
+  await app.register(companyRoutes, { service: createCompanyService({ repository: companyRepository, logos }), logos });
+  await app.register(customersRoutes, {
+    service: createCustomersService({ repository: createCustomersRepository(db), accounts: companyRepository }),
+    permissions: permissionsRepository,
+    roleOfAccount: async (userId) => (await companyRepository.accountById(userId))?.roleId,
+  });
+  // Battery firmware library (types, products, images through the same upload pipeline) and the public release log.
+  await app.register(batteryFirmwareRoutes, {
+    service: createBatteryFirmwareService({
+      repository: createBatteryFirmwareRepository(db),
+      firmware: firmwareService,
+      log: createOperationLog(db),
+    }),
+  });
+  await app.register(firmwareReleasesRoutes, { service: firmwareService });
+  // Notices and versions (issue 8): maintenance notices and the release notes behind the update dialog.
+  await app.register(noticesRoutes, { service: createNoticesService({ repository: createNoticesRepository(db) }) });
+  await app.register(versionsRoutes, { service: createVersionsService({ repository: createVersionsRepository(db) }) });
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
   return app;
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type BenefitFactors, DEFAULT_BENEFIT_FACTORS } from '@sunward/contracts/plants';
 import { z } from 'zod';
+import { type OidcProviderSettings, OidcProvidersSettingSchema } from './features/third-party/oidc-settings.js';
 
 /**
  * Every setting comes from the environment; README.md lists them in one table. Parsed once at start
@@ -89,6 +90,36 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Sunward <no-reply@sunward.local>'),
+  // Accounts (issue 7)
+  /** Spec 01 §5 gives two readings of the password rule: strict 8-20 with a digit and a capital, lenient 6-16. */
+  PASSWORD_POLICY: z.enum(['strict', 'lenient']).default('strict'),
+  // Notifications (issue 8): alarm messages, alarm e-mails, SMS.
+  /** One alarm message per device and event code per this many minutes (flapping devices); 0 turns it off. */
+  ALARM_THROTTLE_MINUTES: z.coerce.number().min(0).max(1440).default(10),
+  /** Alarms collect this long before they are e-mailed (several at once go as one digest). */
+  ALARM_EMAIL_BATCH_SECONDS: z.coerce.number().min(0.2).max(3600).default(15),
+  /** Alarm e-mails one recipient gets per hour at most; later alarms wait and go as one digest. */
+  ALARM_EMAIL_MAX_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(6),
+  /** A failed e-mail is retried after this long, doubling each time, up to EMAIL_MAX_ATTEMPTS attempts. */
+  EMAIL_RETRY_BASE_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  EMAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** Unset: SMS are only written to the send log. http: POSTed as JSON to SMS_HTTP_URL. */
+  SMS_PROVIDER: z
+    .enum(['http'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  SMS_HTTP_URL: z.string().url().optional(),
+  SMS_HTTP_TOKEN: z.string().optional(),
+  SMS_MAX_PER_SENDER_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(100),
+  SMS_MAX_PER_PHONE_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Third-party sign-in: a JSON array of OpenID Connect providers (README); unset: none. */
+  OIDC_PROVIDERS: OidcProvidersSettingSchema,
+  /** Where providers send the browser back (the console's /loginThird); unset: derived from each request. */
+  OIDC_REDIRECT_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
   SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
@@ -139,6 +170,24 @@ export interface Config {
   benefitFactors: BenefitFactors;
   /** SMTP_URL and MAIL_FROM; no SMTP_URL: messages go to DATA_DIR/outbox. */
   mail: { smtpUrl: string | undefined; from: string };
+  /** Accounts: PASSWORD_POLICY, the password rule of registration, reset and change (strict or lenient). */
+  accounts: { passwordRule: 'strict' | 'lenient' };
+  /** Alarm messages and e-mails (ALARM_*, EMAIL_*). */
+  notifications: {
+    throttleMs: number;
+    emailBatchMs: number;
+    emailMaxPerHour: number;
+    emailRetryBaseMs: number;
+    emailMaxAttempts: number;
+  };
+  /** msg/send: the provider (SMS_PROVIDER, SMS_HTTP_*) and the hourly limits. */
+  sms: {
+    provider: { kind: 'log' } | { kind: 'http'; url: string; token: string | undefined; timeoutMs: number };
+    perSenderPerHour: number;
+    perPhonePerHour: number;
+  };
+  /** OIDC_PROVIDERS and OIDC_REDIRECT_URL: third-party sign-in. */
+  oidc: { providers: OidcProviderSettings[]; redirectUrl: string | undefined };
   /** npm start runs the demo fleet's simulator beside the server. */
   simulator: { seed: number; intervalSeconds: number } | undefined;
 }
@@ -152,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Setting ${String(issue?.path[0])} is invalid: ${issue?.message}`);
   }
   const e = parsed.data;
+  if (e.SMS_PROVIDER === 'http' && !e.SMS_HTTP_URL) throw new ConfigError('Setting SMS_HTTP_URL is invalid: SMS_PROVIDER=http needs it');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -196,6 +246,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       co2KgPerTree: e.BENEFIT_CO2_KG_PER_TREE,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    accounts: { passwordRule: e.PASSWORD_POLICY },
+    notifications: {
+      throttleMs: e.ALARM_THROTTLE_MINUTES * 60_000,
+      emailBatchMs: e.ALARM_EMAIL_BATCH_SECONDS * 1000,
+      emailMaxPerHour: e.ALARM_EMAIL_MAX_PER_HOUR,
+      emailRetryBaseMs: e.EMAIL_RETRY_BASE_SECONDS * 1000,
+      emailMaxAttempts: e.EMAIL_MAX_ATTEMPTS,
+    },
+    sms: {
+      provider:
+        e.SMS_PROVIDER === 'http' && e.SMS_HTTP_URL
+          ? { kind: 'http', url: e.SMS_HTTP_URL, token: e.SMS_HTTP_TOKEN, timeoutMs: 10_000 }
+          : { kind: 'log' },
+      perSenderPerHour: e.SMS_MAX_PER_SENDER_PER_HOUR,
+      perPhonePerHour: e.SMS_MAX_PER_PHONE_PER_HOUR,
+    },
+    oidc: { providers: e.OIDC_PROVIDERS, redirectUrl: e.OIDC_REDIRECT_URL },
     simulator: e.SIMULATOR === 'on' ? { seed: e.SIMULATOR_SEED, intervalSeconds: e.SIMULATOR_INTERVAL } : undefined,
   };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type KeyObject, verify } from 'node:crypto';
 import {
   type CommandPayload,
   CommandPayloadSchema,
@@ -24,6 +24,9 @@ export function createControls(): DeviceControls {
 
 type Reply = Omit<ReplyPayload, 'v' | 'id'>;
 
+/** The gateway's own entry in the upgrades under way (device SNs never take this form). */
+const GATEWAY_KEY = '@gateway';
+
 /**
  * The gateway's own settings, kept in memory as a real gateway keeps them in flash: the server address
  * it would connect to next, its lock, its digital output, and when its connection password was set.
@@ -34,6 +37,8 @@ export interface GatewaySettings {
   digitalOutput: boolean;
   connectionPassword: string | null;
   passwordSetAt: number | null;
+  /** The gateway's own firmware version, reported in its status; a gateway upgrade changes it. */
+  firmware: string;
 }
 
 export function createGatewaySettings(serverUrl: string): GatewaySettings {
@@ -44,7 +49,7 @@ export function createGatewaySettings(serverUrl: string): GatewaySettings {
   } catch {
     // Keep the default: the address is only reported, the connection uses the URL it was given.
   }
-  return { serverAddress, locked: false, digitalOutput: false, connectionPassword: null, passwordSetAt: null };
+  return { serverAddress, locked: false, digitalOutput: false, connectionPassword: null, passwordSetAt: null, firmware: '2.4.1' };
 }
 
 /** What the gateway reports of its settings (status and configure replies): never the password. */
@@ -73,6 +78,11 @@ export function createCommandHandler(deps: {
   gateway?: GatewaySettings;
   /** Called after the settings changed, so the gateway can publish its status again. */
   onConfigured?: () => void;
+  /**
+   * The platform's Ed25519 public key, provisioned into the device like a factory trust anchor: with it,
+   * an image whose signature over its SHA-256 does not verify is refused before it is applied.
+   */
+  firmwareKey?: KeyObject;
 }) {
   const { controls } = deps;
   const fetchFirmware = deps.fetchFirmware ?? (async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer()));
@@ -101,41 +111,75 @@ export function createCommandHandler(deps: {
     return { status: 'ok', values: { ...params } };
   }
 
-  function upgrade(command: CommandPayload, state: DeviceState): Reply | undefined {
+  /** Whether the image's signature verifies with the provisioned key (no key provisioned: not checked). */
+  function signatureValid(digestHex: string, signature: string | undefined): boolean {
+    if (!deps.firmwareKey) return true;
+    if (!signature) return false;
+    try {
+      return verify(null, Buffer.from(digestHex, 'hex'), deps.firmwareKey, Buffer.from(signature, 'base64'));
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Fetches, checks and applies an image to a device behind the gateway or (no device) to the gateway
+   * itself: size and SHA-256, then the platform's signature, then progress in steps to the new version.
+   */
+  function upgrade(command: CommandPayload, target: { key: string; apply(version: string): void }): Reply | undefined {
     const firmware = command.firmware;
     if (!firmware) return { status: 'error', error: 'bad_request', message: 'firmware missing' };
-    controls.upgrading.set(state.device.sn, 0);
+    controls.upgrading.set(target.key, 0);
     fetchFirmware(firmware.url).then(
       (image) => {
         const digest = createHash('sha256').update(image).digest('hex');
         // The device checks the image before applying it; a mismatch never reaches its flash.
         if (digest !== firmware.sha256 || image.length !== firmware.size) {
-          controls.upgrading.delete(state.device.sn);
+          controls.upgrading.delete(target.key);
           send(command.id, { status: 'error', error: 'hash_mismatch', message: 'image hash or size does not match' });
+          return;
+        }
+        if (!signatureValid(digest, firmware.signature)) {
+          controls.upgrading.delete(target.key);
+          send(command.id, { status: 'error', error: 'signature_invalid', message: 'image signature does not verify' });
           return;
         }
         let percent = 0;
         const timer = setInterval(() => {
           percent = Math.min(100, percent + 10);
-          controls.upgrading.set(state.device.sn, percent);
+          controls.upgrading.set(target.key, percent);
           if (percent < 100) {
             send(command.id, { status: 'progress', progress: percent });
             return;
           }
           clearInterval(timer);
-          upgrades.delete(state.device.sn);
-          controls.upgrading.delete(state.device.sn);
-          state.firmwareVersion = firmware.version;
+          upgrades.delete(target.key);
+          controls.upgrading.delete(target.key);
+          target.apply(firmware.version);
           send(command.id, { status: 'ok', version: firmware.version });
         }, stepMs);
-        upgrades.set(state.device.sn, { timer, commandId: command.id });
+        upgrades.set(target.key, { timer, commandId: command.id });
       },
       () => {
-        controls.upgrading.delete(state.device.sn);
+        controls.upgrading.delete(target.key);
         send(command.id, { status: 'error', error: 'download_failed' });
       },
     );
     return undefined;
+  }
+
+  /** The gateway's own upgrade: its new version goes out in its next status message. */
+  function upgradeGateway(command: CommandPayload): Reply | undefined {
+    const settings = deps.gateway;
+    if (!settings) return { status: 'error', error: 'unsupported', message: 'this gateway cannot be upgraded remotely' };
+    if (controls.upgrading.has(GATEWAY_KEY)) return { status: 'error', error: 'device_upgrading' };
+    return upgrade(command, {
+      key: GATEWAY_KEY,
+      apply: (version) => {
+        settings.firmware = version;
+        deps.onConfigured?.();
+      },
+    });
   }
 
   /** op configure: a locked gateway refuses every change but unlocking (which may come with others). */
@@ -161,6 +205,7 @@ export function createCommandHandler(deps: {
       return command.device === undefined
         ? configure(command.config)
         : { status: 'error', error: 'bad_request', message: 'configure is for the gateway itself' };
+    if (command.device === undefined && command.op === 'upgrade') return upgradeGateway(command);
     const state = deps.states.find((s) => s.device.sn === command.device);
     if (!state)
       return {
@@ -208,7 +253,12 @@ export function createCommandHandler(deps: {
         return apply(state, params);
       }
       case 'upgrade':
-        return upgrade(command, state);
+        return upgrade(command, {
+          key: state.device.sn,
+          apply: (version) => {
+            state.firmwareVersion = version;
+          },
+        });
       default:
         return { status: 'error', error: 'bad_request' };
     }

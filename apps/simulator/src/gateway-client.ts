@@ -31,7 +31,8 @@ export function connectGateway(options: {
   sn: string;
   key: string;
   intervalSeconds: number;
-  firmware: string;
+  /** The gateway's firmware version now (an upgrade changes it). */
+  firmware: () => string;
   rssi: () => number;
   onCommand?: (payload: Buffer) => void;
   onError?: (error: Error) => void;
@@ -43,7 +44,7 @@ export function connectGateway(options: {
   const status = (online: boolean): StatusPayload => ({
     v: GATEWAY_PROTOCOL_VERSION,
     online,
-    fw: options.firmware,
+    fw: options.firmware(),
     hw: 'SWG-4G-2.1',
     rssi: options.rssi(),
     comm: '4G',

@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SimulatedFleetSchema } from '@sunward/contracts/simulated-fleet';
@@ -21,12 +22,13 @@ const { values: args } = parseArgs({
     interval: { type: 'string' },
     'fault-rate': { type: 'string' },
     'upgrade-step-ms': { type: 'string' },
+    'firmware-key': { type: 'string' },
     gateways: { type: 'string' },
   },
 });
 if (!args.fleet) {
   process.stderr.write(
-    'usage: simulator --fleet FILE [--gateways N] [--url mqtt://host:port] [--seed N] [--interval SECONDS] [--fault-rate 0..1]\n',
+    'usage: simulator --fleet FILE [--gateways N] [--url mqtt://host:port] [--seed N] [--interval SECONDS] [--fault-rate 0..1] [--firmware-key PEM]\n',
   );
   process.exit(2);
 }
@@ -37,6 +39,8 @@ const seed = args.seed ? Number(args.seed) : fleet.seed;
 const url = args.url ?? fleet.mqttUrl;
 const faultRate = args['fault-rate'] ? Number(args['fault-rate']) : 0.0005;
 const root = createRandom(seed);
+// The platform's firmware public key (PEM file), the trust anchor every simulated device verifies images with.
+const firmwareKey = args['firmware-key'] ? createPublicKey(readFileSync(args['firmware-key'], 'utf8')) : undefined;
 const timers: NodeJS.Timeout[] = [];
 const connections: ReturnType<typeof connectGateway>[] = [];
 const handlers: ReturnType<typeof createCommandHandler>[] = [];
@@ -57,7 +61,7 @@ for (const gateway of fleet.gateways) {
     sn: gateway.sn,
     key: gateway.key,
     intervalSeconds,
-    firmware: '2.4.1',
+    firmware: () => settings.firmware,
     rssi: () => Math.round(-65 + random.normal(0, 6)),
     onError: (error) => process.stderr.write(`gateway ${gateway.sn}: ${error.message}\n`),
     onCommand: (payload) => handler?.handle(payload),
@@ -69,6 +73,7 @@ for (const gateway of fleet.gateways) {
     reply: (reply) => connection.publishReply(reply),
     gateway: settings,
     onConfigured: () => connection.publishStatus(),
+    firmwareKey,
     progressStepMs: args['upgrade-step-ms'] ? Number(args['upgrade-step-ms']) : 1000,
   });
   handlers.push(handler);

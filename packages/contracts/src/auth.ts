@@ -14,7 +14,17 @@ export const RefreshGrantSchema = z.object({
   refresh_token: z.string().min(16).max(200),
 });
 
-export const TokenRequestSchema = z.discriminatedUnion('grant_type', [PasswordGrantSchema, RefreshGrantSchema]);
+/**
+ * POST /oauth/token, second step of a two-factor sign-in (issue 7): the challenge the password grant
+ * answered with code 112, and a code from the authenticator app or a one-time recovery code.
+ */
+export const SecondFactorGrantSchema = z.object({
+  grant_type: z.literal('second_factor'),
+  challenge: z.string().min(16).max(200),
+  code: z.string().trim().min(6).max(20),
+});
+
+export const TokenRequestSchema = z.discriminatedUnion('grant_type', [PasswordGrantSchema, RefreshGrantSchema, SecondFactorGrantSchema]);
 export type TokenRequest = z.infer<typeof TokenRequestSchema>;
 
 export const TokenResponseSchema = z.object({
@@ -44,6 +54,8 @@ export const CurrentUserSchema = z.object({
     readOnly: z.boolean(),
     language: z.string(),
     company: CompanySummarySchema.nullable(),
+    /** Issue 7: the user's company requires two-factor sign-in and the user has not enrolled yet. */
+    twoFactorSetupRequired: z.boolean().optional(),
   }),
 });
 export type CurrentUser = z.infer<typeof CurrentUserSchema>;

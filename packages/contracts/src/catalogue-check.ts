@@ -31,12 +31,15 @@ export function catalogueProblems(
 const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   SN: ['vi'],
   SOC: ['cn', 'vi', 'es', 'de', 'cz', 'po', 'tr', 'el', 'pt'],
+  'SOC (%)': ['vi', 'es', 'de', 'cz', 'po', 'tr', 'el', 'pt'],
   Alias: ['es', 'de', 'cz', 'po', 'pt'],
   Model: ['cz', 'po', 'tr'],
   Status: ['de'],
   Normal: ['es', 'de', 'tr', 'pt'],
   Offline: ['de', 'cz', 'po', 'pt'],
   Gateway: ['de', 'vi', 'pt'],
+  Gateways: ['de', 'pt'],
+  Firmware: ['vi', 'es', 'de', 'cz', 'po', 'pt'],
 };
 
 /** `mayEqualEnglish` for catalogueProblems: the words above, in the languages that use them. */

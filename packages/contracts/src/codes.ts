@@ -21,8 +21,39 @@ export const Code = {
   SIGN_IN_LOCKED: 110,
   /** Sunward: the refresh token is unknown, expired or revoked; sign in again. */
   REFRESH_INVALID: 111,
+  // Accounts: two-factor sign-in (issue 7), 112-114: Sunward's, documented in docs/decisions.md.
+  /** Sunward: the password was right; send the authenticator code with the challenge in data (grant_type=second_factor). */
+  SECOND_FACTOR_REQUIRED: 112,
+  /** Sunward: the two-factor sign-in step is unknown, expired or used; enter the password again. */
+  SECOND_FACTOR_EXPIRED: 113,
+  /** Sunward: the user's company requires two-factor sign-in, so it cannot be turned off. */
+  TWO_FACTOR_REQUIRED_BY_COMPANY: 114,
+  // Third-party sign-in (OpenID Connect), 120-127: Sunward's, documented in docs/decisions.md.
+  /** Sunward: no sign-in provider with this id is configured. */
+  THIRD_PARTY_PROVIDER_UNKNOWN: 120,
+  /** Sunward: the third-party sign-in attempt is unknown, expired, already used or from another browser. */
+  THIRD_PARTY_STATE_INVALID: 121,
+  /** Sunward: the provider could not be reached, or refused to exchange the code. */
+  THIRD_PARTY_PROVIDER_FAILED: 122,
+  /** Sunward: the provider's ID token failed verification (signature, issuer, audience, expiry or nonce). */
+  THIRD_PARTY_TOKEN_INVALID: 123,
+  /** Sunward: the binding ticket is unknown, expired or already used. */
+  THIRD_PARTY_TICKET_INVALID: 124,
+  /** Sunward: this third-party identity is already bound to another account. */
+  THIRD_PARTY_BOUND_ELSEWHERE: 125,
+  /** Sunward: the account already has an identity of this provider bound; unbind it first. */
+  THIRD_PARTY_ALREADY_BOUND: 126,
+  /** Sunward: the account has no identity of this provider to unbind. */
+  THIRD_PARTY_NOT_BOUND: 127,
   AGENT_EXISTS: 202,
   COMPANY_NAME_DUPLICATE: 203,
+  // Company and customers (issue 7): spec 02 §8 names these refusals without numbers.
+  /** Sunward: the account is already a customer of this company. */
+  CUSTOMER_EXISTS: 204,
+  /** Sunward: a customer type with subtypes cannot be deleted. */
+  CUSTOMER_TYPE_HAS_SUBTYPES: 205,
+  /** Sunward: a label with the same name already exists under the same primary label (or among primaries). */
+  CUSTOMER_TYPE_NAME_EXISTS: 206,
   ALREADY: 207,
   GATEWAY_REGISTRATION_WRONG: 300,
   GATEWAY_USED: 301,
@@ -48,6 +79,8 @@ export const Code = {
   DEVICE_OFFLINE: 603,
   /** Sunward: the device is upgrading and refuses other commands until it has finished. */
   DEVICE_UPGRADING: 604,
+  /** Sunward (spec 02 §8 "battery slave cannot be upgraded", number not shown): upgrade the master instead. */
+  BATTERY_SLAVE: 605,
   PLANT_NOT_FOUND: 700,
   SHARE_WITH_SELF: 701,
   SHARE_TO_COMPANY_USER: 702,
@@ -73,8 +106,30 @@ export const Code = {
   AGENT_ALREADY: 903,
   FIRMWARE_NAME_DUPLICATE: 4000,
   FIRMWARE_ALREADY_LATEST: 4001,
+  /** Sunward: the image's hardware version or compatible software range does not match the device. */
+  FIRMWARE_INCOMPATIBLE: 4010,
   FIRMWARE_VERSION_DUPLICATE: 4002,
+  // Battery firmware library (Sunward; docs/decisions.md "Battery firmware library").
+  /** Sunward: a battery type with subtypes cannot be deleted (or moved under another type). */
+  BATTERY_TYPE_HAS_SUBTYPES: 4003,
+  /** Sunward: a battery type of this name already exists at that place (among primaries, or under the primary). */
+  BATTERY_TYPE_NAME_EXISTS: 4004,
+  /** Sunward: the type picked as the parent is not a primary type ("select a primary title"). */
+  BATTERY_TYPE_NOT_PRIMARY: 4005,
+  /** Sunward: the battery type is used by battery products or firmware and cannot be deleted. */
+  BATTERY_TYPE_IN_USE: 4006,
+  /** Sunward: a battery product of this name already exists. */
+  BATTERY_PRODUCT_NAME_EXISTS: 4007,
+  /** Sunward: the battery product is used by battery firmware and cannot be deleted. */
+  BATTERY_PRODUCT_IN_USE: 4008,
   DICTIONARY_CODE_EXISTS: 5000,
+  // Notices and versions, 4100-4102: Sunward's, documented in docs/decisions.md.
+  /** Sunward (spec 02 §5 "version numbers unique"): a system version with this number already exists. */
+  SYSTEM_VERSION_EXISTS: 4100,
+  /** Sunward (spec 02 §5 "higher than the latest"): a new system version must be above the newest one. */
+  SYSTEM_VERSION_NOT_HIGHER: 4101,
+  /** Sunward (spec 02 §4 "setting invalid is one-way"): an invalid notice cannot be changed any more. */
+  NOTICE_INVALIDATED: 4102,
 } as const;
 
 export type CodeName = keyof typeof Code;

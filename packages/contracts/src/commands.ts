@@ -46,7 +46,8 @@ export const DebugRequestSchema = CommandBodySchema.extend({
 });
 export type DebugRequest = z.infer<typeof DebugRequestSchema>;
 
-export const COMMAND_STATUSES = ['pending', 'ok', 'error', 'timeout', 'refused'] as const;
+/** queued: a gateway upgrade that waits for its gateway to come online. */
+export const COMMAND_STATUSES = ['pending', 'queued', 'ok', 'error', 'timeout', 'refused'] as const;
 
 /** The outcome of a command as the console shows it. */
 export const CommandResultSchema = z.object({
@@ -90,7 +91,18 @@ export const CommandLogQuerySchema = z.object({
     .max(200)
     .regex(/^[a-z_]+(,[a-z_]+)*$/)
     .optional(),
+  /** One status or several, comma-separated (pending, queued, ok, error, timeout, refused). */
+  status: z
+    .string()
+    .max(100)
+    .regex(/^[a-z_]+(,[a-z_]+)*$/)
+    .optional(),
+  /** Sent at or after this time (ISO). */
+  from: z.string().datetime({ offset: true }).optional(),
+  /** Sent before this time (ISO). */
+  to: z.string().datetime({ offset: true }).optional(),
 });
+export type CommandLogQuery = z.infer<typeof CommandLogQuerySchema>;
 
 export const CommandLogRowSchema = z.object({
   id: z.number(),
@@ -109,7 +121,8 @@ export const CommandLogPageSchema = z.object({ infos: z.array(CommandLogRowSchem
 /** Spec 02 §4 upgrade results, with the progress while it runs. */
 export const UpgradeProgressSchema = z.object({
   commandId: z.number(),
-  state: z.enum(['upgrading', 'successful', 'failed', 'cancelled']),
+  /** waiting: a gateway upgrade queued until the gateway is online. */
+  state: z.enum(['waiting', 'upgrading', 'successful', 'failed', 'cancelled']),
   progress: z.number(),
   version: z.string().nullable(),
   message: z.string().nullable(),
@@ -144,3 +157,24 @@ export const BatchUpgradeResultSchema = z.object({
   ),
 });
 export type BatchUpgradeResult = z.infer<typeof BatchUpgradeResultSchema>;
+
+/** What an upgrade addresses: an inverter, a battery (its master pack) or a gateway itself. */
+export const UPGRADE_TARGETS = ['inverter', 'battery', 'gateway'] as const;
+export type UpgradeTarget = (typeof UPGRADE_TARGETS)[number];
+
+/** battery/batchUpgrade/check and batchUpgrade: the batteries and the image. */
+export const BatchUpgradeBodySchema = CommandBodySchema.extend({
+  sns: z.array(z.string().min(1).max(64)).min(1).max(500),
+  firmId: z.number().int().positive(),
+});
+
+/**
+ * The check before a batch upgrade (spec 02 §4): for each SN whether it can take the image now and, if
+ * not, why (code and message): not found, a slave, offline, upgrading, already on the version, not
+ * compatible. The user then continues with the ones that can.
+ */
+export const BatchUpgradeCheckSchema = z.object({
+  ready: z.number(),
+  results: z.array(z.object({ sn: z.string(), ready: z.boolean(), code: z.number(), message: z.string().nullable() })),
+});
+export type BatchUpgradeCheck = z.infer<typeof BatchUpgradeCheckSchema>;

@@ -109,6 +109,8 @@ export const DeviceRowSchema = z.object({
   parentId: z.number().nullable(),
   slaveCount: z.number(),
   mainMeter: z.boolean(),
+  /** The firmware version the device reports (upgrades compare with it). */
+  firmwareVersion: z.string().nullable(),
   /** What the caller may do with it: view, operate or manage. */
   access: z.enum(['view', 'operate', 'manage']),
 });

@@ -30,8 +30,15 @@ export const FIRMWARE_VERSION = /^[A-Za-z0-9._-]{1,32}$/;
 export const FIRMWARE_COMPATIBLE = /^[A-Za-z0-9._\-<>=~^*|, ]{1,64}$/;
 export const MD5_HEX = /^[A-Fa-f0-9]{32}$/;
 
-export const FIRMWARE_TYPES = ['gateway', 'inverter'] as const;
+/** Every record's type: the library's gateway and inverter images and the battery library's images. */
+export const FIRMWARE_TYPES = ['gateway', 'inverter', 'battery'] as const;
 export type FirmwareType = (typeof FIRMWARE_TYPES)[number];
+/**
+ * The types the main library (/firmware/list) uploads and lists; battery images have their own calls
+ * (battery-firmware.ts) because each carries a battery type and a battery product.
+ */
+export const LIBRARY_FIRMWARE_TYPES = ['gateway', 'inverter'] as const;
+export type LibraryFirmwareType = (typeof LIBRARY_FIRMWARE_TYPES)[number];
 export const FIRMWARE_MODES = ['remote', 'local'] as const;
 export type FirmwareMode = (typeof FIRMWARE_MODES)[number];
 export const FIRMWARE_EXTENSIONS = ['bin', 'hex'] as const;
@@ -50,7 +57,7 @@ export function firmwareMaxBytes(maxMb: number): number {
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 /** Optional texts: absent or blank means none (multipart fields always arrive as strings). */
-const optionalText = (max: number, pattern?: RegExp) =>
+export const optionalText = (max: number, pattern?: RegExp) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v),
     (pattern ? z.string().max(max).regex(pattern) : z.string().max(max)).optional(),
@@ -65,7 +72,7 @@ export const FirmwareFieldsSchema = z.object({
   hwVersion: optionalText(FIRMWARE_LIMITS.versionMax, FIRMWARE_VERSION),
   swVersion: z.string().trim().regex(FIRMWARE_VERSION),
   swCompatible: optionalText(FIRMWARE_LIMITS.compatibleMax, FIRMWARE_COMPATIBLE),
-  type: z.enum(FIRMWARE_TYPES),
+  type: z.enum(LIBRARY_FIRMWARE_TYPES),
   mode: z.enum(FIRMWARE_MODES),
   changeLog: optionalText(FIRMWARE_LIMITS.changeLogMax),
 });
@@ -82,14 +89,14 @@ export const FirmwareUploadFieldsSchema = FirmwareFieldsSchema.extend({
 });
 export type FirmwareUploadFields = z.infer<typeof FirmwareUploadFieldsSchema>;
 
-const booleanText = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+export const booleanText = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
 export const FirmwareListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(FIRMWARE_LIMITS.pageSizeMax).default(20),
   /** Name, product or manufacturer, substring, case-insensitive. */
   keyword: z.string().trim().max(64).optional(),
-  type: z.enum(FIRMWARE_TYPES).optional(),
+  type: z.enum(LIBRARY_FIRMWARE_TYPES).optional(),
   enabled: booleanText.optional(),
 });
 export type FirmwareListQuery = z.infer<typeof FirmwareListQuerySchema>;

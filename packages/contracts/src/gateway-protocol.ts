@@ -142,6 +142,8 @@ export const CommandPayloadSchema = z.object({
       version: z.string().max(32),
       size: z.number().int().positive(),
       sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      /** The platform's Ed25519 signature over the SHA-256 digest (base64); the device refuses an image it does not verify. */
+      signature: z.string().max(200).optional(),
     })
     .optional(),
   /** configure: the gateway settings to change. */
@@ -158,6 +160,8 @@ export const COMMAND_ERRORS = [
   'bad_request',
   'out_of_range',
   'hash_mismatch',
+  'signature_invalid',
+  'incompatible',
   'download_failed',
   'expired',
   'cancelled',

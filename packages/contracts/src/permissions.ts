@@ -78,6 +78,13 @@ export const PERMISSIONS = [
 
   // Platform operations (Sunward): ingest health, broker and pipeline figures.
   button('system.monitor', 'logger.management'),
+
+  // Platform management (spec 01 §2 "management": system versions, maintenance notices): platform only.
+  menu('system.management'),
+  menu('system.version', 'system.management'),
+  menu('system.notice', 'system.management'),
+  // SMS sending and record (issue 8 notifications; msg/send).
+  menu('system.sms', 'system.management'),
 ] as const satisfies readonly PermissionDefinition[];
 
 export type PermissionKey = (typeof PERMISSIONS)[number]['key'];

@@ -124,6 +124,34 @@ export function isRegistrationPassword(value: string, rule: RegistrationPassword
   return /^(?=.*\d)(?=.*[A-Z])[A-Za-z0-9]{8,20}$/.test(value);
 }
 
+// Accounts (issue 7) ---------------------------------------------------------------------------------------
+
+/** Why a new password is refused, or null: spaces, the rule of the chosen reading, or a common password. */
+export type PasswordProblem = 'spaces' | 'rule' | 'common';
+
+/**
+ * The one check of a new password (registration, reset, change), run by the forms and by the server.
+ * `isCommon` is the shipped common-password list (`password-policy.ts`); forms may leave it out to
+ * keep the list off the page, since the server applies it anyway.
+ */
+export function passwordProblem(
+  value: string,
+  rule: RegistrationPasswordRule,
+  isCommon?: (value: string) => boolean,
+): PasswordProblem | null {
+  if (hasSpace(value)) return 'spaces';
+  if (!isRegistrationPassword(value, rule)) return 'rule';
+  if (isCommon?.(value)) return 'common';
+  return null;
+}
+
+/** An account a person registers with: an e-mail address, or a mainland China mobile number (spec 02 §5). */
+export function accountKind(value: string): 'email' | 'phone' | null {
+  if (isEmail(value)) return 'email';
+  if (isMainlandMobile(value)) return 'phone';
+  return null;
+}
+
 /**
  * Wi-Fi (connection) password: 8–24 with upper, lower and digit. Restricted to printable ASCII without the
  * space, which is what a WPA passphrase can carry once the password-field no-space rule is applied.

@@ -3,6 +3,7 @@
 // No relative imports here: drizzle-kit loads this file on its own.
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   date,
   doublePrecision,
@@ -29,6 +30,13 @@ export const companies = pgTable('companies', {
   /** Devices its users may command per minute (remote operation safety; issue 6). */
   commandCapPerMinute: integer('command_cap_per_minute').notNull().default(100),
   createdAt: createdAt(),
+  // Company information (issue 7, spec 02 §3 company: contact name, e-mail, phone, address).
+  contactName: text('contact_name'),
+  email: text('email'),
+  phone: text('phone'),
+  address: text('address'),
+  /** Accounts (issue 7): staff must sign in with a second factor (TOTP); those without one enrol right after sign-in. */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
 });
 
 /** The permission catalogue, synced at start from packages/contracts so ids stay stable. */
@@ -89,6 +97,16 @@ export const users = pgTable('users', {
   disabledAt: timestamp('disabled_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  // Accounts (issue 7): personalized settings and two-factor sign-in (TOTP, RFC 6238).
+  /** user/personalized: language, look, home page, page size (contracts PersonalizedSchema). */
+  preferences: jsonb('preferences'),
+  /** The TOTP secret (base32) once two-factor sign-in is on; it must be readable to check codes, so it is not hashed. */
+  totpSecret: text('totp_secret'),
+  totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
+  /** A secret offered by set-up, until the first code confirms it. */
+  totpPendingSecret: text('totp_pending_secret'),
+  /** The last 30-second step a code was accepted for: a code is accepted once (no replay within its window). */
+  totpLastStep: integer('totp_last_step'),
 });
 
 /** A signed-in device: one refresh-token family. Revoking it ends every token it issued. */
@@ -146,8 +164,103 @@ export const messages = pgTable(
     content: text('content').notNull(),
     state: smallint('state').notNull().default(0),
     createdAt: createdAt(),
+    /** Equipment alarms: what the message is about (plant, device, event code, opened or cleared), for links and filters. */
+    data: jsonb('data'),
   },
-  (t) => [index('messages_user_state').on(t.userId, t.state)],
+  (t) => [index('messages_user_state').on(t.userId, t.state), index('messages_user_created').on(t.userId, t.createdAt)],
+);
+
+// ---- Notifications: e-mail alarms and SMS (issue 8) ----
+
+/**
+ * A user's e-mail alarm settings (user/notify): on or off, the verified address alarms go to, the
+ * levels wanted for every plant and per-plant overrides. The pending_* columns hold a verification code
+ * sent by user/notify/code (its SHA-256 only) until the address is confirmed.
+ */
+export const notifySettings = pgTable('notify_settings', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  email: text('email'),
+  /** Event levels e-mailed for every plant the user sees (fault, protect, warning). */
+  levels: jsonb('levels').notNull().default(['fault']),
+  /** Per-plant overrides: [{plantId, levels}]; empty levels mute that plant. */
+  plants: jsonb('plants').notNull().default([]),
+  pendingEmail: text('pending_email'),
+  codeHash: text('code_hash'),
+  codeExpiresAt: timestamp('code_expires_at', { withTimezone: true }),
+  codeAttempts: integer('code_attempts').notNull().default(0),
+  codeSentAt: timestamp('code_sent_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Every e-mail the notification service sends (alarm, digest, verification code) with its state: pending
+ * until the SMTP server accepts it, retried with backoff, failed after the last attempt.
+ */
+export const emailDeliveries = pgTable(
+  'email_deliveries',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    to: text('to').notNull(),
+    /** alarm, digest or code */
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    /** Alarms this e-mail carries (a digest carries several). */
+    items: integer('items').notNull().default(1),
+    /** pending, sent, failed */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('email_deliveries_due').on(t.status, t.nextAttemptAt), index('email_deliveries_user').on(t.userId, t.createdAt)],
+);
+
+/** Alarms waiting to be e-mailed: collected for a few seconds so many at once go as one digest. */
+export const alarmEmailItems = pgTable(
+  'alarm_email_items',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+    /** Set once the item went into an e-mail. */
+    deliveryId: integer('delivery_id'),
+  },
+  (t) => [index('alarm_email_items_waiting').on(t.userId).where(sql`${t.deliveryId} is null`)],
+);
+
+/** The SMS send log (msg/send): one row per recipient with the provider's answer. */
+export const smsMessages = pgTable(
+  'sms_messages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id'),
+    account: text('account').notNull(),
+    phone: text('phone').notNull(),
+    content: text('content').notNull(),
+    /** log (no provider: recorded only) or http */
+    provider: text('provider').notNull(),
+    /** sent, failed, logged */
+    status: text('status').notNull(),
+    providerId: text('provider_id'),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('sms_messages_created').on(t.createdAt),
+    index('sms_messages_user').on(t.userId, t.createdAt),
+    index('sms_messages_phone').on(t.phone, t.createdAt),
+  ],
 );
 
 // ---- Telemetry (issue 3) ----
@@ -470,7 +583,7 @@ export const firmware = pgTable(
     swVersion: text('sw_version').notNull(),
     /** Software versions this image may replace, e.g. ">=1.2.0 <2.0.0"; empty: any. */
     swCompatible: text('sw_compatible'),
-    /** gateway or inverter (batteries have their own library). */
+    /** gateway, inverter or battery (battery images are managed on /firmware/batt). */
     type: text('type').notNull(),
     /** remote or local. */
     mode: text('mode').notNull(),
@@ -485,9 +598,45 @@ export const firmware = pgTable(
     changeLog: text('change_log'),
     creatorId: integer('creator_id'),
     createdAt: createdAt(),
+    /** Battery images only: the secondary battery type and the battery product the image is for. */
+    batteryTypeId: integer('battery_type_id').references(() => batteryTypes.id),
+    batteryProductId: integer('battery_product_id').references(() => batteryProducts.id),
   },
   (t) => [uniqueIndex('firmware_type_version').on(t.type, t.swVersion)],
 );
+
+// ---- Battery firmware library (issue 6): battery types and battery products ----
+
+/**
+ * Battery types, a two-level tree: primary labels (no parent) and secondary labels under them. Names
+ * are unique among primaries and among the secondaries of one primary.
+ */
+export const batteryTypes = pgTable(
+  'battery_types',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    parentId: integer('parent_id').references((): AnyPgColumn => batteryTypes.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('battery_types_primary_name').on(t.name).where(sql`${t.parentId} is null`),
+    uniqueIndex('battery_types_secondary_name').on(t.parentId, t.name),
+  ],
+);
+
+/** Battery products, each of one secondary battery type; battery images name the product they are for. */
+export const batteryProducts = pgTable('battery_products', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull().unique(),
+  manufacturer: text('manufacturer').notNull(),
+  model: text('model').notNull(),
+  batteryTypeId: integer('battery_type_id')
+    .notNull()
+    .references(() => batteryTypes.id),
+  remark: text('remark'),
+  createdAt: createdAt(),
+});
 
 /**
  * Every command sent to a device or gateway (remote operation audit): who, when, what, the result. A
@@ -568,3 +717,240 @@ export const batchTaskItems = pgTable(
   },
   (t) => [uniqueIndex('batch_task_items_sn').on(t.taskId, t.sn), index('batch_task_items_status').on(t.taskId, t.status)],
 );
+
+// ---- Third-party sign-in with OpenID Connect (issue 7) ----
+
+/** A third-party identity bound to a user: one user per identity, one identity per provider and user. */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The provider's id in OIDC_PROVIDERS. */
+    provider: text('provider').notNull(),
+    /** The ID token's `sub`: stable and unique per provider (OIDC Core §2). */
+    subject: text('subject').notNull(),
+    email: text('email'),
+    name: text('name'),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('user_identities_provider_subject').on(t.provider, t.subject),
+    uniqueIndex('user_identities_user_provider').on(t.userId, t.provider),
+  ],
+);
+
+/**
+ * A started authorization-code flow, kept until the browser comes back: its state (SHA-256 only), the
+ * nonce and PKCE verifier (which never leave the server), and the browser key's SHA-256. Deleted when used.
+ */
+export const oidcFlows = pgTable(
+  'oidc_flows',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    provider: text('provider').notNull(),
+    /** signIn or bind */
+    purpose: text('purpose').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    browserKeyHash: text('browser_key_hash').notNull(),
+    ip: text('ip'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('oidc_flows_expires').on(t.expiresAt), index('oidc_flows_ip').on(t.ip)],
+);
+
+/** A verified identity waiting to be bound (user/third/bind); the ticket's SHA-256 only. Deleted when used. */
+export const oidcBindingTickets = pgTable(
+  'oidc_binding_tickets',
+  {
+    ticketHash: text('ticket_hash').primaryKey(),
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email'),
+    name: text('name'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('oidc_binding_tickets_expires').on(t.expiresAt)],
+);
+
+// ---- Company customers, customer types and agents (issue 7) ----
+
+/** Customer types: primary labels (no parent) and secondary labels under one primary, per company. */
+export const customerTypes = pgTable(
+  'customer_types',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    parentId: integer('parent_id'),
+    name: text('name').notNull(),
+    remark: text('remark'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('customer_types_primary_name').on(t.companyId, t.name).where(sql`${t.parentId} is null`),
+    uniqueIndex('customer_types_secondary_name').on(t.parentId, t.name).where(sql`${t.parentId} is not null`),
+  ],
+);
+
+/**
+ * A company's customers: an account (master) linked to the company. The account keeps no company of its
+ * own (users.company_id stays null), so it never gets the company's staff access; it sees the plants
+ * assigned to it (company_customer_plants), read-only.
+ */
+export const companyCustomers = pgTable(
+  'company_customers',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    typeId: integer('type_id').references(() => customerTypes.id, { onDelete: 'set null' }),
+    remark: text('remark'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('company_customers_user').on(t.companyId, t.userId), index('company_customers_user_id').on(t.userId)],
+);
+
+export const companyCustomerPlants = pgTable(
+  'company_customer_plants',
+  {
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => companyCustomers.id, { onDelete: 'cascade' }),
+    plantId: integer('plant_id')
+      .notNull()
+      .references(() => plants.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.plantId] }), index('company_customer_plants_plant').on(t.plantId)],
+);
+
+/** Agents a company appointed: another company's administrator (spec 02 §6 agent rules). */
+export const companyAgents = pgTable(
+  'company_agents',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    agentUserId: integer('agent_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('company_agents_agent').on(t.agentUserId)],
+);
+
+// ---- Notices and versions (issue 8) -------------------------------------------------------------------
+
+/**
+ * Maintenance notices (spec 02 §3, §4): an upgrade, maintenance or plain notice with its window and
+ * texts in Chinese and English. Status 0 publishing, 1 unpublished, 2 invalid (final).
+ */
+export const notices = pgTable(
+  'notices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** 1 upgrade, 2 maintenance, 3 plain notice. */
+    type: smallint('type').notNull(),
+    /** "0" every user, "1" console users, "2" app users. */
+    scope: text('scope').notNull(),
+    status: smallint('status').notNull().default(1),
+    startTime: timestamp('start_time', { withTimezone: true }).notNull(),
+    endTime: timestamp('end_time', { withTimezone: true }).notNull(),
+    effectiveTime: timestamp('effective_time', { withTimezone: true }).notNull(),
+    /** 0 services available, 1 some functions unavailable, 2 platform unavailable. */
+    impact: smallint('impact').notNull(),
+    zhDesc: text('zh_desc').notNull(),
+    enDesc: text('en_desc').notNull(),
+    zhDuration: text('zh_duration').notNull(),
+    enDuration: text('en_duration').notNull(),
+    /** [{zhSuggest, enSuggest}] */
+    suggests: jsonb('suggests').notNull().default([]),
+    creatorId: integer('creator_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+  },
+  (t) => [index('notices_window').on(t.status, t.startTime, t.endTime)],
+);
+
+/** System versions (spec 02 §3): release notes in Chinese and English; numbers unique, each above the last. */
+export const systemVersions = pgTable('system_versions', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  version: text('version').notNull().unique(),
+  zhContent: text('zh_content').notNull(),
+  enContent: text('en_content').notNull(),
+  publisherId: integer('publisher_id'),
+  releaseTime: timestamp('release_time', { withTimezone: true }).notNull().defaultNow(),
+});
+
+// ---- Accounts: verification codes, rate limits, two-factor sign-in (issue 7) ----
+
+/**
+ * Verification codes for registration, password reset and binding an address. Only a salted SHA-256 of
+ * the code is kept; a code is void after five wrong entries, when it expires, or once used.
+ */
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** register, reset or bind */
+    purpose: text('purpose').notNull(),
+    /** The e-mail (lower-case) or phone number the code went to. */
+    address: text('address').notNull(),
+    codeHash: text('code_hash').notNull(),
+    /** Who asked: the per-address hourly limit counts rows, the per-client limit counts this. */
+    ip: text('ip'),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('verification_codes_address').on(t.address, t.createdAt), index('verification_codes_ip').on(t.ip, t.createdAt)],
+);
+
+/** Fixed-window request counters for anonymous calls (checkAccount, getCode), shared by every server process. */
+export const rateLimitCounters = pgTable('rate_limit_counters', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});
+
+/** One-time recovery codes for two-factor sign-in: SHA-256 only; used_at set when spent. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user').on(t.userId)],
+);
+
+/** The step between a right password and the authenticator code: short-lived, single-use, SHA-256 only. */
+export const signInChallenges = pgTable('sign_in_challenges', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  ip: text('ip'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});

@@ -13,6 +13,8 @@ interface Pending {
 }
 
 export class CommandTimeoutError extends Error {}
+/** The server is stopping: the command is neither answered nor timed out here; the next process hears its reply. */
+export class CommandChannelClosedError extends Error {}
 
 /**
  * Commands down, replies up, matched by correlation id. A progress reply extends the wait (upgrades
@@ -20,7 +22,7 @@ export class CommandTimeoutError extends Error {}
  * adds authorisation, audit and idempotency on top.
  */
 export function createCommandChannel(deps: { publish: (gatewaySn: string, payload: string) => Promise<void>; log: FastifyBaseLogger }) {
-  const pending = new Map<string, Pending>();
+  const pending = new Map<string, Pending & { reject: (error: Error) => void }>();
   const late: { id: string; gatewaySn: string; reply: ReplyPayload; at: Date }[] = [];
   const lateListeners = new Set<(late: { id: string; gatewaySn: string; reply: ReplyPayload }) => void>();
 
@@ -40,7 +42,7 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
           pending.delete(id);
           reject(new CommandTimeoutError(`no reply from ${gatewaySn} within ${timeoutMs} ms`));
         }, timeoutMs);
-        pending.set(id, { gatewaySn, resolve, onProgress: options.onProgress, timer, timeoutMs });
+        pending.set(id, { gatewaySn, resolve, reject, onProgress: options.onProgress, timer, timeoutMs });
         deps.publish(gatewaySn, JSON.stringify(payload)).catch((error: unknown) => {
           clearTimeout(timer);
           pending.delete(id);
@@ -87,6 +89,18 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
     onLateReply(listener: (late: { id: string; gatewaySn: string; reply: ReplyPayload }) => void): () => void {
       lateListeners.add(listener);
       return () => lateListeners.delete(listener);
+    },
+
+    /**
+     * Stops waiting for replies (server shutdown): no command is reported as timed out because its server
+     * stopped; each is left pending in the audit, where the next process records its reply.
+     */
+    close(): void {
+      for (const waiting of pending.values()) {
+        clearTimeout(waiting.timer);
+        waiting.reject(new CommandChannelClosedError('the server is stopping'));
+      }
+      pending.clear();
     },
 
     /** Replies that came after their command had timed out (kept for the command log). */

@@ -209,6 +209,27 @@ export function createIngestPipeline(deps: {
       stats.reportsStored += batch.length;
       stats.readingsStored += readings.length;
       for (const p of batch) p.done();
+      // Stored event changes, for the alarm notifier (it fans them out to people off this path).
+      for (const e of toOpen)
+        live.publish({
+          type: 'event',
+          change: 'opened',
+          deviceId: e.deviceId,
+          plantId: e.plantId,
+          code: e.code,
+          level: e.level,
+          ts: e.at.toISOString(),
+        });
+      for (const e of toClear)
+        live.publish({
+          type: 'event',
+          change: 'cleared',
+          deviceId: e.deviceId,
+          plantId: devicesById.get(e.deviceId)?.plantId ?? null,
+          code: e.code,
+          level: null,
+          ts: e.at.toISOString(),
+        });
       for (const s of statuses) {
         const r = latest.get(s.deviceId);
         live.publish({

@@ -110,6 +110,7 @@ export async function startTelemetry(
       clearInterval(sweep);
       clearInterval(partitions);
       clearInterval(retentionJob);
+      commands.close();
       await consumer?.stop();
       await broker?.close();
       await pipeline.drain();

@@ -28,6 +28,8 @@ export interface RouteAccessEntry {
   method: string;
   url: string;
   access: RouteAccess | undefined;
+  /** The route's request schemas, so the tenant-isolation test can build requests for every route. */
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 declare module 'fastify' {
@@ -70,7 +72,8 @@ export const authPlugin = fp<{ authRepository: AuthRepository; permissionsReposi
     app.decorate('routeAccessTable', table);
     app.addHook('onRoute', (route) => {
       const access = route.config?.access;
-      for (const method of [route.method].flat()) table.push({ method, url: route.url, access });
+      const schema = { body: route.schema?.body, querystring: route.schema?.querystring, params: route.schema?.params };
+      for (const method of [route.method].flat()) table.push({ method, url: route.url, access, schema });
       if (isGuardedPath(route.url) && access === undefined) {
         throw new Error(`route ${route.method} ${route.url} declares no access (config.access)`);
       }

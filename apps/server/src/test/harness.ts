@@ -27,6 +27,11 @@ export interface TestServer extends RunningServer {
   ): Promise<{ id: number; account: string; password: string }>;
   /** Creates a company and returns its id. */
   createCompany(name: string): Promise<number>;
+  /**
+   * Stops the server and starts it again on the same database and DATA_DIR (a crash or a deploy); the
+   * returned server replaces this one. MQTT_PORT set by the test keeps gateways reconnecting to it.
+   */
+  restart(): Promise<TestServer>;
   /** Registers a gateway in the registry, unbound (as the factory does); returns its id. */
   registerGateway(sn: string, key: string, companyId?: number): Promise<number>;
   repositories: {
@@ -61,48 +66,54 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     MQTT_HOST: '127.0.0.1',
     ...env,
   });
-  const server = await startServer(config, { logger: false });
-  const { db } = server.database;
-  const repositories = {
-    users: createUsersRepository(db),
-    auth: createAuthRepository(db),
-    permissions: createPermissionsRepository(db),
-  };
   let users = 0;
-  return {
-    ...server,
-    repositories,
-    async createUser(role, account, options = {}) {
-      const roleId = await repositories.permissions.builtInRoleId(role);
-      if (roleId === undefined) throw new Error(`no role ${role}`);
-      const name = account ?? `${role}-${++users}@test.local`;
-      const password = `Pw-${role}-${users}-secret`;
-      const id = await repositories.users.create({
-        account: name,
-        passwordHash: await hashPassword(password),
-        nickname: name.split('@')[0] ?? name,
-        roleId,
-      });
-      if (options.companyId !== undefined) await db.update(usersTable).set({ companyId: options.companyId }).where(eq(usersTable.id, id));
-      return { id, account: name, password };
-    },
-    async createCompany(name) {
-      const [row] = await db.insert(companies).values({ name }).returning({ id: companies.id });
-      if (!row) throw new Error('company not created');
-      return row.id;
-    },
-    async registerGateway(sn, key, companyId) {
-      const [row] = await db
-        .insert(gateways)
-        .values({ sn, keyHash: hashGatewayKey(key), companyId: companyId ?? null })
-        .returning({ id: gateways.id });
-      if (!row) throw new Error('gateway not registered');
-      return row.id;
-    },
-    async close() {
-      await server.close();
-      await dropDatabase?.();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const wrap = (server: RunningServer): TestServer => {
+    const { db } = server.database;
+    const repositories = {
+      users: createUsersRepository(db),
+      auth: createAuthRepository(db),
+      permissions: createPermissionsRepository(db),
+    };
+    return {
+      ...server,
+      repositories,
+      async createUser(role, account, options = {}) {
+        const roleId = await repositories.permissions.builtInRoleId(role);
+        if (roleId === undefined) throw new Error(`no role ${role}`);
+        const name = account ?? `${role}-${++users}@test.local`;
+        const password = `Pw-${role}-${users}-secret`;
+        const id = await repositories.users.create({
+          account: name,
+          passwordHash: await hashPassword(password),
+          nickname: name.split('@')[0] ?? name,
+          roleId,
+        });
+        if (options.companyId !== undefined) await db.update(usersTable).set({ companyId: options.companyId }).where(eq(usersTable.id, id));
+        return { id, account: name, password };
+      },
+      async createCompany(name) {
+        const [row] = await db.insert(companies).values({ name }).returning({ id: companies.id });
+        if (!row) throw new Error('company not created');
+        return row.id;
+      },
+      async registerGateway(sn, key, companyId) {
+        const [row] = await db
+          .insert(gateways)
+          .values({ sn, keyHash: hashGatewayKey(key), companyId: companyId ?? null })
+          .returning({ id: gateways.id });
+        if (!row) throw new Error('gateway not registered');
+        return row.id;
+      },
+      async restart() {
+        await server.close();
+        return wrap(await startServer(config, { logger: false }));
+      },
+      async close() {
+        await server.close();
+        await dropDatabase?.();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   };
+  return wrap(await startServer(config, { logger: false }));
 }

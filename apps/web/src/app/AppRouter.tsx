@@ -10,7 +10,16 @@ import { useDocumentTitle } from './useDocumentTitle';
 const LoginPage = lazyNamed(() => import('../features/auth/LoginPage'), 'LoginPage');
 const PublicInfoPage = lazyNamed(() => import('../features/errors/PublicInfoPage'), 'PublicInfoPage');
 const NoAccessPage = lazyNamed(() => import('../features/errors/NoAccessPage'), 'NoAccessPage');
+const LoginThirdPage = lazyNamed(() => import('../features/auth/third-party/LoginThirdPage'), 'LoginThirdPage');
+const AuthorizationFailedPage = lazyNamed(() => import('../features/auth/third-party/AuthorizationFailedPage'), 'AuthorizationFailedPage');
+const FirmwareReleaseLogPage = lazyNamed(() => import('../features/firmware/releases/FirmwareReleaseLogPage'), 'FirmwareReleaseLogPage');
 const NotFoundPage = lazyNamed(() => import('../features/errors/NotFoundPage'), 'NotFoundPage');
+// Accounts (issue 7): registration, password reset, the agreement.
+const RegisterPage = lazyNamed(() => import('../features/account/RegisterPage'), 'RegisterPage');
+const ForgetPasswordPage = lazyNamed(() => import('../features/account/ForgetPasswordPage'), 'ForgetPasswordPage');
+const ResetSuccessfulPage = lazyNamed(() => import('../features/account/ResetSuccessfulPage'), 'ResetSuccessfulPage');
+const AgreementPage = lazyNamed(() => import('../features/account/AgreementPage'), 'AgreementPage');
+const AgreementEnPage = lazyNamed(() => import('../features/account/AgreementPage'), 'AgreementEnPage');
 const AppShell = lazyNamed(() => import('./AppShell'), 'AppShell');
 
 function PublicPage({ route }: { route: PublicRoute }) {
@@ -19,6 +28,15 @@ function PublicPage({ route }: { route: PublicRoute }) {
   // Spec 01 §2: a signed-in user opening /login goes to /.
   if (route.page === 'login') return signedIn ? <Navigate to="/" replace /> : <LoginPage />;
   if (route.page === 'noAccess') return <NoAccessPage />;
+  // Third-party sign-in: /loginThird also serves a signed-in user binding an identity from personal settings.
+  if (route.page === 'loginThird') return <LoginThirdPage />;
+  if (route.page === 'authorizationFailed') return <AuthorizationFailedPage />;
+  if (route.page === 'firmwareReleases') return <FirmwareReleaseLogPage />;
+  if (route.page === 'register') return <RegisterPage />;
+  if (route.page === 'forget') return <ForgetPasswordPage />;
+  if (route.page === 'resetSuccessful') return <ResetSuccessfulPage />;
+  if (route.page === 'agreement') return <AgreementPage />;
+  if (route.page === 'agreementEn') return <AgreementEnPage />;
   return <PublicInfoPage title={route.title} text={route.text ?? 'public.successText'} />;
 }
 

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { NoAccessPage } from '../features/errors/NoAccessPage';
 import { NotFoundPage } from '../features/errors/NotFoundPage';
+import { NoticeDialog } from '../features/notices/NoticeDialog';
+import { UpdateDialog } from '../features/versions/UpdateDialog';
 import { ApiUiBridge } from './ApiUiBridge';
 import { AppFooter } from './AppFooter';
 import { LoadingOverlay } from './NavigationProgress';
@@ -64,8 +66,9 @@ function KeepAliveContent() {
 
 export function AppShell() {
   const { t } = useTranslation();
-  const { permissions, permissionsError } = useSession();
+  const { permissions, permissionsError, user } = useSession();
   const [collapsed, setCollapsed] = useState(false);
+  const { pathname } = useLocation();
 
   if (permissionsError) {
     return (
@@ -75,10 +78,14 @@ export function AppShell() {
     );
   }
   if (!permissions) return <LoadingOverlay />;
+  // Accounts (issue 7): staff of a company that requires two-factor sign-in enrol before anything else.
+  if (user?.twoFactorSetupRequired && pathname !== '/edit') return <Navigate to="/edit?tab=security" replace />;
 
   return (
     <AntApp>
       <ApiUiBridge />
+      <NoticeDialog />
+      <UpdateDialog />
       <Layout className="sw-shell">
         <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={232} collapsedWidth={64} className="sw-sider" theme="light">
           <SideMenu collapsed={collapsed} />

@@ -5,6 +5,7 @@ import {
   CloudUploadOutlined,
   DatabaseOutlined,
   FileSearchOutlined,
+  NotificationOutlined,
   TeamOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
@@ -19,5 +20,6 @@ export const MENU_ICONS: Record<string, ReactNode> = {
   '/enterprise': <BankOutlined />,
   '/customer': <TeamOutlined />,
   '/log': <FileSearchOutlined />,
+  '/system': <NotificationOutlined />,
   '/api/docs': <ApiOutlined />,
 };

@@ -12,6 +12,12 @@ const page = <K extends string>(loader: () => Promise<Record<K, ComponentType<Pa
 /** Feature pages by name, each loaded on demand. */
 export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   placeholder: page(() => import('../features/home/PlaceholderPage'), 'PlaceholderPage'),
+  // Company and customers (issue 7)
+  companyInfo: page(() => import('../features/company/CompanyInfoPage'), 'CompanyInfoPage'),
+  companyStaff: page(() => import('../features/company/StaffPage'), 'StaffPage'),
+  companyRoles: page(() => import('../features/company/RolesPage'), 'RolesPage'),
+  customerList: page(() => import('../features/customers/CustomersPage'), 'CustomersPage'),
+  customerTypes: page(() => import('../features/customers/CustomerTypesPage'), 'CustomerTypesPage'),
   personalSettings: page(() => import('../features/account/PersonalSettingsPage'), 'PersonalSettingsPage'),
   plantList: page(() => import('../features/plants/list/PlantListPage'), 'PlantListPage'),
   plantAdd: page(() => import('../features/plants/wizard/PlantWizardPage'), 'PlantWizardPage'),
@@ -31,4 +37,11 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   eventList: page(() => import('../features/devices/events/EventListPage'), 'EventListPage'),
   gatewayList: page(() => import('../features/devices/gateways/GatewayListPage'), 'GatewayListPage'),
   firmwareList: page(() => import('../features/firmware/FirmwareListPage'), 'FirmwareListPage'),
+  noticeList: page(() => import('../features/notices/NoticeListPage'), 'NoticeListPage'),
+  versionList: page(() => import('../features/versions/VersionListPage'), 'VersionListPage'),
+  updateLog: page(() => import('../features/versions/UpdateLogPage'), 'UpdateLogPage'),
+  releaseNotes: page(() => import('../features/versions/ReleaseNotesPage'), 'ReleaseNotesPage'),
+  batteryFirmware: page(() => import('../features/firmware/battery/BatteryFirmwarePage'), 'BatteryFirmwarePage'),
+  notice: page(() => import('../features/notifications/NoticePage'), 'NoticePage'),
+  smsRecords: page(() => import('../features/notifications/SmsPage'), 'SmsPage'),
 };

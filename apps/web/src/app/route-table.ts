@@ -26,6 +26,12 @@ export interface AppRoute {
 
 export type PageName =
   | 'placeholder'
+  // Company and customers (issue 7)
+  | 'companyInfo'
+  | 'companyStaff'
+  | 'companyRoles'
+  | 'customerList'
+  | 'customerTypes'
   | 'personalSettings'
   | 'plantList'
   | 'plantAdd'
@@ -44,12 +50,32 @@ export type PageName =
   | 'workdataList'
   | 'eventList'
   | 'gatewayList'
-  | 'firmwareList';
+  | 'firmwareList'
+  | 'noticeList'
+  | 'versionList'
+  | 'updateLog'
+  | 'releaseNotes'
+  | 'batteryFirmware'
+  | 'notice'
+  | 'smsRecords';
 
 export interface PublicRoute {
   path: string;
   title: UiKey;
-  page: 'login' | 'info' | 'noAccess';
+  page:
+    | 'login'
+    | 'info'
+    | 'noAccess'
+    | 'loginThird'
+    | 'authorizationFailed'
+    // Accounts (issue 7)
+    | 'register'
+    | 'forget'
+    | 'resetSuccessful'
+    | 'agreement'
+    | 'agreementEn'
+    // Firmware release log (issue 6)
+    | 'firmwareReleases';
   /** Text of an information page. */
   text?: UiKey;
 }
@@ -57,18 +83,18 @@ export interface PublicRoute {
 /** Spec 01 §2 public routes: no sign-in needed. */
 export const PUBLIC_ROUTES: PublicRoute[] = [
   { path: '/login', title: 'route.login', page: 'login' },
-  { path: '/loginThird', title: 'route.loginThird', page: 'info', text: 'public.thirdText' },
-  { path: '/reg', title: 'route.reg', page: 'info', text: 'public.registerText' },
-  { path: '/forget', title: 'route.forget', page: 'info', text: 'public.forgetText' },
-  { path: '/agreement', title: 'route.agreement', page: 'info', text: 'public.agreementText' },
-  { path: '/agreementen', title: 'route.agreementen', page: 'info', text: 'public.agreementText' },
+  { path: '/loginThird', title: 'route.loginThird', page: 'loginThird' },
+  { path: '/reg', title: 'route.reg', page: 'register' },
+  { path: '/forget', title: 'route.forget', page: 'forget' },
+  { path: '/agreement', title: 'route.agreement', page: 'agreement' },
+  { path: '/agreementen', title: 'route.agreementen', page: 'agreementEn' },
   { path: '/plantLayout', title: 'route.plantLayout', page: 'info', text: 'public.plantLayoutText' },
-  { path: '/register/userAgreement', title: 'route.userAgreement', page: 'info', text: 'public.agreementText' },
+  { path: '/register/userAgreement', title: 'route.userAgreement', page: 'agreement' },
   { path: '/download-center', title: 'route.downloadCenter', page: 'info', text: 'public.downloadText' },
-  { path: '/resetSuccessful', title: 'route.resetSuccessful', page: 'info', text: 'public.resetSuccessfulText' },
-  { path: '/authorizationFailed', title: 'route.authorizationFailed', page: 'info', text: 'public.authorizationFailedText' },
+  { path: '/resetSuccessful', title: 'route.resetSuccessful', page: 'resetSuccessful' },
+  { path: '/authorizationFailed', title: 'route.authorizationFailed', page: 'authorizationFailed' },
   { path: '/app/download', title: 'route.appDownload', page: 'info', text: 'public.downloadText' },
-  { path: '/firmwareLogging', title: 'route.firmwareLogging', page: 'info', text: 'public.firmwareLoggingText' },
+  { path: '/firmwareLogging', title: 'route.firmwareLogging', page: 'firmwareReleases' },
   { path: '/success', title: 'route.success', page: 'info', text: 'public.successText' },
   { path: '/403', title: 'route.noAccess', page: 'noAccess' },
 ];
@@ -102,7 +128,7 @@ export const SHELL_ROUTES: AppRoute[] = [
   { path: '/plants/batt-setting', title: 'route.plantBatterySetting', hidden: true, highlight: PLANTS, page: 'placeholder' },
   { path: '/edit', title: 'route.personalSettings', hidden: true, page: 'personalSettings' },
   { path: '/acenter', title: 'route.appCenter', hidden: true, page: 'placeholder' },
-  { path: '/notice', title: 'route.notice', hidden: true, page: 'placeholder' },
+  { path: '/notice', title: 'route.notice', hidden: true, page: 'notice' },
   {
     path: '/device',
     title: 'route.devices',
@@ -129,7 +155,7 @@ export const SHELL_ROUTES: AppRoute[] = [
     redirect: '/firmware/list',
     children: [
       { path: '/firmware/list', title: 'route.firmwareList', permission: 'firmware.management', page: 'firmwareList' },
-      { path: '/firmware/batt', title: 'route.batteryFirmware', permission: 'firmware.battery.view', page: 'placeholder' },
+      { path: '/firmware/batt', title: 'route.batteryFirmware', permission: 'firmware.battery.view', page: 'batteryFirmware' },
     ],
   },
   {
@@ -145,9 +171,9 @@ export const SHELL_ROUTES: AppRoute[] = [
     permission: 'company.management',
     redirect: '/enterprise/user',
     children: [
-      { path: '/enterprise/company', title: 'route.companyInfo', permission: 'company.info', page: 'placeholder' },
-      { path: '/enterprise/user', title: 'route.members', permission: 'company.user', page: 'placeholder' },
-      { path: '/enterprise/roles', title: 'route.roles', permission: 'company.role.list.view', page: 'placeholder' },
+      { path: '/enterprise/company', title: 'route.companyInfo', permission: 'company.info', page: 'companyInfo' },
+      { path: '/enterprise/user', title: 'route.members', permission: 'company.user', page: 'companyStaff' },
+      { path: '/enterprise/roles', title: 'route.roles', permission: 'company.role.list.view', page: 'companyRoles' },
     ],
   },
   {
@@ -156,8 +182,8 @@ export const SHELL_ROUTES: AppRoute[] = [
     permission: 'user.producer',
     redirect: '/customer/list',
     children: [
-      { path: '/customer/list', title: 'route.customerList', permission: 'customer.list.view', page: 'placeholder' },
-      { path: '/customer/type', title: 'route.customerTypes', permission: 'customer.type.list.view', page: 'placeholder' },
+      { path: '/customer/list', title: 'route.customerList', permission: 'customer.list.view', page: 'customerList' },
+      { path: '/customer/type', title: 'route.customerTypes', permission: 'customer.type.list.view', page: 'customerTypes' },
     ],
   },
   {
@@ -171,8 +197,21 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/log/debug', title: 'route.debugLog', permission: 'logger.management', page: 'debugLog' },
     ],
   },
-  { path: '/logging', title: 'route.systemLog', hidden: true, page: 'placeholder' },
-  { path: '/systemupdate', title: 'route.systemUpdate', hidden: true, page: 'placeholder' },
+  {
+    // Spec 01 §2 names a management area without paths; its notices and versions live here (docs/decisions.md).
+    path: '/system',
+    title: 'route.management',
+    permission: 'system.management',
+    redirect: '/system/notices',
+    children: [
+      { path: '/system/notices', title: 'route.noticeManagement', permission: 'system.notice', page: 'noticeList' },
+      { path: '/system/versions', title: 'route.versionManagement', permission: 'system.version', page: 'versionList' },
+    ],
+  },
+  { path: '/logging', title: 'route.systemLog', hidden: true, page: 'updateLog' },
+  { path: '/systemupdate', title: 'route.systemUpdate', hidden: true, page: 'releaseNotes' },
+  // SMS sending and record (issue 8): no route in the spec's table, so a hidden one (docs/decisions.md).
+  { path: '/sms', title: 'route.sms', permission: 'system.sms', hidden: true, page: 'smsRecords' },
   { path: '/api/docs', title: 'route.apiDocs', newTab: true },
 ];
 

@@ -2,7 +2,7 @@ import type { CurrentUser } from '@sunward/contracts/auth';
 import type { PermissionEntry, PermissionKey } from '@sunward/contracts/permissions';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import { fetchCurrentUser, fetchPermissions, revokeSession, signIn as signInCall } from '../features/auth/api';
+import { fetchCurrentUser, fetchPermissions, revokeSession, signIn as signInCall, signInSecondFactor } from '../features/auth/api';
 import { clearStoredUser, StorageKey, storedSession, storedUserInfo } from '../lib/storage';
 
 export interface Session {
@@ -12,7 +12,10 @@ export interface Session {
   permissions: PermissionEntry[] | undefined;
   permissionsError: boolean;
   has(key: PermissionKey): boolean;
+  /** Rejects with ApiCallError 112 (data: challenge) when the account signs in with a second factor. */
   signIn(account: string, password: string): Promise<void>;
+  /** Completes a two-factor sign-in with the challenge of code 112 and an authenticator or recovery code. */
+  completeSecondFactor(challenge: string, code: string): Promise<void>;
   signOut(): Promise<void>;
 }
 
@@ -57,6 +60,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  const completeSecondFactor = useCallback(
+    async (challenge: string, code: string) => {
+      const tokens = await signInSecondFactor(challenge, code);
+      storedSession.write(tokens);
+      queryClient.clear();
+      setSignedIn(true);
+    },
+    [queryClient],
+  );
+
   const signOut = useCallback(async () => {
     await revokeSession().catch(() => undefined);
     clearStoredUser();
@@ -73,9 +86,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       permissionsError: permissionsQuery.isError,
       has: (key) => keys.has(key),
       signIn,
+      completeSecondFactor,
       signOut,
     };
-  }, [signedIn, userQuery.data, permissionsQuery.data, permissionsQuery.isError, signIn, signOut]);
+  }, [signedIn, userQuery.data, permissionsQuery.data, permissionsQuery.isError, signIn, completeSecondFactor, signOut]);
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

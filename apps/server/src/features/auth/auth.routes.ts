@@ -16,23 +16,19 @@ export const authRoutes: FastifyPluginAsyncZod<{ service: AuthService }> = async
         tags: ['Authentication and account'],
         summary: 'Sign in (grant_type=password) or exchange a refresh token (grant_type=refresh_token)',
         description:
-          'Form fields as OAuth 2.0 has them (JSON accepted). Codes: 102 wrong account or password, 101 disabled, 110 locked after repeated failures, 111 refresh token invalid or reused.',
+          'Form fields as OAuth 2.0 has them (JSON accepted). Codes: 102 wrong account or password, 101 disabled, 110 locked after repeated failures, 111 refresh token invalid or reused. Two-factor sign-in: the password grant answers 112 with data {challenge, expiresIn}; then grant_type=second_factor with challenge and code (authenticator or recovery code) answers the tokens, 5 for a wrong code (counted towards the lock), 113 for an expired or used challenge.',
         body: TokenRequestSchema,
         response: { 200: envelopeSchema(TokenResponseSchema) },
       },
     },
     async (request) => {
       const body = request.body;
-      const tokens =
-        body.grant_type === 'password'
-          ? await service.signIn({
-              account: body.username,
-              password: body.password,
-              ip: request.ip,
-              userAgent: request.headers['user-agent'],
-            })
-          : await service.refresh(body.refresh_token);
-      return ok(request, tokens);
+      const userAgent = request.headers['user-agent'];
+      if (body.grant_type === 'password')
+        return ok(request, await service.signIn({ account: body.username, password: body.password, ip: request.ip, userAgent }));
+      if (body.grant_type === 'second_factor')
+        return ok(request, await service.completeSecondFactor({ challenge: body.challenge, code: body.code, ip: request.ip, userAgent }));
+      return ok(request, await service.refresh(body.refresh_token));
     },
   );
 

@@ -60,7 +60,8 @@ export function createBatchTasksRepository(db: Database) {
   return {
     async create(
       entry: Omit<TaskRecord, 'id' | 'createdAt' | 'finishedAt' | 'pausedReason'>,
-      items: { sn: string; wave: number }[],
+      /** skipped items (not compatible with the image, a battery slave, already on its version) never run. */
+      items: { sn: string; wave: number; skipped?: string }[],
     ): Promise<number> {
       return db.transaction(async (tx) => {
         const [row] = await queryRows<{ id: number }>(
@@ -71,8 +72,10 @@ export function createBatchTasksRepository(db: Database) {
               returning id`,
         );
         const id = Number(row?.id);
-        await tx.execute(sql`insert into batch_task_items (task_id, sn, wave, status)
-          select ${id}, i.sn, i.wave, 'pending' from unnest(${sql.param(items.map((i) => i.sn))}::text[], ${sql.param(items.map((i) => i.wave))}::int[]) as i(sn, wave)`);
+        await tx.execute(sql`insert into batch_task_items (task_id, sn, wave, status, message)
+          select ${id}, i.sn, i.wave, case when i.skip is null then 'pending' else 'skipped' end, i.skip
+          from unnest(${sql.param(items.map((i) => i.sn))}::text[], ${sql.param(items.map((i) => i.wave))}::int[],
+                      ${sql.param(items.map((i) => i.skipped ?? null))}::text[]) as i(sn, wave, skip)`);
         return id;
       });
     },
@@ -93,13 +96,20 @@ export function createBatchTasksRepository(db: Database) {
           db,
           sql`select t.*, (select count(*) from batch_task_items i where i.task_id = t.id)::int as items,
                      (select count(*) from batch_task_items i where i.task_id = t.id and i.status = 'successful')::int as successful,
-                     (select count(*) from batch_task_items i where i.task_id = t.id and i.status = 'failed')::int as failed
+                     (select count(*) from batch_task_items i where i.task_id = t.id and i.status = 'failed')::int as failed,
+                     (select count(*) from batch_task_items i where i.task_id = t.id and i.status = 'skipped')::int as skipped
               from batch_tasks t where ${where} order by t.id desc limit ${size} offset ${(page - 1) * size}`,
         ),
         queryRows<{ n: number }>(db, sql`select count(*)::int as n from batch_tasks t where ${where}`),
       ]);
       return {
-        infos: rows.map((r) => ({ ...task(r), items: Number(r.items), successful: Number(r.successful), failed: Number(r.failed) })),
+        infos: rows.map((r) => ({
+          ...task(r),
+          items: Number(r.items),
+          successful: Number(r.successful),
+          failed: Number(r.failed),
+          skipped: Number(r.skipped),
+        })),
         total: Number(total[0]?.n ?? 0),
       };
     },

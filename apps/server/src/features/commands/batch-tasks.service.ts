@@ -1,10 +1,19 @@
 import { Code } from '@sunward/contracts/codes';
+import { UPGRADE_TARGETS, type UpgradeTarget } from '@sunward/contracts/commands';
 import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { BatchTasksRepository, ItemRecord, TaskRecord } from './batch-tasks.repository.js';
 import type { CommandsService, UpgradeImage } from './commands.service.js';
+
+/** Refusals that no later attempt changes: such devices are left out of a task when it is created. */
+const NEVER_FITS = new Set<number>([Code.FIRMWARE_INCOMPATIBLE, Code.BATTERY_SLAVE, Code.FIRMWARE_ALREADY_LATEST]);
+
+/** The upgrade target of a task type (inverter_upgrade, battery_upgrade, gateway_upgrade). */
+export function targetOf(type: string): UpgradeTarget {
+  return UPGRADE_TARGETS.find((t) => `${t}_upgrade` === type) ?? 'inverter';
+}
 
 /** Items of one task upgrading at the same time (the company's per-minute cap applies on top). */
 const CONCURRENCY = 10;
@@ -47,9 +56,16 @@ export function createBatchTasksService(deps: {
   commands: CommandsService;
   firmware: { byId(id: number): Promise<UpgradeImage | undefined> };
   now?: () => number;
+  /**
+   * After a (re)start no item is started for this long: gateways are reconnecting to a restarted
+   * embedded broker, and a command published before a gateway has subscribed again would be lost.
+   */
+  startGraceMs?: number;
 }) {
   const { repository, commands } = deps;
   const now = deps.now ?? Date.now;
+  const startedAt = now();
+  const startGraceMs = deps.startGraceMs ?? 10_000;
   let ticking = false;
 
   /** The creator as the commands see them (their level on each device is checked per item). */
@@ -71,7 +87,8 @@ export function createBatchTasksService(deps: {
       if (item.commandStatus === 'ok') {
         item.status = 'successful';
         await repository.setItem(item.id, 'successful', null, null);
-      } else if (item.commandStatus && item.commandStatus !== 'pending') {
+      } else if (item.commandStatus && item.commandStatus !== 'pending' && item.commandStatus !== 'queued') {
+        // A gateway upgrade queued until its gateway is online is still under way.
         item.status = 'failed';
         await repository.setItem(item.id, 'failed', null, item.commandMessage ?? item.commandStatus);
       }
@@ -100,11 +117,12 @@ export function createBatchTasksService(deps: {
         return;
       }
     }
+    if (now() - startedAt < startGraceMs) return;
     const running = open.filter((i) => i.status === 'running').length;
     const next = open.filter((i) => i.status === 'pending' && i.wave === wave).slice(0, Math.max(0, CONCURRENCY - running));
     for (const item of next) {
       try {
-        const started = await commands.upgrade(creator(task), 'en', item.sn, { firmId: task.firmId, confirmed: true });
+        const started = await commands.upgrade(creator(task), 'en', item.sn, { firmId: task.firmId, confirmed: true }, targetOf(task.type));
         await repository.setItem(item.id, 'running', started.commandId, null);
       } catch (error) {
         const code = error instanceof ApiError ? error.responseCode : Code.SERVER_ERROR;
@@ -119,17 +137,22 @@ export function createBatchTasksService(deps: {
     async create(auth: AuthContext, language: Language, input: BatchTaskInput): Promise<{ id: number }> {
       await commands.confirmPassword(auth, input.password);
       const image = await deps.firmware.byId(input.firmId);
-      if (!image?.enabled || image.type !== 'inverter' || image.mode !== 'remote')
+      const kind = UPGRADE_TARGETS.find((t) => t === image?.type);
+      if (!image?.enabled || !kind || image.mode !== 'remote')
         throw new ApiError(
           Code.VALIDATION,
           {},
           { errors: [{ field: 'firmId', message: translate(language, 'commands.firmwareUnavailable') }] },
         );
       const sns = [...new Set(input.sns.map((s) => s.trim()).filter(Boolean))];
+      // Compatibility is checked before a device is included: one that cannot ever take this image is skipped
+      // with why; one that is merely offline or busy now stays in and is tried when its wave comes.
+      const check = await commands.batchUpgradeCheck(auth, language, { sns, firmId: image.id }, kind);
+      const skipped = new Map(check.results.filter((r) => NEVER_FITS.has(r.code)).map((r) => [r.sn, `code.${r.code}`]));
       const id = await repository.create(
         {
           name: input.name,
-          type: 'inverter_upgrade',
+          type: `${kind}_upgrade`,
           firmId: image.id,
           targetVersion: image.swVersion,
           runAt: input.runAt ? new Date(input.runAt) : null,
@@ -141,7 +164,7 @@ export function createBatchTasksService(deps: {
           companyId: auth.companyId,
           roleKey: auth.roleKey,
         },
-        wavesOf(sns, input.canaryPercent),
+        wavesOf(sns, input.canaryPercent).map((item) => ({ ...item, skipped: skipped.get(item.sn) })),
       );
       return { id };
     },

@@ -15,6 +15,19 @@ export interface StoredOutcome {
   message: string | null;
 }
 
+/** Who sees which commands (their company's, or their own without one; all for the platform), and the page's filters. */
+export interface CommandLogFilter {
+  companyId: number | null;
+  all: boolean;
+  userId: number;
+  sn?: string;
+  op?: string;
+  status?: string;
+  /** ISO times: at or after from, before to. */
+  from?: string;
+  to?: string;
+}
+
 /** SQL for the command audit (device_commands): record, finish, late replies, idempotency, the per-minute cap. */
 export function createCommandsRepository(db: Database) {
   return {
@@ -45,14 +58,16 @@ export function createCommandsRepository(db: Database) {
       userId: number;
       account: string;
       companyId: number | null;
-      deviceId: number;
+      /** Null for a gateway's own commands (its upgrade). */
+      deviceId: number | null;
       deviceSn: string;
       gatewaySn: string | null;
       plantId: number | null;
       op: string;
       request: unknown;
       idempotencyKey: string | null;
-      status?: 'pending' | 'refused';
+      /** queued: a gateway upgrade waiting for its gateway to come online. */
+      status?: 'pending' | 'refused' | 'queued';
     }): Promise<number | undefined> {
       const [row] = await queryRows<{ id: number }>(
         db,
@@ -73,7 +88,7 @@ export function createCommandsRepository(db: Database) {
     /** An upgrade's progress while it runs (kept on the command until its final reply). */
     async progress(id: number, percent: number): Promise<void> {
       await db.execute(
-        sql`update device_commands set result = jsonb_build_object('progress', ${percent}::int) where id = ${id} and status = 'pending'`,
+        sql`update device_commands set result = jsonb_build_object('progress', ${percent}::int, 'heardAt', now()) where id = ${id} and status = 'pending'`,
       );
     },
 
@@ -92,8 +107,57 @@ export function createCommandsRepository(db: Database) {
       return row;
     },
 
+    /**
+     * Gateway upgrades waiting for their gateway, now that it is online (oldest first). Kept in the
+     * database, so a restarted server still sends them.
+     */
+    async queuedForOnlineGateways(limit: number) {
+      const rows = await queryRows<{ id: number; gateway_sn: string; request: { firmId?: number } | null; user_id: number | null }>(
+        db,
+        sql`select c.id, c.gateway_sn, c.request, c.user_id from device_commands c join gateways g on g.sn = c.gateway_sn
+            where c.status = 'queued' and g.online
+              -- Settled: a gateway subscribes to its commands just after connecting; a report since then (or a few
+              -- seconds online) shows it listens, so the upgrade is not published into the gap.
+              and (g.last_online_at < now() - interval '5 seconds'
+                   or exists (select 1 from devices d where d.gateway_id = g.id and d.last_report_at > g.last_online_at))
+            order by c.id limit ${limit}`,
+      );
+      return rows.map((r) => ({ id: Number(r.id), gatewaySn: r.gateway_sn, firmId: Number(r.request?.firmId ?? 0), userId: r.user_id }));
+    },
+
+    /** Takes a queued command for sending; false when another pass (or server) took it first. */
+    async claimQueued(id: number): Promise<boolean> {
+      const rows = await queryRows<{ id: number }>(
+        db,
+        sql`update device_commands set status = 'pending', at = now() where id = ${id} and status = 'queued' returning id`,
+      );
+      return rows.length > 0;
+    },
+
+    /**
+     * Pending commands no process waits for (sent by a server that has since stopped) and that heard
+     * nothing for `silentMs`: ended as timed out, so no item or upgrade stays "under way" for ever.
+     */
+    async expireOrphans(waitedFor: readonly number[], silentMs: number, message: string): Promise<void> {
+      const outcome = JSON.stringify({ code: 1, hex: null, values: null, message });
+      await db.execute(
+        sql`update device_commands set status = 'timeout', finished_at = now(), result = coalesce(result, '{}'::jsonb) || ${outcome}::jsonb
+            where status = 'pending' and not (id = any(${sql.param([...waitedFor])}::int[]))
+              and greatest(at, late_reply_at, (result->>'heardAt')::timestamptz) < now() - make_interval(secs => ${silentMs / 1000})`,
+      );
+    },
+
+    /** Whether an upgrade of this device or gateway is waiting or under way. */
+    async openUpgrade(deviceSn: string): Promise<boolean> {
+      const rows = await queryRows<{ id: number }>(
+        db,
+        sql`select id from device_commands where device_sn = ${deviceSn} and op = 'upgrade' and status in ('pending', 'queued') limit 1`,
+      );
+      return rows.length > 0;
+    },
+
     /** A reply that came after the timeout: kept beside the timeout, not lost. */
-    async recordLate(id: number, reply: { status: string; error?: string; message?: string }): Promise<void> {
+    async recordLate(id: number, reply: { status: string; error?: string; message?: string; progress?: number }): Promise<void> {
       // A command still pending (its server restarted while it ran, e.g. an upgrade) is finished by it.
       const final = reply.status === 'ok' ? 'ok' : reply.status === 'error' ? 'error' : null;
       const outcome = {
@@ -102,6 +166,11 @@ export function createCommandsRepository(db: Database) {
         values: null,
         message: reply.status === 'ok' ? null : (reply.error ?? reply.message ?? null),
       };
+      if (reply.status === 'progress' && reply.progress !== undefined)
+        await db.execute(
+          sql`update device_commands set result = coalesce(result, '{}'::jsonb) || jsonb_build_object('progress', ${Math.round(reply.progress)}::int, 'heardAt', now())
+              where id = ${id} and status = 'pending'`,
+        );
       if (final)
         await db.execute(
           sql`update device_commands set status = ${final}, result = ${JSON.stringify(outcome)}::jsonb, finished_at = now()
@@ -134,11 +203,14 @@ export function createCommandsRepository(db: Database) {
       return row?.password_hash;
     },
 
-    async page(filter: { companyId: number | null; all: boolean; userId: number; sn?: string; op?: string }, page: number, size: number) {
+    async page(filter: CommandLogFilter, page: number, size: number) {
       const parts = [
         filter.all ? sql`true` : filter.companyId === null ? sql`user_id = ${filter.userId}` : sql`company_id = ${filter.companyId}`,
         filter.sn ? sql`device_sn = ${filter.sn}` : sql`true`,
         filter.op ? sql`op = any(${sql.param(filter.op.split(','))}::text[])` : sql`true`,
+        filter.status ? sql`status = any(${sql.param(filter.status.split(','))}::text[])` : sql`true`,
+        filter.from ? sql`at >= ${filter.from}` : sql`true`,
+        filter.to ? sql`at < ${filter.to}` : sql`true`,
       ];
       const where = sql.join(parts, sql` and `);
       const [rows, total] = await Promise.all([

@@ -1,7 +1,11 @@
+import { Code } from '@sunward/contracts/codes';
 import {
+  BatchUpgradeBodySchema,
+  BatchUpgradeCheckSchema,
   BatchUpgradeResultSchema,
   CommandBodySchema,
   CommandLogPageSchema,
+  type CommandLogQuery,
   CommandLogQuerySchema,
   CommandResultSchema,
   DebugRequestSchema,
@@ -15,10 +19,21 @@ import {
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../lib/envelope.js';
+import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
+import { ApiError, ok } from '../../lib/envelope.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { upgradeRecordsWorkbook } from './command-export.js';
+import type { CommandLogFilter } from './commands.repository.js';
 import type { CommandsService } from './commands.service.js';
 
 const TAGS = ['Remote operation'];
+/** Spec 01 §9: exports stop at 20,000 rows (706 above). */
+const EXPORT_ROWS_MAX = 20_000;
+
+/** Whose commands the caller sees: their company's, their own without one, everyone's for the platform. */
+function logScope(auth: AuthContext, filters: Omit<CommandLogQuery, 'page' | 'size'>): CommandLogFilter {
+  return { ...filters, companyId: auth.companyId, all: auth.roleKey === 'platform_admin', userId: auth.userId };
+}
 const SnParams = z.object({ sn: z.string().min(1).max(64) });
 const Result = envelopeSchema(CommandResultSchema);
 
@@ -188,13 +203,93 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     async (request) => ok(request, await service.batchUpgrade(request.requireAuth(), request.language, request.body)),
   );
 
+  app.post(
+    '/api/v1/battery/:sn/upgrade',
+    {
+      config: { access: 'battery.upgrade' },
+      schema: {
+        tags: TAGS,
+        summary: 'Upgrades a battery (master pack; a slave answers 605) with a battery firmware record (firmId); answers pending',
+        params: SnParams,
+        querystring: z.object({ firmId: z.coerce.number().int().positive().optional() }),
+        body: CommandBodySchema.extend({ firmId: z.number().int().positive().optional() }),
+        response: { 200: Result },
+      },
+    },
+    async (request) => {
+      const firmId = request.body?.firmId ?? request.query.firmId ?? 0;
+      return ok(
+        request,
+        await service.upgrade(request.requireAuth(), request.language, request.params.sn, { ...request.body, firmId }, 'battery'),
+      );
+    },
+  );
+
+  app.post(
+    '/api/v1/battery/batchUpgrade/check',
+    {
+      config: { access: 'battery.upgrade' },
+      schema: {
+        tags: TAGS,
+        summary: 'Which batteries can take the image now, and why the others cannot (nothing is sent)',
+        body: BatchUpgradeBodySchema.omit({ idempotencyKey: true, password: true }),
+        response: { 200: envelopeSchema(BatchUpgradeCheckSchema) },
+      },
+    },
+    async (request) => ok(request, await service.batchUpgradeCheck(request.requireAuth(), request.language, request.body, 'battery')),
+  );
+
+  app.post(
+    '/api/v1/battery/batchUpgrade',
+    {
+      config: { access: 'battery.upgrade' },
+      schema: {
+        tags: TAGS,
+        summary: 'Upgrades several batteries with one image: password once; each started or listed with why not',
+        body: BatchUpgradeBodySchema,
+        response: { 200: envelopeSchema(BatchUpgradeResultSchema) },
+      },
+    },
+    async (request) => ok(request, await service.batchUpgrade(request.requireAuth(), request.language, request.body, 'battery')),
+  );
+
+  app.post(
+    '/api/v1/gateway/:sn/upgrade',
+    {
+      config: { access: 'gateway.edit' },
+      schema: {
+        tags: TAGS,
+        summary: 'Upgrades a gateway with a gateway firmware record; an offline gateway is upgraded once it is online (queued)',
+        params: SnParams,
+        body: CommandBodySchema.extend({ firmId: z.number().int().positive() }),
+        response: { 200: Result },
+      },
+    },
+    async (request) =>
+      ok(request, await service.upgrade(request.requireAuth(), request.language, request.params.sn, request.body, 'gateway')),
+  );
+
+  app.get(
+    '/api/v1/gateway/:sn/upgrade/progress',
+    {
+      config: { access: 'gateway.view' },
+      schema: {
+        tags: TAGS,
+        summary: 'The gateway’s latest upgrade: waiting (offline), upgrading, successful, failed or cancelled; null when none',
+        params: SnParams,
+        response: { 200: envelopeSchema(UpgradeProgressSchema.nullable()) },
+      },
+    },
+    async (request) => ok(request, await service.upgradeProgress(request.requireAuth(), request.params.sn, 'gateway')),
+  );
+
   app.get(
     '/api/v1/inverter/:sn/upgrade/progress',
     {
       config: { access: 'inverter.view' },
       schema: {
         tags: TAGS,
-        summary: 'The inverter’s latest upgrade: upgrading (with progress), successful, failed or cancelled; null when none',
+        summary: 'The inverter’s (or battery’s) latest upgrade: upgrading (with progress), successful, failed or cancelled; null when none',
         params: SnParams,
         response: { 200: envelopeSchema(UpgradeProgressSchema.nullable()) },
       },
@@ -260,12 +355,27 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const auth = request.requireAuth();
-      const { page, size, sn, op } = request.query;
-      return ok(
-        request,
-        await service.log({ companyId: auth.companyId, all: auth.roleKey === 'platform_admin', userId: auth.userId, sn, op }, page, size),
-      );
+      const { page, size, ...filters } = request.query;
+      return ok(request, await service.log(logScope(request.requireAuth(), filters), page, size));
+    },
+  );
+
+  app.get(
+    '/api/v1/commands/export',
+    {
+      config: { access: 'logger.upgrade.record' },
+      schema: {
+        tags: TAGS,
+        summary: 'The upgrade records under the page’s filters as .xlsx (at most 20,000 rows, newest first)',
+        querystring: CommandLogQuerySchema.omit({ page: true, size: true }),
+      },
+    },
+    async (request, reply) => {
+      const filters = { ...request.query, op: 'upgrade' };
+      const { infos, total } = await service.log(logScope(request.requireAuth(), filters), 1, EXPORT_ROWS_MAX);
+      if (total > EXPORT_ROWS_MAX) throw new ApiError(Code.TOO_MANY_RECORDS, { count: total, max: EXPORT_ROWS_MAX });
+      const bytes = await upgradeRecordsWorkbook(infos, request.language);
+      return sendDownload(reply, { type: XLSX_TYPE, fileName: `upgrade-records-${new Date().toISOString().slice(0, 10)}.xlsx`, bytes });
     },
   );
 };

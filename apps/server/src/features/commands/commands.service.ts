@@ -1,14 +1,22 @@
 import { Code, type ResponseCode } from '@sunward/contracts/codes';
-import type { CommandResult, DebugRequest, SettingsFamily, WritableParam } from '@sunward/contracts/commands';
+import type {
+  BatchUpgradeCheck,
+  CommandResult,
+  DebugRequest,
+  SettingsFamily,
+  UpgradeTarget,
+  WritableParam,
+} from '@sunward/contracts/commands';
 import { DeviceStatus } from '@sunward/contracts/device-status';
 import { DEVICE_KIND_INFO } from '@sunward/contracts/devices';
+import { compareVersions, firmwareFits } from '@sunward/contracts/firmware-compat';
 import type { CommandPayload, ReplyPayload } from '@sunward/contracts/gateway-protocol';
 import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
 import { decodeBlocks, registersFromHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import type { CommandChannel } from '../../ingest/command-channel.js';
-import { CommandTimeoutError } from '../../ingest/command-channel.js';
+import { CommandChannelClosedError, CommandTimeoutError } from '../../ingest/command-channel.js';
 import type { LiveHub } from '../../ingest/live-hub.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -16,6 +24,7 @@ import { verifyPassword } from '../auth/password.js';
 import type { DeviceAccess } from '../devices/device-access.js';
 import { catalogueOf, writableParams } from '../devices/device-catalogue.js';
 import type { DeviceRecord, DevicesRepository } from '../devices/devices.repository.js';
+import type { GatewayRecord } from '../gateways/gateways.repository.js';
 import type { CommandsRepository, StoredOutcome } from './commands.repository.js';
 
 type Op = 'boot' | 'shutdown' | 'set' | 'read' | 'write' | 'upgrade' | 'cancel_upgrade';
@@ -24,6 +33,17 @@ type Op = 'boot' | 'shutdown' | 'set' | 'read' | 'write' | 'upgrade' | 'cancel_u
 const INVERTER_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_inverter'];
 /** Settings families address any device whose map carries them (a switch's limits, for one). */
 const ALL_FAMILIES = Object.values(DEVICE_KIND_INFO).flatMap((k) => k.families);
+const BATTERY_FAMILIES = DEVICE_KIND_INFO.battery.families;
+/** The device families each upgrade target names. */
+const UPGRADE_FAMILIES: Record<Exclude<UpgradeTarget, 'gateway'>, readonly string[]> = {
+  inverter: INVERTER_FAMILIES,
+  battery: BATTERY_FAMILIES,
+};
+
+/** A response code's text in the caller's language (lists of per-device results). */
+function codeMessage(language: Language, code: number): string {
+  return translate(language, `code.${code}` as Parameters<typeof translate>[1], { cap: '' });
+}
 
 /** Gateway refusals as the console's codes. */
 const REFUSALS: Partial<Record<NonNullable<ReplyPayload['error']>, ResponseCode>> = {
@@ -43,10 +63,14 @@ export interface UpgradeImage {
   swVersion: string;
   size: number;
   sha256: string;
+  signature: string;
+  hwVersion: string | null;
+  swCompatible: string | null;
 }
 
 /** Spec 02 §4 upgrade results from the command's record. */
-function upgradeState(status: string, message: string | null | undefined): 'upgrading' | 'successful' | 'failed' | 'cancelled' {
+function upgradeState(status: string, message: string | null | undefined): 'waiting' | 'upgrading' | 'successful' | 'failed' | 'cancelled' {
+  if (status === 'queued') return 'waiting';
   if (status === 'pending') return 'upgrading';
   if (status === 'ok') return 'successful';
   return message === 'cancelled' ? 'cancelled' : 'failed';
@@ -72,24 +96,34 @@ export function createCommandsService(deps: {
   settings: CommandsSettings;
   /** Firmware records and the signed links devices fetch images from (upgrades). */
   firmware?: { byId(id: number): Promise<UpgradeImage | undefined>; imagePath(id: number): string };
+  /** Gateways by SN (their own upgrades). */
+  gateways?: { find(by: { sn: string }): Promise<GatewayRecord | undefined> };
   /** Where devices reach this server over HTTP (the image link's origin). */
   baseUrl?: () => string;
   live?: LiveHub;
 }) {
   const { repository, devices, access, settings } = deps;
   let lateHooked: CommandChannel | undefined;
+  /** Commands this process sent and is waiting for; a pending command not among them is a previous process's. */
+  const inFlight = new Set<number>();
 
-  /** Replies that arrive after their command timed out are recorded on it (once the channel exists). */
+  /**
+   * Replies that arrive after their command timed out, or for a command a previous server process sent
+   * (an upgrade under way across a restart), are recorded on it once the channel exists.
+   */
+  function hookLateReplies(found: CommandChannel): void {
+    if (lateHooked === found) return;
+    lateHooked = found;
+    found.onLateReply(({ id, reply }) => {
+      const commandId = /^cmd-(\d+)$/.exec(id)?.[1];
+      if (commandId) void repository.recordLate(Number(commandId), reply).catch(() => undefined);
+    });
+  }
+
   function channel(): CommandChannel {
     const found = deps.commands();
     if (!found) throw new ApiError(Code.SERVER_ERROR);
-    if (lateHooked !== found) {
-      lateHooked = found;
-      found.onLateReply(({ id, reply }) => {
-        const commandId = /^cmd-(\d+)$/.exec(id)?.[1];
-        if (commandId) void repository.recordLate(Number(commandId), reply).catch(() => undefined);
-      });
-    }
+    hookLateReplies(found);
     return found;
   }
 
@@ -98,13 +132,18 @@ export function createCommandsService(deps: {
     if (!password || !stored || !(await verifyPassword(password, stored))) throw new ApiError(Code.CONFIRM_PASSWORD_WRONG);
   }
 
-  async function target(auth: AuthContext, sn: string, anyFamily = false): Promise<DeviceRecord> {
-    const device = await devices.find({ sn }, anyFamily ? ALL_FAMILIES : INVERTER_FAMILIES);
+  async function target(
+    auth: AuthContext,
+    sn: string,
+    families: readonly string[] = INVERTER_FAMILIES,
+    notFound: ResponseCode = families === INVERTER_FAMILIES ? Code.INVERTER_NOT_FOUND : Code.DEVICE_NOT_FOUND,
+  ): Promise<DeviceRecord> {
+    const device = await devices.find({ sn }, [...families]);
     await access.require(
       auth,
       device ? { id: device.id, plantId: device.plantId, companyId: device.companyId } : undefined,
       'operate',
-      anyFamily ? Code.DEVICE_NOT_FOUND : Code.INVERTER_NOT_FOUND,
+      notFound,
     );
     return device as DeviceRecord;
   }
@@ -132,8 +171,8 @@ export function createCommandsService(deps: {
     whileUpgrading?: boolean;
     /** What the audit keeps of the request, when it is not the command itself (an upgrade's signed link). */
     audit?: unknown;
-    /** Settings families address devices of every kind, not only inverters. */
-    anyFamily?: boolean;
+    /** The device families the SN may name (default inverters; settings families address every kind). */
+    families?: readonly string[];
     /** The password was already confirmed for a batch of which this command is one item. */
     confirmed?: boolean;
     decode?: (reply: ReplyPayload) => Record<string, number | string> | null;
@@ -155,13 +194,11 @@ export function createCommandsService(deps: {
       const earlier = await repository.byIdempotencyKey(auth.userId, options.idempotencyKey);
       if (earlier) return { replay: replay(earlier.id, earlier.status, earlier.result) };
     }
-    const device = await target(auth, sn, options.anyFamily);
+    const device = await target(auth, sn, options.families);
     if (device.status === DeviceStatus.OFFLINE || device.gatewaySn === null) throw new ApiError(Code.DEVICE_OFFLINE);
     if (device.status === DeviceStatus.UPGRADING && !options.whileUpgrading) throw new ApiError(Code.DEVICE_UPGRADING);
     if (options.destructive && !options.confirmed) await confirmPassword(auth, options.password);
-    const cap = await repository.capOf(auth.companyId, settings.defaultCapPerMinute);
-    const recent = await repository.devicesCommandedLastMinute(auth.companyId, auth.userId);
-    if (!recent.has(device.sn) && recent.size >= cap) throw new ApiError(Code.COMMAND_CAP_REACHED, { cap });
+    await requireCap(auth, device.sn);
     const commandId = await repository.start({
       userId: auth.userId,
       account: auth.account,
@@ -208,6 +245,7 @@ export function createCommandsService(deps: {
     if ('replay' in prepared) return prepared.replay;
     const { device, commandId } = prepared;
     let reply: ReplyPayload;
+    inFlight.add(commandId);
     try {
       reply = await channel().send(
         device.gatewaySn,
@@ -215,12 +253,15 @@ export function createCommandsService(deps: {
         { timeoutMs: settings.timeoutMs, id: `cmd-${commandId}` },
       );
     } catch (error) {
+      if (error instanceof CommandChannelClosedError) throw new ApiError(Code.SERVER_ERROR);
       const timedOut = error instanceof CommandTimeoutError;
       const message = translate(language, timedOut ? 'commands.timeout' : 'commands.sendFailed', {
         seconds: Math.round(settings.timeoutMs / 1000),
       });
       await repository.finish(commandId, timedOut ? 'timeout' : 'error', outcomeOf(Code.TIMEOUT, {}, message));
       throw new ApiError(Code.TIMEOUT, {}, { commandId, message });
+    } finally {
+      inFlight.delete(commandId);
     }
     return conclude(commandId, reply, options.decode);
   }
@@ -233,6 +274,146 @@ export function createCommandsService(deps: {
   /** Writable points of the device's map with their current values, ranges and choices. */
   function writable(device: DeviceRecord, language: Language): WritableParam[] {
     return writableParams(device.protocolId, device.values, language);
+  }
+
+  /** An enabled, remotely installable image of the target's type; else code 4 naming firmId. */
+  async function upgradeImage(language: Language, firmId: number, kind: UpgradeTarget): Promise<UpgradeImage> {
+    const record = deps.firmware ? await deps.firmware.byId(firmId) : undefined;
+    const refuse = (key: 'commands.firmwareUnavailable' | 'commands.firmwareLocalOnly') =>
+      new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'firmId', message: translate(language, key) }] });
+    if (!record?.enabled || record.type !== kind || !deps.firmware || !deps.baseUrl) throw refuse('commands.firmwareUnavailable');
+    if (record.mode !== 'remote') throw refuse('commands.firmwareLocalOnly');
+    return record;
+  }
+
+  /** What the device is told to fetch: a signed link, the version, size, SHA-256 and the platform's signature. */
+  function firmwareFor(record: UpgradeImage) {
+    if (!deps.firmware || !deps.baseUrl) throw new ApiError(Code.SERVER_ERROR);
+    return {
+      url: `${deps.baseUrl()}${deps.firmware.imagePath(record.id)}`,
+      version: record.swVersion,
+      size: record.size,
+      sha256: record.sha256,
+      signature: record.signature,
+    };
+  }
+
+  /**
+   * The device an upgrade addresses, once the caller may operate it: not a battery slave (605), not on
+   * the image's version already (4001), and fitting the image's hardware and software range (4010).
+   */
+  async function upgradable(auth: AuthContext, sn: string, kind: Exclude<UpgradeTarget, 'gateway'>, record: UpgradeImage) {
+    const device = await target(auth, sn, UPGRADE_FAMILIES[kind], kind === 'inverter' ? Code.INVERTER_NOT_FOUND : Code.DEVICE_NOT_FOUND);
+    if (kind === 'battery' && device.parentId !== null) throw new ApiError(Code.BATTERY_SLAVE);
+    if (device.firmwareVersion && compareVersions(device.firmwareVersion, record.swVersion) === 0)
+      throw new ApiError(Code.FIRMWARE_ALREADY_LATEST);
+    if (!firmwareFits(record, { hwVersion: null, firmwareVersion: device.firmwareVersion }).fits)
+      throw new ApiError(Code.FIRMWARE_INCOMPATIBLE);
+    return device;
+  }
+
+  /** The gateway an upgrade addresses, once the caller may operate it, with the same version and fit checks. */
+  async function gatewayUpgradable(auth: AuthContext, sn: string, record: UpgradeImage) {
+    const gateway = await deps.gateways?.find({ sn });
+    await access.require(
+      auth,
+      gateway ? { id: gateway.id, plantId: gateway.plantId, companyId: gateway.companyId } : undefined,
+      'operate',
+      Code.GATEWAY_NOT_FOUND,
+    );
+    const found = gateway as NonNullable<typeof gateway>;
+    if (found.fwVersion && compareVersions(found.fwVersion, record.swVersion) === 0) throw new ApiError(Code.FIRMWARE_ALREADY_LATEST);
+    if (!firmwareFits(record, { hwVersion: found.hwVersion, firmwareVersion: found.fwVersion }).fits)
+      throw new ApiError(Code.FIRMWARE_INCOMPATIBLE);
+    return found;
+  }
+
+  /**
+   * A gateway's own upgrade: sent now when the gateway is online, else queued and sent by the scheduler
+   * as soon as it comes online (spec 02 §4). Password, idempotency and the company's cap as for devices.
+   */
+  async function upgradeGateway(
+    auth: AuthContext,
+    sn: string,
+    record: UpgradeImage,
+    body: { idempotencyKey?: string; password?: string; confirmed?: boolean },
+  ): Promise<CommandResult> {
+    const gateway = await gatewayUpgradable(auth, sn, record);
+    if (await repository.openUpgrade(gateway.sn)) throw new ApiError(Code.DEVICE_UPGRADING);
+    if (!body.confirmed) await confirmPassword(auth, body.password);
+    await requireCap(auth, gateway.sn);
+    const status = gateway.online ? 'pending' : 'queued';
+    const commandId = await repository.start({
+      userId: auth.userId,
+      account: auth.account,
+      companyId: auth.companyId,
+      deviceId: null,
+      deviceSn: gateway.sn,
+      gatewaySn: gateway.sn,
+      plantId: gateway.plantId,
+      op: 'upgrade',
+      request: { firmId: record.id, version: record.swVersion, target: 'gateway' },
+      idempotencyKey: body.idempotencyKey ?? null,
+      status,
+    });
+    if (commandId === undefined) {
+      const earlier = body.idempotencyKey ? await repository.byIdempotencyKey(auth.userId, body.idempotencyKey) : undefined;
+      if (!earlier) throw new ApiError(Code.SERVER_ERROR);
+      return replay(earlier.id, earlier.status, earlier.result);
+    }
+    if (status === 'queued') return { commandId, status: 'queued', hex: null, values: null, message: null };
+    dispatchUpgrade(
+      commandId,
+      { id: gateway.id, sn: gateway.sn, plantId: gateway.plantId, gatewaySn: gateway.sn, self: true },
+      firmwareFor(record),
+      'en',
+    );
+    return { commandId, status: 'pending', hex: null, values: null, message: null };
+  }
+
+  /** The company's per-minute cap on devices commanded (709). */
+  async function requireCap(auth: AuthContext, sn: string): Promise<void> {
+    const cap = await repository.capOf(auth.companyId, settings.defaultCapPerMinute);
+    const recent = await repository.devicesCommandedLastMinute(auth.companyId, auth.userId);
+    if (!recent.has(sn) && recent.size >= cap) throw new ApiError(Code.COMMAND_CAP_REACHED, { cap });
+  }
+
+  /**
+   * Sends an upgrade and follows it without holding the request: progress kept on the command and pushed
+   * live, the final reply or the timeout (which each progress message renews) recorded.
+   */
+  function dispatchUpgrade(
+    commandId: number,
+    to: { id: number; sn: string; plantId: number | null; gatewaySn: string; self?: boolean },
+    firmware: ReturnType<typeof firmwareFor>,
+    language: Language,
+  ): void {
+    const push = (progress: number, status: string) =>
+      deps.live?.publish({ type: 'upgrade', deviceId: to.id, plantId: to.plantId, sn: to.sn, progress, status });
+    void repository.progress(commandId, 0).catch(() => undefined);
+    push(0, 'upgrading');
+    inFlight.add(commandId);
+    channel()
+      .send(to.gatewaySn, to.self ? { op: 'upgrade', firmware } : { op: 'upgrade', device: to.sn, firmware }, {
+        timeoutMs: settings.timeoutMs,
+        id: `cmd-${commandId}`,
+        onProgress: (percent) => {
+          void repository.progress(commandId, Math.round(percent)).catch(() => undefined);
+          push(Math.round(percent), 'upgrading');
+        },
+      })
+      .then(async (reply) => {
+        await conclude(commandId, reply).catch(() => undefined);
+        push(reply.status === 'ok' ? 100 : 0, upgradeState(reply.status === 'ok' ? 'ok' : 'error', reply.error));
+      })
+      .catch(async (error: unknown) => {
+        // Stopping: the command stays pending; the next process records the device's reply (or its silence).
+        if (error instanceof CommandChannelClosedError) return;
+        const message = translate(language, 'commands.timeout', { seconds: Math.round(settings.timeoutMs / 1000) });
+        await repository.finish(commandId, 'timeout', outcomeOf(Code.TIMEOUT, {}, message)).catch(() => undefined);
+        push(0, 'failed');
+      })
+      .finally(() => inFlight.delete(commandId));
   }
 
   return {
@@ -327,33 +508,31 @@ export function createCommandsService(deps: {
     },
 
     /**
-     * Upgrades an inverter with a firmware record (remote mode, enabled, inverter type): the gateway is
-     * given a signed link, the version, size and SHA-256, which the device checks before applying. The
-     * call answers at once (pending); progress is kept on the command and pushed live; the final reply
-     * (or a timeout) ends it. Password needed, as for every upgrade.
+     * Upgrades an inverter, a battery (master pack) or a gateway with a firmware record of its type
+     * (remote mode, enabled, fitting the device's hardware and current software): the gateway is given a
+     * signed link, the version, size, SHA-256 and the platform's signature, which the device checks before
+     * applying. The call answers at once (pending; queued for an offline gateway, sent when it comes
+     * online); progress is kept on the command and pushed live; the final reply (or a timeout) ends it.
+     * Password needed, as for every upgrade.
      */
     async upgrade(
       auth: AuthContext,
       language: Language,
       sn: string,
       body: { firmId: number; idempotencyKey?: string; password?: string; confirmed?: boolean },
+      kind: UpgradeTarget = 'inverter',
     ): Promise<CommandResult> {
-      const record = deps.firmware ? await deps.firmware.byId(body.firmId) : undefined;
-      const refuse = (key: 'commands.firmwareUnavailable' | 'commands.firmwareLocalOnly') =>
-        new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'firmId', message: translate(language, key) }] });
-      if (!record?.enabled || record.type !== 'inverter' || !deps.firmware || !deps.baseUrl) throw refuse('commands.firmwareUnavailable');
-      if (record.mode !== 'remote') throw refuse('commands.firmwareLocalOnly');
-      const current = await devices.find({ sn }, INVERTER_FAMILIES);
-      if (current?.firmwareVersion && current.firmwareVersion === record.swVersion) throw new ApiError(Code.FIRMWARE_ALREADY_LATEST);
-      const firmware = {
-        url: `${deps.baseUrl()}${deps.firmware.imagePath(record.id)}`,
-        version: record.swVersion,
-        size: record.size,
-        sha256: record.sha256,
-      };
+      if (body.idempotencyKey) {
+        const earlier = await repository.byIdempotencyKey(auth.userId, body.idempotencyKey);
+        if (earlier) return replay(earlier.id, earlier.status, earlier.result);
+      }
+      const record = await upgradeImage(language, body.firmId, kind);
+      if (kind === 'gateway') return upgradeGateway(auth, sn, record, body);
+      const device = await upgradable(auth, sn, kind, record);
+      const firmware = firmwareFor(record);
       const prepared = await prepare(
         auth,
-        sn,
+        device.sn,
         'upgrade',
         { firmware },
         {
@@ -361,85 +540,103 @@ export function createCommandsService(deps: {
           password: body.password,
           destructive: true,
           confirmed: body.confirmed,
-          audit: { firmId: record.id, version: record.swVersion },
+          families: UPGRADE_FAMILIES[kind],
+          audit: { firmId: record.id, version: record.swVersion, target: kind },
         },
       );
       if ('replay' in prepared) return prepared.replay;
-      const { device, commandId } = prepared;
-      const push = (progress: number, status: string) =>
-        deps.live?.publish({ type: 'upgrade', deviceId: device.id, plantId: device.plantId, sn: device.sn, progress, status });
-      await repository.progress(commandId, 0);
-      push(0, 'upgrading');
-      channel()
-        .send(
-          device.gatewaySn,
-          { op: 'upgrade', device: device.sn, firmware },
-          {
-            timeoutMs: settings.timeoutMs,
-            id: `cmd-${commandId}`,
-            onProgress: (percent) => {
-              void repository.progress(commandId, Math.round(percent)).catch(() => undefined);
-              push(Math.round(percent), 'upgrading');
-            },
-          },
-        )
-        .then(async (reply) => {
-          await conclude(commandId, reply).catch(() => undefined);
-          push(reply.status === 'ok' ? 100 : 0, upgradeState(reply.status === 'ok' ? 'ok' : 'error', reply.error));
-        })
-        .catch(async () => {
-          const message = translate(language, 'commands.timeout', { seconds: Math.round(settings.timeoutMs / 1000) });
-          await repository.finish(commandId, 'timeout', outcomeOf(Code.TIMEOUT, {}, message)).catch(() => undefined);
-          push(0, 'failed');
-        });
-      return { commandId, status: 'pending', hex: null, values: null, message: null };
+      dispatchUpgrade(prepared.commandId, prepared.device, firmware, language);
+      return { commandId: prepared.commandId, status: 'pending', hex: null, values: null, message: null };
     },
 
     /**
-     * Upgrades several inverters with one image (spec 02 §4): the password is confirmed once; each
+     * The check before a batch upgrade: each SN with whether it can take the image now and why not
+     * (nothing is sent). Another tenant's device answers the plain not-found code.
+     */
+    async batchUpgradeCheck(
+      auth: AuthContext,
+      language: Language,
+      body: { sns: readonly string[]; firmId: number },
+      kind: UpgradeTarget,
+    ): Promise<BatchUpgradeCheck> {
+      const record = await upgradeImage(language, body.firmId, kind);
+      const results: BatchUpgradeCheck['results'] = [];
+      for (const sn of new Set(body.sns)) {
+        try {
+          if (kind === 'gateway') {
+            await gatewayUpgradable(auth, sn, record);
+          } else {
+            const device = await upgradable(auth, sn, kind, record);
+            if (device.status === DeviceStatus.OFFLINE || device.gatewaySn === null) throw new ApiError(Code.DEVICE_OFFLINE);
+            if (device.status === DeviceStatus.UPGRADING) throw new ApiError(Code.DEVICE_UPGRADING);
+          }
+          results.push({ sn, ready: true, code: 0, message: null });
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          results.push({ sn, ready: false, code: error.responseCode, message: codeMessage(language, error.responseCode) });
+        }
+      }
+      return { ready: results.filter((r) => r.ready).length, results };
+    },
+
+    /**
+     * Upgrades several devices with one image (spec 02 §4): the password is confirmed once; each
      * device is then tried on its own, so those that cannot take it now (offline, upgrading, already on
-     * the version, over the company's per-minute cap) are listed with the reason and the rest start.
+     * the version, not compatible, a battery slave, over the company's per-minute cap) are listed with the
+     * reason and the rest start.
      */
     async batchUpgrade(
       auth: AuthContext,
       language: Language,
       body: { sns: readonly string[]; firmId: number; idempotencyKey?: string; password?: string },
+      kind: UpgradeTarget = 'inverter',
     ) {
       await confirmPassword(auth, body.password);
       const results: { sn: string; started: boolean; commandId: number | null; code: number; message: string | null }[] = [];
       for (const sn of new Set(body.sns)) {
         try {
-          const started = await this.upgrade(auth, language, sn, {
-            firmId: body.firmId,
-            idempotencyKey: body.idempotencyKey ? `${body.idempotencyKey}-${sn}`.slice(0, 64) : undefined,
-            confirmed: true,
-          });
+          const started = await this.upgrade(
+            auth,
+            language,
+            sn,
+            {
+              firmId: body.firmId,
+              idempotencyKey: body.idempotencyKey ? `${body.idempotencyKey}-${sn}`.slice(0, 64) : undefined,
+              confirmed: true,
+            },
+            kind,
+          );
           results.push({ sn, started: true, commandId: started.commandId, code: 0, message: null });
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           const code = error.responseCode;
           // Another tenant's device is named by what was asked and gets the plain not-found answer.
-          results.push({
-            sn,
-            started: false,
-            commandId: null,
-            code,
-            message: translate(language, `code.${code}` as Parameters<typeof translate>[1], { cap: settings.defaultCapPerMinute }),
-          });
+          results.push({ sn, started: false, commandId: null, code, message: codeMessage(language, code) });
         }
       }
       return { results, started: results.filter((r) => r.started).length };
     },
 
-    /** The device's latest upgrade: upgrading (with progress), successful, failed or cancelled. */
-    async upgradeProgress(auth: AuthContext, sn: string) {
-      const device = await devices.find({ sn }, INVERTER_FAMILIES);
-      await access.require(
-        auth,
-        device ? { id: device.id, plantId: device.plantId, companyId: device.companyId } : undefined,
-        'view',
-        Code.INVERTER_NOT_FOUND,
-      );
+    /** A device's or gateway's latest upgrade: waiting, upgrading (with progress), successful, failed or cancelled. */
+    async upgradeProgress(auth: AuthContext, sn: string, kind: 'device' | 'gateway' = 'device') {
+      if (kind === 'gateway') {
+        const gateway = await deps.gateways?.find({ sn });
+        await access.require(
+          auth,
+          gateway ? { id: gateway.id, plantId: gateway.plantId, companyId: gateway.companyId } : undefined,
+          'view',
+          Code.GATEWAY_NOT_FOUND,
+        );
+      } else {
+        // Spec 02 §7: batteries follow their upgrade through inverter/{sn}/upgrade/progress too.
+        const device = await devices.find({ sn }, [...INVERTER_FAMILIES, ...BATTERY_FAMILIES]);
+        await access.require(
+          auth,
+          device ? { id: device.id, plantId: device.plantId, companyId: device.companyId } : undefined,
+          'view',
+          Code.INVERTER_NOT_FOUND,
+        );
+      }
       const row = await repository.latestUpgrade(sn);
       if (!row) return null;
       const state = upgradeState(row.status, row.result?.message);
@@ -453,13 +650,43 @@ export function createCommandsService(deps: {
       };
     },
 
+    /**
+     * Sends the gateway upgrades that waited for their gateway to come online (the scheduler calls this
+     * every second; the queue is in the database, so it survives a restart).
+     */
+    async dispatchQueued(): Promise<number> {
+      const commands = deps.commands();
+      if (!commands || !deps.firmware) return 0;
+      hookLateReplies(commands);
+      // A previous process's command that has heard nothing for a minute (or three timeouts) will not be answered now.
+      await repository.expireOrphans([...inFlight], Math.max(settings.timeoutMs * 3, 60_000), translate('en', 'commands.orphaned'));
+      let sent = 0;
+      for (const queued of await repository.queuedForOnlineGateways(50)) {
+        if (!(await repository.claimQueued(queued.id))) continue;
+        const record = await deps.firmware.byId(queued.firmId);
+        if (!record?.enabled) {
+          await repository.finish(queued.id, 'error', outcomeOf(Code.VALIDATION, {}, translate('en', 'commands.firmwareUnavailable')));
+          continue;
+        }
+        const gateway = await deps.gateways?.find({ sn: queued.gatewaySn });
+        dispatchUpgrade(
+          queued.id,
+          { id: gateway?.id ?? 0, sn: queued.gatewaySn, plantId: gateway?.plantId ?? null, gatewaySn: queued.gatewaySn, self: true },
+          firmwareFor(record),
+          'en',
+        );
+        sent += 1;
+      }
+      return sent;
+    },
+
     /** Cancels a running upgrade where the model supports it (spec 02 §4). */
     cutUpgrade: (auth: AuthContext, language: Language, sn: string, body: { idempotencyKey?: string }) =>
       run(auth, language, sn, 'cancel_upgrade', {}, { idempotencyKey: body.idempotencyKey, destructive: false, whileUpgrading: true }),
 
     /** A settings family's form: its points with values, ranges and choices; 601 when the model lacks it. */
     async readFamily(auth: AuthContext, language: Language, family: SettingsFamily, sn: string): Promise<WritableParam[]> {
-      const device = await target(auth, sn, true);
+      const device = await target(auth, sn, ALL_FAMILIES);
       return familyPoints(device, family, language);
     },
 
@@ -470,7 +697,7 @@ export function createCommandsService(deps: {
       family: SettingsFamily,
       body: { sn: string; values: Record<string, number>; idempotencyKey?: string; password?: string },
     ): Promise<CommandResult> {
-      const device = await target(auth, body.sn, true);
+      const device = await target(auth, body.sn, ALL_FAMILIES);
       checkValues(familyPoints(device, family, language), body.values, language, 'values');
       return run(
         auth,
@@ -482,7 +709,7 @@ export function createCommandsService(deps: {
           idempotencyKey: body.idempotencyKey,
           password: body.password,
           destructive: true,
-          anyFamily: true,
+          families: ALL_FAMILIES,
         },
       );
     },

@@ -4,7 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { levelOf } from '../plants/plant-access.js';
+import { assignedToCustomer, levelOf, shareRoleColumn } from '../plants/plant-access.js';
 
 /*
  * The tenant boundary for devices and gateways, beside plant-access.ts (which it follows):
@@ -22,7 +22,8 @@ function visibleThrough(auth: AuthContext, plantId: SQL, gatewayCompanyId: SQL):
   const company = auth.companyId === null ? sql`false` : sql`p.company_id = ${auth.companyId}`;
   const unbound = auth.companyId === null ? sql`false` : sql`(${plantId} is null and ${gatewayCompanyId} = ${auth.companyId})`;
   return sql`(exists (select 1 from plants p where p.id = ${plantId} and (p.owner_id = ${auth.userId} or ${company}
-      or exists (select 1 from plant_shares s where s.plant_id = p.id and s.user_id = ${auth.userId}))) or ${unbound})`;
+      or exists (select 1 from plant_shares s where s.plant_id = p.id and s.user_id = ${auth.userId})
+      or ${assignedToCustomer(sql`p.id`, auth)})) or ${unbound})`;
 }
 
 /** Condition on `devices d` (with its gateway reachable as d.gateway_id): the devices the caller sees. */
@@ -49,7 +50,7 @@ async function levelsFor(db: Database, auth: AuthContext, targets: readonly Acce
   if (plantIds.length > 0) {
     const rows = await queryRows<{ id: number; owner_id: number | null; company_id: number | null; share_role: string | null }>(
       db,
-      sql`select p.id, p.owner_id, p.company_id, s.role as share_role
+      sql`select p.id, p.owner_id, p.company_id, ${shareRoleColumn(auth)} as share_role
           from plants p left join plant_shares s on s.plant_id = p.id and s.user_id = ${auth.userId}
           where p.id = any(${sql.param(plantIds)}::int[])`,
     );

@@ -57,3 +57,40 @@ export async function devicesWorkbook(
     });
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
+
+/**
+ * batteriesDown (spec 02 §7 Firmware upgrade): the batteries under the list's filters with what a batch
+ * upgrade needs to choose from — master or slave (slaves cannot be upgraded), firmware version, status.
+ */
+export async function batteriesWorkbook(rows: readonly DeviceRow[], language: Language): Promise<Buffer> {
+  const t = (key: Parameters<typeof translate>[1]) => translate(language, key);
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Sunward';
+  const sheet = workbook.addWorksheet('Batteries');
+  sheet.columns = [
+    { header: t('devices.col.sn'), key: 'sn', width: 18 },
+    { header: t('devices.col.master'), key: 'master', width: 18 },
+    { header: t('devices.col.plant'), key: 'plant', width: 24 },
+    { header: t('devices.col.model'), key: 'model', width: 16 },
+    { header: t('devices.col.firmware'), key: 'firmware', width: 16 },
+    { header: t('devices.col.status'), key: 'status', width: 12 },
+    { header: t('devices.col.soc'), key: 'soc', width: 10 },
+    { header: t('devices.col.gateway'), key: 'gateway', width: 18 },
+    { header: t('devices.col.lastReport'), key: 'last', width: 22 },
+  ];
+  sheet.getRow(1).font = { bold: true };
+  const snById = new Map(rows.map((r) => [r.id, r.sn]));
+  for (const r of rows)
+    sheet.addRow({
+      sn: r.sn,
+      master: r.parentId === null ? null : (snById.get(r.parentId) ?? r.parentId),
+      plant: r.plantName,
+      model: r.model,
+      firmware: r.firmwareVersion,
+      status: t(STATUS_KEYS[r.status as keyof typeof STATUS_KEYS] ?? 'status.offline'),
+      soc: r.soc,
+      gateway: r.gatewaySn,
+      last: r.lastReportAt,
+    });
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

@@ -28,7 +28,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
 import { ok } from '../../lib/envelope.js';
-import { devicesWorkbook } from './device-export.js';
+import { batteriesWorkbook, devicesWorkbook } from './device-export.js';
 import type { DevicesService } from './devices.service.js';
 
 const TAGS = ['Devices'];
@@ -327,6 +327,23 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
       const t = (key: Parameters<typeof translate>[1]) => translate(request.language, key);
       const bytes = await devicesWorkbook(rows, request.language, (code) => t(`devices.type.${inverterTypeLabel(code)}`));
       return sendDownload(reply, { type: XLSX_TYPE, fileName: `inverters-${new Date().toISOString().slice(0, 10)}.xlsx`, bytes });
+    },
+  );
+
+  app.get(
+    '/api/v1/batteriesDown',
+    {
+      config: { access: 'battery.upgrade' },
+      schema: {
+        tags: TAGS,
+        summary: 'The batteries under the list’s filters as .xlsx, with master/slave and firmware version (to pick a batch upgrade)',
+        querystring: DeviceListQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const rows = await service.exportRows(request.requireAuth(), 'battery', request.query);
+      const bytes = await batteriesWorkbook(rows, request.language);
+      return sendDownload(reply, { type: XLSX_TYPE, fileName: `batteries-${new Date().toISOString().slice(0, 10)}.xlsx`, bytes });
     },
   );
 

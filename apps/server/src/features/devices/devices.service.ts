@@ -106,6 +106,7 @@ export function createDevicesService(deps: {
       parentId: d.parentId,
       slaveCount: d.slaveCount,
       mainMeter: d.mainMeter,
+      firmwareVersion: d.firmwareVersion,
       access: level,
     };
   }

@@ -2,6 +2,7 @@ import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import {
   FIRMWARE_LIMITS,
+  FIRMWARE_TYPES,
   FirmwareBatchDeleteQuerySchema,
   FirmwareCheckQuerySchema,
   FirmwareEnableSchema,
@@ -205,7 +206,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
       schema: {
         tags: TAGS,
         summary: 'Enabled images of a type that install remotely, for the upgrade picker',
-        querystring: z.object({ type: z.enum(['gateway', 'inverter']).default('inverter') }),
+        querystring: z.object({ type: z.enum(FIRMWARE_TYPES).default('inverter') }),
         response: { 200: envelopeSchema(z.array(FirmwareOptionSchema)) },
       },
     },

@@ -7,27 +7,29 @@ import {
   type FirmwareListQuery,
   type FirmwarePage,
   type FirmwareRow,
+  type FirmwareType,
   type FirmwareUploadFields,
   firmwareExtension,
 } from '@sunward/contracts/firmware';
+import { type FirmwareReleaseLog, type FirmwareReleaseQuery, groupReleasesByProduct } from '@sunward/contracts/firmware-releases';
 import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { OperationLog } from '../audit/operation-log.js';
-import type { FirmwareRecord, FirmwareRepository } from './firmware.repository.js';
+import type { FirmwareRecord, FirmwareRecordFields, FirmwareRepository } from './firmware.repository.js';
 import { imageProblem } from './firmware-image.js';
 import type { FirmwareSigner } from './firmware-signing.js';
 import type { FirmwareStore } from './firmware-store.js';
 
 const validation = (field: string, message: string) => new ApiError(Code.VALIDATION, {}, { errors: [{ field, message }] });
 
-function present({ storageKey: _key, ...row }: FirmwareRecord): FirmwareRow {
+export function present({ storageKey: _key, batteryTypeId: _type, batteryProductId: _product, ...row }: FirmwareRecord): FirmwareRow {
   return row;
 }
 
 /** A unique index refused the write (PostgreSQL 23505), possibly wrapped by drizzle. */
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
     if ((e as { code?: unknown }).code === '23505') return true;
   return false;
@@ -62,6 +64,81 @@ export function createFirmwareService(deps: {
     return record;
   }
 
+  /**
+   * Checks the file (name, type by name and by content, size, the stated MD5) and the uniqueness rules,
+   * then stores the image, signs its SHA-256 and inserts the record; a refusal keeps nothing. Every
+   * type's upload goes through here (the main library's and the battery library's).
+   */
+  async function createRecord(
+    auth: AuthContext,
+    language: Language,
+    fields: FirmwareRecordFields & { fileName: string; md5: string },
+    file: Buffer,
+  ): Promise<FirmwareRecord> {
+    const extension = firmwareExtension(fields.fileName);
+    if (!extension) throw validation('file', translate(language, 'validation.firmwareFileType'));
+    if (!FIRMWARE_FILE_NAME.test(fields.fileName)) throw validation('fileName', translate(language, 'validation.firmwareFileName'));
+    if (file.length > maxBytes)
+      throw validation('file', translate(language, 'validation.firmwareSize', { max: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
+    const problem = imageProblem(file, extension);
+    if (problem)
+      throw validation(
+        'file',
+        problem.kind === 'empty'
+          ? translate(language, 'validation.firmwareEmpty')
+          : problem.kind === 'hex'
+            ? translate(language, 'validation.firmwareHex', { line: problem.line })
+            : problem.kind === 'binText'
+              ? translate(language, 'validation.firmwareBinText')
+              : translate(language, 'validation.firmwareBinFormat', { format: problem.format }),
+      );
+    const md5 = createHash('md5').update(file).digest('hex');
+    if (md5 !== fields.md5.toLowerCase()) throw validation('md5', translate(language, 'validation.firmwareMd5'));
+    await requireFree(fields);
+
+    const digest = createHash('sha256').update(file).digest();
+    const storageKey = await store.put(file, extension);
+    let id: number;
+    try {
+      id = await repository.insert({
+        ...fields,
+        size: file.length,
+        md5,
+        sha256: digest.toString('hex'),
+        signature: signer.sign(digest),
+        storageKey,
+        creatorId: auth.userId,
+      });
+    } catch (error) {
+      await store.remove(storageKey);
+      // Two uploads raced past the check: answer as the check would have.
+      if (isUniqueViolation(error)) await requireFree(fields);
+      throw error;
+    }
+    const { md5: _stated, ...request } = fields;
+    await log.record(auth, {
+      action: 'firmware.create',
+      targetType: 'firmware',
+      target: fields.name,
+      request: { ...request, size: file.length, md5 },
+      result: 'ok',
+    });
+    return requireRecord(id);
+  }
+
+  /** Edits a record's metadata (not its image) under the same uniqueness rules as an upload. */
+  async function updateRecord(auth: AuthContext, before: FirmwareRecord, fields: FirmwareRecordFields): Promise<FirmwareRecord> {
+    await requireFree(fields, before.id);
+    try {
+      await repository.update(before.id, fields);
+    } catch (error) {
+      if (isUniqueViolation(error)) await requireFree(fields, before.id);
+      throw error;
+    }
+    await log.record(auth, { action: 'firmware.edit', targetType: 'firmware', target: before.name, request: fields, result: 'ok' });
+    return requireRecord(before.id);
+  }
+
   return {
     maxBytes,
     publicKeyPem: signer.publicKeyPem,
@@ -74,73 +151,25 @@ export function createFirmwareService(deps: {
     check: (query: FirmwareCheckQuery) =>
       requireFree({ name: query.name || undefined, type: query.type, swVersion: query.swVersion || undefined }, query.id),
 
-    /**
-     * Checks the file (name, type by name and by content, size, the stated MD5) and the uniqueness rules,
-     * then stores the image, signs its SHA-256 and inserts the record; a refusal keeps nothing.
-     */
-    async upload(auth: AuthContext, language: Language, fields: FirmwareUploadFields, file: Buffer): Promise<FirmwareRow> {
-      const extension = firmwareExtension(fields.fileName);
-      if (!extension) throw validation('file', translate(language, 'validation.firmwareFileType'));
-      if (!FIRMWARE_FILE_NAME.test(fields.fileName)) throw validation('fileName', translate(language, 'validation.firmwareFileName'));
-      if (file.length > maxBytes)
-        throw validation('file', translate(language, 'validation.firmwareSize', { max: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
-      const problem = imageProblem(file, extension);
-      if (problem)
-        throw validation(
-          'file',
-          problem.kind === 'empty'
-            ? translate(language, 'validation.firmwareEmpty')
-            : problem.kind === 'hex'
-              ? translate(language, 'validation.firmwareHex', { line: problem.line })
-              : problem.kind === 'binText'
-                ? translate(language, 'validation.firmwareBinText')
-                : translate(language, 'validation.firmwareBinFormat', { format: problem.format }),
-        );
-      const md5 = createHash('md5').update(file).digest('hex');
-      if (md5 !== fields.md5.toLowerCase()) throw validation('md5', translate(language, 'validation.firmwareMd5'));
-      await requireFree(fields);
+    /** A gateway or inverter image of the main library (createRecord does the work). */
+    upload: (auth: AuthContext, language: Language, fields: FirmwareUploadFields, file: Buffer): Promise<FirmwareRow> =>
+      createRecord(auth, language, fields, file).then(present),
 
-      const digest = createHash('sha256').update(file).digest();
-      const storageKey = await store.put(file, extension);
-      let id: number;
-      try {
-        id = await repository.insert({
-          ...fields,
-          size: file.length,
-          md5,
-          sha256: digest.toString('hex'),
-          signature: signer.sign(digest),
-          storageKey,
-          creatorId: auth.userId,
-        });
-      } catch (error) {
-        await store.remove(storageKey);
-        // Two uploads raced past the check: answer as the check would have.
-        if (isUniqueViolation(error)) await requireFree(fields);
-        throw error;
-      }
-      const { md5: _stated, ...request } = fields;
-      await log.record(auth, {
-        action: 'firmware.create',
-        targetType: 'firmware',
-        target: fields.name,
-        request: { ...request, size: file.length, md5 },
-        result: 'ok',
-      });
-      return present(await requireRecord(id));
-    },
-
+    /** Edits a main-library record; a battery image is not one (its own calls keep its type and product right). */
     async update(auth: AuthContext, id: number, fields: FirmwareFields): Promise<FirmwareRow> {
       const before = await requireRecord(id);
-      await requireFree(fields, id);
-      try {
-        await repository.update(id, fields);
-      } catch (error) {
-        if (isUniqueViolation(error)) await requireFree(fields, id);
-        throw error;
-      }
-      await log.record(auth, { action: 'firmware.edit', targetType: 'firmware', target: before.name, request: fields, result: 'ok' });
-      return present(await requireRecord(id));
+      if (before.type === 'battery') throw new ApiError(Code.NOT_FOUND);
+      return present(await updateRecord(auth, before, fields));
+    },
+
+    createRecord,
+    updateRecord,
+    requireRecord,
+
+    /** One page of the public release log: enabled records only, grouped by product. */
+    async releases(query: FirmwareReleaseQuery): Promise<FirmwareReleaseLog> {
+      const { releases, total, products } = await repository.releases(query);
+      return { total, groups: groupReleasesByProduct(releases), products };
     },
 
     async setEnabled(auth: AuthContext, id: number, enabled: boolean): Promise<void> {
@@ -175,13 +204,14 @@ export function createFirmwareService(deps: {
     },
 
     /** Enabled images of a type that install remotely: what an operator may pick for an upgrade. */
-    async options(type: 'gateway' | 'inverter') {
-      const { infos } = await repository.page({ page: 1, size: 100, type, enabled: true });
-      return infos.filter((r) => r.mode === 'remote').map((r) => ({ id: r.id, name: r.name, product: r.product, swVersion: r.swVersion }));
+    async options(type: FirmwareType) {
+      const rows = await repository.remoteOptions(type);
+      return rows.map((r) => ({ id: Number(r.id), name: r.name, product: r.product, swVersion: r.sw_version }));
     },
 
     /** A record as an upgrade needs it (undefined: no such record). */
     byId: (id: number) => repository.byId(id),
+    byIds: (ids: readonly number[]) => repository.byIds(ids),
 
     /**
      * A link a device can fetch the image from without a session: the record id and an expiry signed

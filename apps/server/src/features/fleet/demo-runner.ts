@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { SimulatedFleetSchema } from '@sunward/contracts/simulated-fleet';
 import type { Config } from '../../config.js';
 import type { RunningServer } from '../../server.js';
+import { loadFirmwareSigner } from '../firmware/firmware-signing.js';
 import { demoFleetExists, provisionDemoFleet } from './demo-fleet.js';
 
 const SIMULATOR_MAIN = fileURLToPath(new URL('../../../../simulator/src/main.ts', import.meta.url));
@@ -36,12 +37,16 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
     process.stdout.write(
       `Simulated gateways not yet in a plant (bind one at /plant-add):\n${spare.map((g) => `    SN ${g.sn}   key ${g.key}`).join('\n')}\n`,
     );
+  // The simulated devices hold the platform's firmware public key and refuse images it does not verify.
+  const signer = await loadFirmwareSigner({ keyFile: config.firmwareSigningKeyFile, dataDir: config.dataDir });
+  const keyFile = join(config.dataDir, 'keys', 'firmware-ed25519.pub.pem');
+  writeFileSync(keyFile, signer.publicKeyPem);
   let child: ChildProcess | undefined;
   let stopping = false;
   const run = () => {
     child = spawn(
       process.execPath,
-      ['--import', 'tsx', SIMULATOR_MAIN, '--fleet', fleetFile, '--url', mqttUrl, '--seed', String(fleet.seed)],
+      ['--import', 'tsx', SIMULATOR_MAIN, '--fleet', fleetFile, '--url', mqttUrl, '--seed', String(fleet.seed), '--firmware-key', keyFile],
       { stdio: ['ignore', 'inherit', 'inherit'] },
     );
     child.once('exit', (code) => {

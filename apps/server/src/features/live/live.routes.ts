@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { LiveEvent, LiveHub } from '../../ingest/live-hub.js';
 import type { PlantAccess } from '../plants/plant-access.js';
 
@@ -14,10 +15,16 @@ export const liveRoutes: FastifyPluginAsyncZod<{ live: LiveHub; plantAccess: Pla
     '/api/v1/live',
     {
       config: { access: 'signed-in' },
-      schema: { tags: ['Live'], summary: 'Server-Sent Events: device status and power, plant status, as they change' },
+      schema: {
+        tags: ['Live'],
+        summary: 'Server-Sent Events: device status and power, plant status, device events, the unread message count, as they change',
+        // The bell asks for `types=message` only, so it does not carry every device report of a fleet.
+        querystring: z.object({ types: z.string().max(100).optional() }),
+      },
     },
     async (request, reply) => {
       const auth = request.requireAuth();
+      const types = request.query.types ? new Set(request.query.types.split(',')) : undefined;
       let visible = await plantAccess.visiblePlantIds(auth);
       const refresh = setInterval(() => {
         plantAccess.visiblePlantIds(auth).then(
@@ -27,7 +34,12 @@ export const liveRoutes: FastifyPluginAsyncZod<{ live: LiveHub; plantAccess: Pla
           () => undefined,
         );
       }, VISIBILITY_REFRESH_MS);
-      const canSee = (event: LiveEvent) => visible === undefined || (event.plantId !== null && visible.has(event.plantId));
+      const canSee = (event: LiveEvent) => {
+        if (types && !types.has(event.type)) return false;
+        // A user's message count is theirs alone, whatever plants they see.
+        if (event.type === 'message') return event.userId === auth.userId;
+        return visible === undefined || (event.plantId !== null && visible.has(event.plantId));
+      };
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {

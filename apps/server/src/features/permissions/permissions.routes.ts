@@ -38,7 +38,11 @@ export const permissionsRoutes: FastifyPluginAsyncZod<{ repository: PermissionsR
           response: { 200: envelopeSchema(z.array(PermissionEntrySchema)) },
         },
       },
-      async (request) => ok(request, presentPermissions(await repository.entriesByKeys(keys), request.language)),
+      // Only what the caller holds: a company grants no more than it has (issue 7, no escalation).
+      async (request) => {
+        const held = request.requireAuth().permissions;
+        return ok(request, presentPermissions(await repository.entriesByKeys(keys.filter((k) => held.has(k))), request.language));
+      },
     );
 
   catalogueRoute(

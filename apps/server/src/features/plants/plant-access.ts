@@ -1,6 +1,6 @@
 import { Code } from '@sunward/contracts/codes';
 import type { PlantAccessLevel } from '@sunward/contracts/plants';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -11,7 +11,8 @@ const RANK: Record<PlantAccessLevel, number> = { view: 1, operate: 2, manage: 3 
  * Who may do what with a plant; every plant call asks here, so the tenant boundary is one function.
  * - The platform administrator manages every plant.
  * - The owner (creator) and, for a company plant, the users of that company manage it.
- * - A maintainer it is shared with may operate it (devices, commands); a guest only views it.
+ * - A maintainer it is shared with may operate it (devices, commands); a guest only views it, and so does
+ *   a customer of the company the plant is assigned to (issue 7).
  * Anything else is answered as if the plant did not exist (code 700), so ids of other tenants leak nothing.
  */
 export function createPlantAccess(db: Database) {
@@ -21,7 +22,7 @@ export function createPlantAccess(db: Database) {
     if (plantIds.length === 0) return result;
     const rows = await queryRows<{ id: number; owner_id: number | null; company_id: number | null; share_role: string | null }>(
       db,
-      sql`select p.id, p.owner_id, p.company_id, s.role as share_role
+      sql`select p.id, p.owner_id, p.company_id, ${shareRoleColumn(auth)} as share_role
           from plants p left join plant_shares s on s.plant_id = p.id and s.user_id = ${auth.userId}
           where p.id = any(${sql.param([...plantIds])}::int[])`,
     );
@@ -73,7 +74,23 @@ export function levelOf(
 export function visibleCondition(auth: AuthContext) {
   if (auth.roleKey === 'platform_admin') return sql`true`;
   const company = auth.companyId === null ? sql`false` : sql`plants.company_id = ${auth.companyId}`;
-  return sql`(plants.owner_id = ${auth.userId} or ${company} or exists (select 1 from plant_shares s where s.plant_id = plants.id and s.user_id = ${auth.userId}))`;
+  return sql`(plants.owner_id = ${auth.userId} or ${company} or exists (select 1 from plant_shares s where s.plant_id = plants.id and s.user_id = ${auth.userId})
+    or ${assignedToCustomer(sql`plants.id`, auth)})`;
+}
+
+/**
+ * Whether the plant (an id column) is assigned to the caller as a customer of its company (issue 7).
+ * The assignment only counts while the plant still belongs to the company that made it.
+ */
+export function assignedToCustomer(plantId: SQL, auth: AuthContext): SQL {
+  return sql`exists (select 1 from company_customer_plants cp join company_customers cc on cc.id = cp.customer_id
+    join plants cpp on cpp.id = cp.plant_id
+    where cp.plant_id = ${plantId} and cc.user_id = ${auth.userId} and cpp.company_id = cc.company_id)`;
+}
+
+/** The share role column for `plants p` joined with `plant_shares s`: a customer's assigned plant reads as a guest's. */
+export function shareRoleColumn(auth: AuthContext): SQL {
+  return sql`coalesce(s.role, case when ${assignedToCustomer(sql`p.id`, auth)} then 'guest' end)`;
 }
 
 export type PlantAccess = ReturnType<typeof createPlantAccess>;

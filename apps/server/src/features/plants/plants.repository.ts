@@ -522,7 +522,9 @@ async function bindGateways(tx: Database, plantId: number, gatewayIds: readonly 
   // gateway cannot both get it; the loser's transaction rolls back with 301.
   const bound = await queryRows<{ id: number }>(
     tx,
-    sql`update gateways set plant_id = ${plantId} where id = any(${sql.param([...gatewayIds])}::int[]) and plant_id is null returning id`,
+    // Spec 02 §6: an unassigned gateway goes to the company of the user binding it (the plant's company).
+    sql`update gateways set plant_id = ${plantId}, company_id = coalesce(company_id, (select company_id from plants where id = ${plantId}))
+        where id = any(${sql.param([...gatewayIds])}::int[]) and plant_id is null returning id`,
   );
   if (bound.length !== new Set(gatewayIds).size) throw new ApiError(Code.GATEWAY_USED);
   await tx.execute(sql`update devices set plant_id = ${plantId} where gateway_id = any(${sql.param([...gatewayIds])}::int[])`);

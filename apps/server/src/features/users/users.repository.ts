@@ -19,6 +19,9 @@ export function createUsersRepository(db: Database) {
           logoUrl: companies.logoUrl,
           iconUrl: companies.iconUrl,
           themeColor: companies.themeColor,
+          // Issue 7: staff of a company that requires two-factor sign-in enrol right after signing in.
+          companyRequiresTwoFactor: companies.requireTwoFactor,
+          totpEnabledAt: users.totpEnabledAt,
         })
         .from(users)
         .innerJoin(roles, eq(roles.id, users.roleId))

@@ -26,6 +26,7 @@ export function presentCurrentUser(row: ProfileRow): CurrentUser {
               iconUrl: row.iconUrl,
               themeColor: row.themeColor ?? DEFAULT_THEME_COLOR,
             },
+      twoFactorSetupRequired: row.companyRequiresTwoFactor === true && row.totpEnabledAt === null,
     },
   };
 }

@@ -3,12 +3,17 @@ import { Code } from '@sunward/contracts/codes';
 import { LIMITS } from '@sunward/contracts/limits';
 import { hasSpace } from '@sunward/contracts/validators';
 import { Alert, Button, Input } from 'antd';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../../app/session';
 import { LanguagePickerLite } from '../../components/LanguagePickerLite';
 import { ApiCallError } from '../../lib/api-client';
+import { challengeOf } from './second-factor-challenge';
+import { ThirdPartyButtons } from './third-party/ThirdPartyButtons';
+
+// Loaded only when an account asks for its second factor, so the sign-in page stays within its budget.
+const SecondFactorForm = lazy(async () => ({ default: (await import('./SecondFactorForm')).SecondFactorForm }));
 
 interface FieldErrors {
   account?: string;
@@ -24,11 +29,19 @@ export function LoginPage() {
   const { signIn } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
-  const [account, setAccount] = useState('');
+  // Registration and password reset come back here with the account filled in.
+  const [account, setAccount] = useState(() => (location.state as { account?: string } | null)?.account ?? '');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
+  /** Set when the password was right and the account signs in with a second factor (code 112). */
+  const [challenge, setChallenge] = useState<string | null>(null);
+
+  const enter = async () => {
+    const from = (location.state as { from?: string } | null)?.from;
+    await navigate(from && from !== '/login' ? from : '/', { replace: true });
+  };
 
   const validate = (): FieldErrors => ({
     account: account.trim() === '' ? t('login.accountRequired') : undefined,
@@ -44,10 +57,11 @@ export function LoginPage() {
     setRefusal(null);
     try {
       await signIn(account.trim(), password);
-      const from = (location.state as { from?: string } | null)?.from;
-      await navigate(from && from !== '/login' ? from : '/', { replace: true });
+      await enter();
     } catch (error) {
-      if (error instanceof ApiCallError && error.code === Code.WRONG_CREDENTIALS) setErrors({ password: error.message });
+      const second = challengeOf(error);
+      if (second) setChallenge(second);
+      else if (error instanceof ApiCallError && error.code === Code.WRONG_CREDENTIALS) setErrors({ password: error.message });
       else if (error instanceof ApiCallError && error.message) setRefusal(error.message);
     } finally {
       setSubmitting(false);
@@ -74,7 +88,12 @@ export function LoginPage() {
           <h1>{t('login.title')}</h1>
           <p className="sw-muted">{t('login.subtitle')}</p>
           {refusal && <Alert type="error" showIcon title={refusal} className="sw-login-alert" data-testid="login-refusal" />}
-          <form onSubmit={onSubmit} noValidate>
+          {challenge && (
+            <Suspense fallback={null}>
+              <SecondFactorForm challenge={challenge} onDone={enter} onBack={() => setChallenge(null)} />
+            </Suspense>
+          )}
+          <form onSubmit={onSubmit} noValidate hidden={challenge !== null}>
             <div className="sw-field">
               <label htmlFor="account">{t('login.account')}</label>
               <Input
@@ -126,9 +145,7 @@ export function LoginPage() {
             <Link to="/forget">{t('login.forgot')}</Link>
             <Link to="/reg">{t('login.register')}</Link>
           </div>
-          <div className="sw-login-third">
-            <Link to="/loginThird">{t('login.third')}</Link>
-          </div>
+          <ThirdPartyButtons />
         </div>
         {/* After the form in document order, so the account field is the first input and tab stop. */}
         <div className="sw-login-lang">

@@ -13,8 +13,19 @@ export function signIn(account: string, password: string) {
     anonymous: true,
     form: { grant_type: 'password', username: account, password },
     schema: TokenResponseSchema,
-    // The sign-in form shows these beside the fields instead of a toast.
-    tolerate: [Code.WRONG_CREDENTIALS, Code.ACCOUNT_DISABLED, Code.SIGN_IN_LOCKED, Code.VALIDATION],
+    // The sign-in form shows these beside the fields instead of a toast; 112 asks for the second factor.
+    tolerate: [Code.WRONG_CREDENTIALS, Code.ACCOUNT_DISABLED, Code.SIGN_IN_LOCKED, Code.VALIDATION, Code.SECOND_FACTOR_REQUIRED],
+  });
+}
+
+/** Second step of a two-factor sign-in (issue 7): the challenge of code 112 and an authenticator or recovery code. */
+export function signInSecondFactor(challenge: string, code: string) {
+  return apiRequest('/oauth/token', {
+    method: 'POST',
+    anonymous: true,
+    form: { grant_type: 'second_factor', challenge, code },
+    schema: TokenResponseSchema,
+    tolerate: [Code.VERIFICATION_CODE_WRONG, Code.SECOND_FACTOR_EXPIRED, Code.SIGN_IN_LOCKED, Code.VALIDATION],
   });
 }
 

@@ -95,8 +95,17 @@ export const saveMeterSettings = (id: number, settings: MeterSettings) =>
 export const fetchWorkdata = (sn: string, from: string, to: string, page: number, size: number) =>
   apiRequest('/api/v1/workdata', { query: { sn, from, to, page, size }, schema: WorkdataPageSchema, tolerate: [602] });
 
-export const exportInverters = (query: DeviceQuery) => {
+const queryString = (query: Record<string, unknown>) => {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
-  return fetchFile(`/api/v1/inverters/exportInvertersExcel?${params}`);
+  return params;
 };
+
+export const exportInverters = (query: DeviceQuery) => fetchFile(`/api/v1/inverters/exportInvertersExcel?${queryString(query)}`);
+
+/** batteriesDown: the batteries under the list's filters, with master/slave and firmware version. */
+export const downloadBatteries = (query: DeviceQuery) => fetchFile(`/api/v1/batteriesDown?${queryString(query)}`);
+
+/** The upgrade records under the log page's filters as .xlsx. */
+export const exportUpgradeRecords = (query: Record<string, string | undefined>) =>
+  fetchFile(`/api/v1/commands/export?${queryString(query)}`);

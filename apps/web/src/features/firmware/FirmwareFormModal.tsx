@@ -1,26 +1,22 @@
-import { InboxOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import {
   FIRMWARE_COMPATIBLE,
-  FIRMWARE_FILE_NAME,
   FIRMWARE_LIMITS,
   FIRMWARE_MODES,
-  FIRMWARE_TYPES,
   FIRMWARE_VERSION,
   type FirmwareFields,
   type FirmwareRow,
   type FirmwareType,
-  firmwareExtension,
-  MD5_HEX,
+  LIBRARY_FIRMWARE_TYPES,
 } from '@sunward/contracts/firmware';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Form, Input, Modal, Progress, Select, Upload } from 'antd';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Form, Input, Modal, Progress, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError } from '../../lib/api-client';
-import { checkFirmware, fetchFirmwareSettings, fieldErrors, firmwareKeys, refusalMessage, updateFirmware, uploadFirmware } from './api';
-import { md5 } from './md5';
+import { checkFirmware, fieldErrors, firmwareKeys, refusalMessage, updateFirmware, uploadFirmware } from './api';
+import { FirmwareFileFields, useFirmwareFile } from './FirmwareFileFields';
 
 type FormValues = FirmwareFields & { md5?: string };
 
@@ -46,14 +42,10 @@ export function FirmwareFormModal({ row, onClose }: { row?: FirmwareRow; onClose
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<FormValues>();
-  const [file, setFile] = useState<File>();
-  const [fileError, setFileError] = useState<string>();
-  const [hashing, setHashing] = useState(false);
   const [progress, setProgress] = useState<number>();
   const [refusal, setRefusal] = useState<string>();
-  const settings = useQuery({ queryKey: firmwareKeys.settings, queryFn: fetchFirmwareSettings, staleTime: 300_000 });
-  const maxBytes = settings.data?.maxBytes;
-  const maxMb = maxBytes === undefined ? '' : String(Math.round((maxBytes / 1024 / 1024) * 10) / 10);
+  const picked = useFirmwareFile(form, () => setRefusal(undefined));
+  const { file, fileError, setFileError, hashing } = picked;
 
   const required: Rule = { required: true, whitespace: true, message: t('firmware.required') };
   const max = (n: number): Rule => ({ max: n, message: t('firmware.tooLong', { max: n }) });
@@ -76,31 +68,6 @@ export function FirmwareFormModal({ row, onClose }: { row?: FirmwareRow; onClose
         }
       },
     });
-
-  const pick = async (chosen: File) => {
-    setRefusal(undefined);
-    form.setFields([{ name: 'md5', errors: [] }]);
-    const problem = !firmwareExtension(chosen.name)
-      ? t('firmware.fileType')
-      : !FIRMWARE_FILE_NAME.test(chosen.name)
-        ? t('firmware.fileNameRule')
-        : chosen.size === 0
-          ? t('firmware.fileEmpty')
-          : maxBytes !== undefined && chosen.size > maxBytes
-            ? t('firmware.fileTooBig', { max: maxMb })
-            : undefined;
-    setFile(chosen);
-    setFileError(problem);
-    if (problem) return;
-    setHashing(true);
-    try {
-      const digest = md5(new Uint8Array(await chosen.arrayBuffer()));
-      form.setFieldValue('md5', digest);
-      void form.validateFields(['md5']);
-    } finally {
-      setHashing(false);
-    }
-  };
 
   const save = useMutation({
     mutationFn: async (values: FormValues) => {
@@ -157,7 +124,8 @@ export function FirmwareFormModal({ row, onClose }: { row?: FirmwareRow; onClose
         hwVersion: row.hwVersion ?? undefined,
         swVersion: row.swVersion,
         swCompatible: row.swCompatible ?? undefined,
-        type: row.type,
+        // The main library holds gateway and inverter images only (battery images have their own form).
+        type: row.type === 'gateway' ? 'gateway' : 'inverter',
         mode: row.mode,
         changeLog: row.changeLog ?? undefined,
       }
@@ -191,7 +159,7 @@ export function FirmwareFormModal({ row, onClose }: { row?: FirmwareRow; onClose
           <Form.Item name="type" label={t('firmware.fieldType')} rules={[required]}>
             <Select
               onChange={() => void form.validateFields(['swVersion']).catch(() => undefined)}
-              options={FIRMWARE_TYPES.map((type) => ({
+              options={LIBRARY_FIRMWARE_TYPES.map((type) => ({
                 value: type,
                 label: t(type === 'gateway' ? 'firmware.typeGateway' : 'firmware.typeInverter'),
               }))}
@@ -234,46 +202,7 @@ export function FirmwareFormModal({ row, onClose }: { row?: FirmwareRow; onClose
         >
           <Input id="firmware-compatible" placeholder=">=1.0.0 <2.0.0" />
         </Form.Item>
-        {!row && (
-          <>
-            <Form.Item
-              label={t('firmware.fieldFile')}
-              required
-              validateStatus={fileError ? 'error' : undefined}
-              help={fileError}
-              extra={t('firmware.fileHint', { max: maxMb })}
-            >
-              <Upload.Dragger
-                accept=".bin,.hex"
-                maxCount={1}
-                fileList={file ? [{ uid: 'chosen', name: file.name, size: file.size, status: fileError ? 'error' : 'done' }] : []}
-                beforeUpload={(chosen) => {
-                  void pick(chosen);
-                  // Sent with the form, not uploaded on its own.
-                  return false;
-                }}
-                onRemove={() => {
-                  setFile(undefined);
-                  setFileError(undefined);
-                }}
-                data-testid="firmware-file"
-              >
-                <p className="ant-upload-drag-icon">
-                  <InboxOutlined />
-                </p>
-                <p className="ant-upload-text">{t('firmware.fileDrop')}</p>
-              </Upload.Dragger>
-            </Form.Item>
-            <Form.Item
-              name="md5"
-              label={t('firmware.fieldMd5')}
-              extra={hashing ? t('firmware.computing') : t('firmware.md5Hint')}
-              rules={[required, pattern(MD5_HEX, t('firmware.md5Rule'))]}
-            >
-              <Input id="firmware-md5" className="sw-firmware-mono" maxLength={32} autoComplete="off" spellCheck={false} />
-            </Form.Item>
-          </>
-        )}
+        {!row && <FirmwareFileFields picked={picked} testId="firmware-file" md5Id="firmware-md5" />}
         <Form.Item name="changeLog" label={t('firmware.fieldChangeLog')} rules={[max(FIRMWARE_LIMITS.changeLogMax)]}>
           <Input.TextArea id="firmware-changelog" rows={3} showCount maxLength={FIRMWARE_LIMITS.changeLogMax} />
         </Form.Item>

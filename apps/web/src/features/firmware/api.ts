@@ -50,13 +50,14 @@ export const batchDeleteFirmware = (ids: readonly number[]) =>
 export const downloadFirmware = (id: number) => fetchFile(`/api/v1/firmware/${id}/file`);
 
 function xhrUpload(
+  path: string,
   body: FormData,
   token: string | undefined,
   onProgress: (percent: number) => void,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/v1/firmware');
+    xhr.open('POST', path);
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader('accept-language', LANGUAGE_TAGS[currentLanguage()]);
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
@@ -70,20 +71,31 @@ function xhrUpload(
 }
 
 /**
- * POST /api/v1/firmware with upload progress (fetch reports none, so XMLHttpRequest). An expired token
- * (HTTP 401) is sent once more through authorizedFetch, which refreshes the session first.
+ * A multipart POST of fields and one file "file" with upload progress (fetch reports none, so
+ * XMLHttpRequest). An expired token (HTTP 401) is sent once more through authorizedFetch, which
+ * refreshes the session first. The main and the battery library upload through it.
  */
-export async function uploadFirmware(fields: Record<string, string>, file: File, onProgress: (percent: number) => void) {
+export async function uploadWithProgress<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  fields: Record<string, string>,
+  file: File,
+  onProgress: (percent: number) => void,
+): Promise<T> {
   const body = new FormData();
   for (const [key, value] of Object.entries(fields)) body.append(key, value);
   body.append('file', file, file.name);
-  const first = await xhrUpload(body, storedSession.read()?.access_token, onProgress);
+  const first = await xhrUpload(path, body, storedSession.read()?.access_token, onProgress);
   const response =
     first.status === 401
-      ? await authorizedFetch('/api/v1/firmware', { method: 'POST', body, headers: { accept: 'application/json' } })
+      ? await authorizedFetch(path, { method: 'POST', body, headers: { accept: 'application/json' } })
       : new Response(first.text, { status: first.status, headers: { 'content-type': 'application/json' } });
-  return readEnvelope(response, FirmwareRowSchema);
+  return readEnvelope(response, schema);
 }
+
+/** POST /api/v1/firmware: a gateway or inverter image. */
+export const uploadFirmware = (fields: Record<string, string>, file: File, onProgress: (percent: number) => void) =>
+  uploadWithProgress('/api/v1/firmware', FirmwareRowSchema, fields, file, onProgress);
 
 /** Field → message of a code-4 refusal, for the form to show beside each field. */
 export function fieldErrors(error: unknown): Record<string, string> {

@@ -6,7 +6,7 @@ import { inverterTypeLabel } from '@sunward/contracts/devices';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Card, Col, Descriptions, Empty, Result, Row, Skeleton, Space, Statistic, Tag, Typography } from 'antd';
+import { Alert, Card, Col, Descriptions, Empty, Result, Row, Skeleton, Space, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../../../app/session';
@@ -22,6 +22,7 @@ import { DeviceCharts } from './DeviceCharts';
 import { MeterPanel } from './MeterPanel';
 import { RealtimeCards } from './RealtimeCards';
 import { RemoteControl } from './RemoteControl';
+import { DeviceUpgrade } from './UpgradePanel';
 
 const REFRESH_MS = 30_000;
 
@@ -193,6 +194,15 @@ export function DeviceDetailPage() {
 
       {kind === 'meter' && <MeterPanel device={device} canEdit={canEdit} />}
       {kind === 'inverter' && <RemoteControl device={device} />}
+      {kind === 'battery' && has('battery.upgrade') && (
+        <Card title={t('devices.upgradeTitle')}>
+          {device.parentId === null ? (
+            <DeviceUpgrade target="battery" sn={device.sn} canOperate={device.access !== 'view'} />
+          ) : (
+            <Alert type="info" showIcon message={t('upgrades.slaveNote')} data-testid="slave-note" />
+          )}
+        </Card>
+      )}
     </div>
   );
 }

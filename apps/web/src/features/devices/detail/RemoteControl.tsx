@@ -1,21 +1,16 @@
 import { PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
-import {
-  type CommandResult,
-  CommandResultSchema,
-  UpgradeProgressSchema,
-  type WritableParam,
-  WritableParamSchema,
-} from '@sunward/contracts/commands';
+import { type CommandResult, CommandResultSchema, type WritableParam, WritableParamSchema } from '@sunward/contracts/commands';
 import type { DeviceRow } from '@sunward/contracts/devices';
-import { FirmwareOptionSchema } from '@sunward/contracts/firmware';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Descriptions, Form, Input, InputNumber, Progress, Row, Select, Space, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Descriptions, Form, Input, InputNumber, Row, Select, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useSession } from '../../../app/session';
 import { ApiCallError, apiRequest } from '../../../lib/api-client';
 import { deviceKeys } from '../api';
+import { UpgradePanel, upgradeKey } from './UpgradePanel';
+import { usePasswordPrompt } from './usePasswordPrompt';
 
 /** Codes a command's screen explains itself (offline, upgrading, wrong password, cap, timeout, range). */
 const COMMAND_REFUSALS = [1, 4, 601, 603, 604, 708, 709];
@@ -29,28 +24,6 @@ function sendCommand(sn: string, path: string, body: Record<string, unknown>) {
     schema: CommandResultSchema,
     tolerate: COMMAND_REFUSALS,
   });
-}
-
-/** Asks for the user's password again (spec: shutdown, parameter and register writes). */
-function usePasswordPrompt() {
-  const { t } = useTranslation();
-  const { modal } = App.useApp();
-  return (title: string) =>
-    new Promise<string | undefined>((resolve) => {
-      let value = '';
-      void modal.confirm({
-        title,
-        content: (
-          <Space direction="vertical" style={{ width: '100%' }}>
-            <Typography.Text>{t('devices.confirmPassword')}</Typography.Text>
-            <Input.Password autoFocus onChange={(e) => (value = e.target.value)} data-testid="confirm-password" />
-          </Space>
-        ),
-        okButtonProps: { id: 'confirm-command' },
-        onOk: () => resolve(value),
-        onCancel: () => resolve(undefined),
-      });
-    });
 }
 
 /**
@@ -79,7 +52,7 @@ export function RemoteControl({ device }: { device: DeviceRow }) {
       void message.success(result.message ?? t('devices.commandDone'));
       void queryClient.invalidateQueries({ queryKey: deviceKeys.realtime('inverter', device.sn) });
       // An upgrade just started (or was cancelled): show its state now, then follow it every second.
-      void queryClient.invalidateQueries({ queryKey: ['devices', 'inverter', 'upgrade', device.sn] });
+      void queryClient.invalidateQueries({ queryKey: upgradeKey('inverter', device.sn) });
     },
     onError: (error) => setLast({ error: error instanceof ApiCallError ? error.message : t('devices.saveFailed') }),
   });
@@ -127,6 +100,7 @@ export function RemoteControl({ device }: { device: DeviceRow }) {
         {has('inverter.upgrade') && (
           <Col xs={24}>
             <UpgradePanel
+              target="inverter"
               sn={device.sn}
               disabled={!canOperate || command.isPending}
               onUpgrade={(firmId) => command.mutate({ path: 'upgrade', body: { firmId }, destructive: true })}
@@ -277,82 +251,6 @@ function DebugConsole({ disabled, onSend }: { disabled: boolean; onSend(body: Re
       <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
         {t('devices.debugHint')}
       </Typography.Paragraph>
-    </>
-  );
-}
-
-/**
- * Upgrade from the firmware library: pick an enabled image, confirm with the password, and watch the
- * device's progress to its result (upgrading, successful, failed, cancelled); a running upgrade can be
- * cancelled where the model supports it.
- */
-function UpgradePanel({
-  sn,
-  disabled,
-  onUpgrade,
-  onCancel,
-}: {
-  sn: string;
-  disabled: boolean;
-  onUpgrade(firmId: number): void;
-  onCancel(): void;
-}) {
-  const { t } = useTranslation();
-  const [firmId, setFirmId] = useState<number | undefined>();
-  const options = useQuery({
-    queryKey: ['firmware', 'options', 'inverter'],
-    queryFn: () => apiRequest('/api/v1/firmware/options', { query: { type: 'inverter' }, schema: z.array(FirmwareOptionSchema) }),
-  });
-  const progress = useQuery({
-    queryKey: ['devices', 'inverter', 'upgrade', sn],
-    queryFn: () => apiRequest(`/api/v1/inverter/${encodeURIComponent(sn)}/upgrade/progress`, { schema: UpgradeProgressSchema.nullable() }),
-    // Polled while an upgrade runs (spec: progress polled per device), slowly otherwise.
-    refetchInterval: (query) => (query.state.data?.state === 'upgrading' ? 1000 : 10_000),
-  });
-  const state = progress.data;
-  const running = state?.state === 'upgrading';
-  return (
-    <>
-      <Typography.Title level={5}>{t('devices.upgradeTitle')}</Typography.Title>
-      <Space wrap align="center">
-        <Select
-          value={firmId}
-          onChange={setFirmId}
-          placeholder={t('devices.pickFirmware')}
-          style={{ width: 320 }}
-          disabled={disabled || running}
-          options={(options.data ?? []).map((f) => ({ value: f.id, label: `${f.name} · ${f.product} · ${f.swVersion}` }))}
-          notFoundContent={t('devices.noFirmware')}
-          data-testid="upgrade-firmware"
-        />
-        <Button
-          type="primary"
-          disabled={disabled || running || firmId === undefined}
-          onClick={() => firmId !== undefined && onUpgrade(firmId)}
-          data-testid="upgrade-start"
-        >
-          {t('devices.upgrade')}
-        </Button>
-        {running && (
-          <Button onClick={onCancel} disabled={disabled} data-testid="upgrade-cancel">
-            {t('devices.cancelUpgrade')}
-          </Button>
-        )}
-      </Space>
-      {state && (
-        <div className="sw-upgrade-state" data-testid="upgrade-state" data-state={state.state}>
-          <Progress
-            percent={state.progress}
-            status={
-              state.state === 'failed' || state.state === 'cancelled' ? 'exception' : state.state === 'successful' ? 'success' : 'active'
-            }
-          />
-          <Typography.Text type={state.state === 'failed' ? 'danger' : 'secondary'}>
-            {t(`devices.upgradeState.${state.state}`, { version: state.version ?? '' })}
-            {state.message ? ` — ${state.message}` : ''}
-          </Typography.Text>
-        </div>
-      )}
     </>
   );
 }

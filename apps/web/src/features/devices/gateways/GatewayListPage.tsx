@@ -1,6 +1,8 @@
 import '../../plants/list/plant-list.css';
 import './gateway-list.css';
+import '../texts';
 import {
+  CloudUploadOutlined,
   DeleteOutlined,
   EditOutlined,
   KeyOutlined,
@@ -16,7 +18,24 @@ import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { formatNumber } from '@sunward/contracts/units';
 import { aliasProblem } from '@sunward/contracts/validators';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Dropdown, Empty, Input, type MenuProps, Select, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Dropdown,
+  Empty,
+  Input,
+  type MenuProps,
+  Modal,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type CSSProperties, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,6 +47,7 @@ import { currentLanguage } from '../../../lib/i18n';
 import { useUrlList } from '../../../lib/use-url-list';
 import { fetchPlantOptions, plantKeys } from '../../plants/list/api';
 import { exactTime, relativeTime, STATUS_STYLE } from '../../plants/list/plant-format';
+import { DeviceUpgrade } from '../detail/UpgradePanel';
 import { PageTitle } from '../PageTitle';
 import { gatewayTexts } from '../texts/gateways';
 import {
@@ -49,7 +69,7 @@ registerTexts(gatewayTexts);
 const REFRESH_MS = 30_000;
 const PAGE_SIZE = 20;
 
-type Dialog = { kind: 'server' | 'password' | 'replace'; row: GatewayRow } | { kind: 'import' } | null;
+type Dialog = { kind: 'server' | 'password' | 'replace' | 'upgrade'; row: GatewayRow } | { kind: 'import' } | null;
 
 /** Signal strength in four bars: ≥ −70 dBm excellent, ≥ −85 good, ≥ −100 fair, weaker poor. */
 export function signalBars(rssi: number | null): { bars: number; color: string } {
@@ -257,6 +277,9 @@ export function GatewayListPage({ route }: PageProps) {
           { key: 'password', icon: <KeyOutlined />, label: t('gateways.password'), disabled: row.locked },
         ]
       : []),
+    ...(has('gateway.edit') && row.access !== 'view'
+      ? [{ key: 'upgrade', icon: <CloudUploadOutlined />, label: t('devices.upgrade'), disabled: row.locked }]
+      : []),
     ...(has('gateway.replace') && canManage(row) ? [{ key: 'replace', icon: <SwapOutlined />, label: t('gateways.replace') }] : []),
     ...(has('gateway.delete') && canManage(row)
       ? [{ key: 'delete', icon: <DeleteOutlined />, label: t('gateways.delete'), danger: true }]
@@ -264,7 +287,7 @@ export function GatewayListPage({ route }: PageProps) {
   ];
 
   const onMenu = (row: GatewayRow, key: string) => {
-    if (key === 'server' || key === 'password' || key === 'replace') setDialog({ kind: key, row });
+    if (key === 'server' || key === 'password' || key === 'replace' || key === 'upgrade') setDialog({ kind: key, row });
     else if (key === 'lock') confirmLock(row);
     else if (key === 'unlock') lock.mutate({ row, locked: false });
     else if (key === 'delete') confirmDelete(row);
@@ -480,6 +503,21 @@ export function GatewayListPage({ route }: PageProps) {
       {dialog?.kind === 'server' && <ServerAddressModal row={dialog.row} locale={locale} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'password' && <ConnectionPasswordModal row={dialog.row} locale={locale} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'replace' && <ReplaceGatewayModal row={dialog.row} locale={locale} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'upgrade' && (
+        <Modal
+          open
+          width={640}
+          title={t('upgrades.gatewayTitle', { sn: dialog.row.sn })}
+          footer={null}
+          onCancel={() => {
+            setDialog(null);
+            void queryClient.invalidateQueries({ queryKey: gatewayKeys.all });
+          }}
+        >
+          {!dialog.row.online && <Alert type="warning" showIcon message={t('upgrades.offlineQueued')} style={{ marginBottom: 12 }} />}
+          <DeviceUpgrade target="gateway" sn={dialog.row.sn} canOperate={dialog.row.access !== 'view'} />
+        </Modal>
+      )}
     </div>
   );
 }

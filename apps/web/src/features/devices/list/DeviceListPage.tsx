@@ -1,7 +1,7 @@
 import '../../plants/texts';
 import '../../plants/list/plant-list.css';
 import '../texts';
-import { DeleteOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icons';
+import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import { type DeviceKind, type DeviceRow, inverterTypeLabel } from '@sunward/contracts/devices';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import type { PermissionKey } from '@sunward/contracts/permissions';
@@ -26,6 +26,7 @@ import {
   type DeviceQuery,
   deleteDevices,
   deviceKeys,
+  downloadBatteries,
   exportInverters,
   fetchDeviceCounts,
   fetchDeviceDetail,
@@ -33,6 +34,7 @@ import {
   renameDevice,
 } from '../api';
 import { detailPathOf } from '../device-format';
+import { BatteryBatchUpgrade } from './BatteryBatchUpgrade';
 import './device-list.css';
 
 const REFRESH_MS = 30_000;
@@ -87,6 +89,7 @@ export function DeviceListPage({ kind, title, header }: Props) {
   const { search, update, page, sort, order, sortOrder, onTableChange } = useUrlList(DEVICE_SORTS, 'sn');
   const [selected, setSelected] = useState<number[]>([]);
   const [renaming, setRenaming] = useState<DeviceRow | null>(null);
+  const [batchUpgrade, setBatchUpgrade] = useState<string[] | null>(null);
   const keys = KIND_KEYS[kind];
 
   const filters: DeviceQuery = {
@@ -163,8 +166,8 @@ export function DeviceListPage({ kind, title, header }: Props) {
   const onExport = async () => {
     setExporting(true);
     try {
-      const { blob, disposition } = await exportInverters(filters);
-      saveBlob(blob, fileNameFromDisposition(disposition) ?? 'inverters.xlsx');
+      const { blob, disposition } = kind === 'battery' ? await downloadBatteries(filters) : await exportInverters(filters);
+      saveBlob(blob, fileNameFromDisposition(disposition) ?? `${kind}.xlsx`);
     } catch (error) {
       if (!(error instanceof ApiCallError)) void message.error(t('devices.exportFailed'));
     } finally {
@@ -234,6 +237,12 @@ export function DeviceListPage({ kind, title, header }: Props) {
               ) : row.slaveCount > 0 ? (
                 <Tag color="blue">{t('devices.master', { count: row.slaveCount })}</Tag>
               ) : null,
+          },
+          {
+            key: 'firmware',
+            title: t('upgrades.colFirmware'),
+            className: 'sw-nowrap',
+            render: (_: unknown, row: DeviceRow) => row.firmwareVersion ?? '--',
           },
         ]
       : []),
@@ -371,6 +380,22 @@ export function DeviceListPage({ kind, title, header }: Props) {
               {t('devices.export')}
             </Button>
           )}
+          {kind === 'battery' && has('battery.upgrade') && (
+            <>
+              <Button
+                type="primary"
+                icon={<CloudUploadOutlined />}
+                disabled={selected.length === 0}
+                onClick={() => setBatchUpgrade(rows.filter((r) => selected.includes(r.id)).map((r) => r.sn))}
+                data-testid="battery-batch-upgrade"
+              >
+                {t('upgrades.batchButton', { count: selected.length })}
+              </Button>
+              <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void onExport()} data-testid="batteries-download">
+                {t('upgrades.downloadBatteries')}
+              </Button>
+            </>
+          )}
         </Space>
         <Table<DeviceRow>
           rowKey="id"
@@ -379,7 +404,11 @@ export function DeviceListPage({ kind, title, header }: Props) {
           dataSource={rows}
           loading={list.isPending}
           scroll={{ x: 1100 }}
-          rowSelection={has(keys.remove) ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } : undefined}
+          rowSelection={
+            has(keys.remove) || (kind === 'battery' && has('battery.upgrade'))
+              ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
+              : undefined
+          }
           pagination={{
             current: page,
             pageSize: PAGE_SIZE,
@@ -399,6 +428,16 @@ export function DeviceListPage({ kind, title, header }: Props) {
         />
       </Card>
       {renaming && <RenameModal key={renaming.id} kind={kind} row={renaming} onClose={() => setRenaming(null)} />}
+      {batchUpgrade && (
+        <BatteryBatchUpgrade
+          sns={batchUpgrade}
+          onClose={() => {
+            setBatchUpgrade(null);
+            setSelected([]);
+            void queryClient.invalidateQueries({ queryKey: deviceKeys.kind(kind) });
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -1,20 +1,30 @@
 import '../texts';
+import { DownloadOutlined } from '@ant-design/icons';
 import { CommandLogPageSchema } from '@sunward/contracts/commands';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Card, Empty, Input, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, DatePicker, Empty, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../../app/pages';
-import { apiRequest } from '../../../lib/api-client';
+import { useSession } from '../../../app/session';
+import { ApiCallError, apiRequest } from '../../../lib/api-client';
 import { currentLanguage } from '../../../lib/i18n';
+import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
+import { fileNameFromDisposition } from '../../plants/list/download';
 import { exactTime } from '../../plants/list/plant-format';
+import { exportUpgradeRecords } from '../api';
 import { PageTitle } from '../PageTitle';
 
 const PAGE_SIZE = 20;
+/** The upgrade results users filter by, as the command statuses behind them (spec 02 §4 upgrade results). */
+const RESULT_STATUSES = { waiting: 'queued', upgrading: 'pending', successful: 'ok', failed: 'error,timeout' } as const;
 const STATUS_COLOR: Record<string, string> = {
   ok: 'success',
   pending: 'processing',
+  queued: 'default',
   error: 'error',
   timeout: 'warning',
   refused: 'default',
@@ -43,26 +53,75 @@ function summary(value: unknown): string {
  * The command audit as a log (spec 01 §2 /log area): who sent what to which device, when, and the
  * result, newest first, searchable by device SN. `ops` narrows it: upgrades, debug reads and writes, or all.
  */
-function CommandLogPage({ route, ops }: PageProps & { ops?: string }) {
+function CommandLogPage({ route, ops, upgrades = false }: PageProps & { ops?: string; upgrades?: boolean }) {
   const { t } = useTranslation();
+  const { message } = App.useApp();
+  const { has } = useSession();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { search, update, page } = useUrlList([], '');
+  const [exporting, setExporting] = useState(false);
   const sn = search.get('sn') ?? undefined;
+  const result = search.get('result') ?? undefined;
+  const from = search.get('from') ?? undefined;
+  const to = search.get('to') ?? undefined;
+  const filters = {
+    sn,
+    status: result ? RESULT_STATUSES[result as keyof typeof RESULT_STATUSES] : undefined,
+    from: from ? dayjs(from).startOf('day').toISOString() : undefined,
+    to: to ? dayjs(to).add(1, 'day').startOf('day').toISOString() : undefined,
+  };
   const log = useQuery({
-    queryKey: ['commands', 'log', ops ?? 'all', sn ?? '', page],
-    queryFn: () => apiRequest('/api/v1/commands', { query: { page, size: PAGE_SIZE, sn, op: ops }, schema: CommandLogPageSchema }),
+    queryKey: ['commands', 'log', ops ?? 'all', filters, page],
+    queryFn: () => apiRequest('/api/v1/commands', { query: { page, size: PAGE_SIZE, op: ops, ...filters }, schema: CommandLogPageSchema }),
     placeholderData: keepPreviousData,
     refetchInterval: 15_000,
   });
+  const onExport = async () => {
+    setExporting(true);
+    try {
+      const { blob, disposition } = await exportUpgradeRecords(filters);
+      saveBlob(blob, fileNameFromDisposition(disposition) ?? 'upgrade-records.xlsx');
+    } catch (error) {
+      void message.error(error instanceof ApiCallError && error.message ? error.message : t('upgrades.exportFailed'));
+    } finally {
+      setExporting(false);
+    }
+  };
   return (
     <Card title={<PageTitle route={route} />} data-testid="command-log">
-      <Input.Search
-        allowClear
-        placeholder={t('devices.searchPlaceholder')}
-        defaultValue={sn}
-        onSearch={(value) => update({ sn: value.trim() || undefined })}
-        style={{ width: 280, marginBottom: 12 }}
-      />
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Input.Search
+          allowClear
+          placeholder={t('devices.searchPlaceholder')}
+          defaultValue={sn}
+          onSearch={(value) => update({ sn: value.trim() || undefined })}
+          style={{ width: 280 }}
+        />
+        {upgrades && (
+          <>
+            <Select
+              allowClear
+              placeholder={t('upgrades.filterResult')}
+              style={{ width: 200 }}
+              value={result}
+              onChange={(value?: string) => update({ result: value })}
+              options={Object.keys(RESULT_STATUSES).map((key) => ({ value: key, label: t(`upgrades.state.${key}`) }))}
+              data-testid="log-result"
+            />
+            <DatePicker.RangePicker
+              value={from && to ? [dayjs(from), dayjs(to)] : null}
+              onChange={(range) =>
+                update({ from: range?.[0]?.format('YYYY-MM-DD') ?? undefined, to: range?.[1]?.format('YYYY-MM-DD') ?? undefined })
+              }
+            />
+            {has('logger.upgrade.record') && (
+              <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void onExport()} data-testid="log-export">
+                {t('upgrades.export')}
+              </Button>
+            )}
+          </>
+        )}
+      </Space>
       <Table<Row>
         rowKey="id"
         size="small"
@@ -109,7 +168,7 @@ function CommandLogPage({ route, ops }: PageProps & { ops?: string }) {
 
 /** /log/uphold: upgrade records. */
 export function UpgradeLogPage({ route }: PageProps) {
-  return <CommandLogPage route={route} ops="upgrade,cancel_upgrade" />;
+  return <CommandLogPage route={route} ops="upgrade,cancel_upgrade" upgrades />;
 }
 
 /** /log/communication: every command sent to devices. */

@@ -1,5 +1,6 @@
 import '../texts';
 import { PlusOutlined } from '@ant-design/icons';
+import { UPGRADE_TARGETS, type UpgradeTarget } from '@sunward/contracts/commands';
 import { FirmwareOptionSchema } from '@sunward/contracts/firmware';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -14,6 +15,7 @@ import {
   InputNumber,
   Modal,
   Progress,
+  Segmented,
   Select,
   Space,
   Table,
@@ -41,6 +43,9 @@ const TaskSchema = z.object({
   items: z.number(),
   successful: z.number(),
   failed: z.number(),
+  skipped: z.number(),
+  /** inverter_upgrade, battery_upgrade, gateway_upgrade */
+  type: z.string(),
 });
 type Task = z.infer<typeof TaskSchema>;
 const ItemSchema = z.object({ id: z.number(), sn: z.string(), wave: z.number(), status: z.string(), message: z.string().nullable() });
@@ -52,7 +57,15 @@ const STATUS_COLOR: Record<string, string> = {
   done: 'success',
   terminated: 'error',
 };
-const ITEM_COLOR: Record<string, string> = { pending: 'default', running: 'processing', successful: 'success', failed: 'error' };
+const ITEM_COLOR: Record<string, string> = {
+  pending: 'default',
+  running: 'processing',
+  successful: 'success',
+  failed: 'error',
+  skipped: 'warning',
+};
+/** The device type a task upgrades, from its type (inverter_upgrade, battery_upgrade, gateway_upgrade). */
+const targetOf = (type: string): UpgradeTarget => UPGRADE_TARGETS.find((t) => `${t}_upgrade` === type) ?? 'inverter';
 /** Spec 02 §5: a batch task's device list has a limit. */
 const SN_LIMIT = 1000;
 
@@ -115,6 +128,11 @@ export function BatchTasksPage({ route }: PageProps) {
         expandable={{ expandedRowRender: (task) => <TaskItems id={task.id} /> }}
         columns={[
           { key: 'name', title: t('devices.taskName'), dataIndex: 'name' },
+          {
+            key: 'target',
+            title: t('upgrades.taskTarget'),
+            render: (_, task) => t(`upgrades.target.${targetOf(task.type)}`),
+          },
           { key: 'version', title: t('devices.taskVersion'), dataIndex: 'targetVersion' },
           {
             key: 'status',
@@ -134,14 +152,23 @@ export function BatchTasksPage({ route }: PageProps) {
             key: 'progress',
             title: t('devices.taskProgress'),
             width: 240,
-            render: (_, task) => (
-              <Progress
-                percent={task.items === 0 ? 0 : Math.round(((task.successful + task.failed) * 100) / task.items)}
-                success={{ percent: task.items === 0 ? 0 : Math.round((task.successful * 100) / task.items) }}
-                format={() => `${task.successful + task.failed}/${task.items}`}
-                status={task.failed > 0 ? 'exception' : undefined}
-              />
-            ),
+            render: (_, task) => {
+              // Skipped devices (not compatible with the image) are settled from the start.
+              const settled = task.successful + task.failed + task.skipped;
+              return (
+                <Space direction="vertical" size={0} style={{ width: '100%' }}>
+                  <Progress
+                    percent={task.items === 0 ? 0 : Math.round((settled * 100) / task.items)}
+                    success={{ percent: task.items === 0 ? 0 : Math.round((task.successful * 100) / task.items) }}
+                    format={() => `${settled}/${task.items}`}
+                    status={task.failed > 0 ? 'exception' : undefined}
+                  />
+                  {task.skipped > 0 && (
+                    <Typography.Text type="warning">{t('upgrades.skippedCount', { count: task.skipped })}</Typography.Text>
+                  )}
+                </Space>
+              );
+            },
           },
           {
             key: 'runAt',
@@ -216,6 +243,7 @@ function TaskItems({ id }: { id: number }) {
 }
 
 interface NewTask {
+  target: UpgradeTarget;
   name: string;
   firmId: number;
   sns: string;
@@ -231,9 +259,10 @@ function NewTaskModal({ onClose }: { onClose(): void }) {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<NewTask>();
   const [problem, setProblem] = useState<string | null>(null);
+  const target = Form.useWatch('target', form) ?? 'inverter';
   const options = useQuery({
-    queryKey: ['firmware', 'options', 'inverter'],
-    queryFn: () => apiRequest('/api/v1/firmware/options', { query: { type: 'inverter' }, schema: z.array(FirmwareOptionSchema) }),
+    queryKey: ['firmware', 'options', target],
+    queryFn: () => apiRequest('/api/v1/firmware/options', { query: { type: target }, schema: z.array(FirmwareOptionSchema) }),
   });
   const create = useMutation({
     mutationFn: (values: NewTask) =>
@@ -270,11 +299,18 @@ function NewTaskModal({ onClose }: { onClose(): void }) {
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ canaryPercent: 10, failureThresholdPercent: 20 }}
+        initialValues={{ target: 'inverter', canaryPercent: 10, failureThresholdPercent: 20 }}
         onFinish={(values) => create.mutate(values)}
       >
         <Form.Item name="name" label={t('devices.taskName')} rules={[{ required: true, max: 40 }]}>
           <Input data-testid="task-name" />
+        </Form.Item>
+        <Form.Item name="target" label={t('upgrades.taskTarget')}>
+          <Segmented
+            options={UPGRADE_TARGETS.map((value) => ({ value, label: t(`upgrades.target.${value}`) }))}
+            onChange={() => form.setFieldValue('firmId', undefined)}
+            data-testid="task-target"
+          />
         </Form.Item>
         <Form.Item name="firmId" label={t('devices.pickFirmware')} rules={[{ required: true }]}>
           <Select

@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { devices } from '../../db/schema.js';
+import { call, multipartBody, signIn } from '../../test/client.js';
+import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
+import { provisionDemoFleet } from '../fleet/demo-fleet.js';
+
+// A batch task survives its server: a restart in the middle of an upgrade wave loses no item, a task in
+// progress resumes and a delayed one still fires. The gateways reconnect to the same broker port.
+const SIMULATOR = fileURLToPath(new URL('../../../../simulator/src/main.ts', import.meta.url));
+let server: TestServer;
+let fleet: SimulatedFleet;
+let simulator: ChildProcess;
+
+let token = '';
+// The session is in the database: the token signed in before the restart still works after it.
+const post = async <T>(path: string, json: unknown) => (await call<T>(server.app, 'POST', path, { token, json })).body;
+const get = async <T>(path: string) => (await call<T>(server.app, 'GET', path, { token })).body;
+
+type Task = { task: { status: string }; items: { sn: string; status: string; message: string | null }[] };
+
+/** A port free right now (the broker must come back on the same one after the restart). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const inverters = () =>
+  fleet.gateways
+    .filter((g) => !g.spare)
+    .slice(0, 3)
+    .flatMap((g) => g.devices.filter((d) => d.family === 'inverter' || d.family === 'hybrid_inverter').map((d) => d.sn));
+
+beforeAll(async () => {
+  const mqttPort = await freePort();
+  // The HTTP port stays too: image links handed out before the restart still lead to the server.
+  server = await startTestServer({ COMMAND_TIMEOUT_S: '5', MQTT_PORT: String(mqttPort), PORT: String(await freePort()) });
+  fleet = await provisionDemoFleet(server.database.db, { seed: 11, mqttUrl: `mqtt://127.0.0.1:${mqttPort}`, intervalSeconds: 1 });
+  await server.telemetry.pipeline.reloadDevices();
+  token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
+  const file = join(mkdtempSync(join(tmpdir(), 'sunward-restart-')), 'fleet.json');
+  writeFileSync(file, JSON.stringify({ ...fleet, gateways: fleet.gateways.filter((g) => !g.spare).slice(0, 3) }));
+  // Slow upgrades (10 steps of a second) so the restart falls in the middle of one.
+  simulator = spawn(
+    process.execPath,
+    ['--import', 'tsx', SIMULATOR, '--fleet', file, '--interval', '1', '--fault-rate', '0', '--upgrade-step-ms', '1000'],
+    { stdio: 'ignore' },
+  );
+  await vi.waitFor(
+    async () => {
+      const rows = await server.database.db.select({ sn: devices.sn, status: devices.status }).from(devices);
+      const online = new Set(rows.filter((d) => d.status === 1).map((d) => d.sn));
+      if (!inverters().every((sn) => online.has(sn)))
+        throw new Error(`not all inverters report yet: ${JSON.stringify(rows.filter((r) => inverters().includes(r.sn)))}`);
+    },
+    { timeout: 45_000, interval: 300 },
+  );
+}, 120_000);
+
+afterAll(async () => {
+  simulator?.kill('SIGTERM');
+  await server?.close();
+});
+
+describe('batch tasks across a server restart', { timeout: 120_000 }, () => {
+  it('resumes a task in progress and still fires a delayed one; every item ends successful', async () => {
+    const bytes = randomBytes(4096);
+    bytes[0] = 0;
+    const fields = {
+      name: 'Restart-proof',
+      manufacturer: 'Sunward',
+      product: 'SW-INV',
+      swVersion: '6.0.1',
+      type: 'inverter',
+      mode: 'remote',
+      fileName: 'restart.bin',
+      md5: createHash('md5').update(bytes).digest('hex'),
+    };
+    const { payload, contentType } = multipartBody(fields, { name: fields.fileName, bytes });
+    const upload = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/firmware',
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+      payload,
+    });
+    const firmId = (upload.json() as { data: { id: number } }).data.id;
+    await post(`/api/v1/firmware/${firmId}/enable`, { enabled: true });
+
+    const sns = inverters();
+    expect(sns.length).toBeGreaterThanOrEqual(3);
+    const [first, ...rest] = sns;
+    const running = await post<{ id: number }>('/api/v1/tasks', { name: 'Now', firmId, sns: rest, password: ADMIN.password });
+    const delayed = await post<{ id: number }>('/api/v1/tasks', {
+      name: 'In a few seconds',
+      firmId,
+      sns: [first],
+      runAt: new Date(Date.now() + 6_000).toISOString(),
+      password: ADMIN.password,
+    });
+    expect(running.code).toBe(0);
+    expect(delayed.code).toBe(0);
+
+    // Restart while items are upgrading: a device has fetched and checked its image and is part-way through.
+    await vi.waitFor(
+      async () => {
+        const progress = await Promise.all(
+          rest.map(async (sn) => (await get<{ progress: number } | null>(`/api/v1/inverter/${sn}/upgrade/progress`)).data?.progress ?? 0),
+        );
+        if (!progress.some((p) => p > 0 && p < 100)) throw new Error(`no upgrade part-way yet: ${progress.join(',')}`);
+      },
+      { timeout: 40_000, interval: 200 },
+    );
+    server = await server.restart();
+
+    for (const id of [running.data.id, delayed.data.id])
+      await vi.waitFor(
+        async () => {
+          const t = (await get<Task>(`/api/v1/tasks/${id}`)).data;
+          if (t.task.status !== 'done') throw new Error(`task ${id} ${t.task.status}: ${JSON.stringify(t.items)}`);
+        },
+        { timeout: 60_000, interval: 300 },
+      );
+    const items = [
+      ...(await get<Task>(`/api/v1/tasks/${running.data.id}`)).data.items,
+      ...(await get<Task>(`/api/v1/tasks/${delayed.data.id}`)).data.items,
+    ];
+    expect(items.filter((i) => i.status !== 'successful')).toEqual([]);
+    expect(items.map((i) => i.sn).sort()).toEqual([...sns].sort());
+  });
+});

@@ -1,0 +1,71 @@
+import { Code } from '@sunward/contracts/codes';
+import {
+  AlarmDataSchema,
+  type MessageListQuery,
+  type MessagePage,
+  type MessageRow,
+  type MessageStatesResult,
+  type MessageStateValue,
+  messageBoundInstant,
+} from '@sunward/contracts/notifications';
+import type { LiveHub } from '../../ingest/live-hub.js';
+import { ApiError } from '../../lib/envelope.js';
+import type { MessagesRepository } from './messages.repository.js';
+
+type Stored = Awaited<ReturnType<MessagesRepository['page']>>['rows'][number];
+
+/** A stored message as the console reads it: receive time in ISO, the alarm's subject when it is one. */
+export function presentMessage(row: Stored): MessageRow {
+  const alarm = AlarmDataSchema.safeParse(row.data);
+  return {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    content: row.content,
+    state: row.state,
+    createdAt: row.createdAt.toISOString(),
+    alarm: alarm.success ? alarm.data : null,
+  };
+}
+
+/** The notification centre: a user's own messages only; every change pushes the new unread count to their tabs. */
+export function createMessagesService(deps: { repository: MessagesRepository; live: LiveHub }) {
+  const { repository, live } = deps;
+
+  async function pushCount(userId: number): Promise<number> {
+    const unread = await repository.unreadCount(userId);
+    live.publish({ type: 'message', userId, plantId: null, unread });
+    return unread;
+  }
+
+  return {
+    unreadCount: (userId: number) => repository.unreadCount(userId),
+
+    async page(userId: number, query: MessageListQuery): Promise<MessagePage> {
+      const filter = {
+        type: query.type,
+        state: query.state,
+        from: query.from ? messageBoundInstant(query.from, 'from') : undefined,
+        to: query.to ? messageBoundInstant(query.to, 'to') : undefined,
+      };
+      const [{ rows, total }, unread] = await Promise.all([
+        repository.page(userId, filter, query.page, query.size),
+        repository.unreadCount(userId),
+      ]);
+      return { infos: rows.map(presentMessage), total, unread };
+    },
+
+    /** 404 when the caller has no message with that id (another user's id changes nothing). */
+    async setState(userId: number, id: number, state: MessageStateValue): Promise<MessageStatesResult> {
+      if (!(await repository.setState(userId, id, state))) throw new ApiError(Code.NOT_FOUND);
+      return { updated: 1, unread: await pushCount(userId) };
+    },
+
+    async setStates(userId: number, ids: readonly number[] | undefined, state: MessageStateValue): Promise<MessageStatesResult> {
+      const updated = await repository.setStates(userId, ids, state);
+      return { updated, unread: await pushCount(userId) };
+    },
+  };
+}
+
+export type MessagesService = ReturnType<typeof createMessagesService>;

@@ -1,0 +1,367 @@
+import { Code } from '@sunward/contracts/codes';
+import type { PermissionKey } from '@sunward/contracts/permissions';
+import { ROLE_GRANTS } from '@sunward/contracts/roles';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from './db/client.js';
+import { devices } from './db/schema.js';
+import type { RouteAccessEntry } from './plugins/auth.js';
+import { call, signIn } from './test/client.js';
+import { startTestServer, type TestServer } from './test/harness.js';
+
+/*
+ * Tenant isolation (issue 7): every route the server has, enumerated from the running instance (a new
+ * route is covered without touching this file), is called by users of company A, a customer of A, an
+ * independent guest, each with company B's ids and their neighbours (id ± 1) in the path, the query and
+ * the body. Nobody may read B's data (no B marker in any answer), change it (B's rows are identical
+ * afterwards) or do what their role does not allow (a permission they lack answers 2); fields a caller may
+ * not set (role, companyId, readOnly, owner) are ignored or refused.
+ */
+
+// Markers only B's data carries; requests never send them, so an answer holding one is a leak.
+const MARKER = /secretb(plant|company|nick|client|role|type|alias)/i;
+// Streams never end (live); sign-in and sign-out calls would end the sweep's own sessions.
+const SKIPPED = [/^\/api\/v1\/live$/, /^\/oauth\//, /^\/anonymous\//];
+
+type Method = 'GET' | 'POST' | 'DELETE';
+interface Caller {
+  name: string;
+  account: string;
+  password: string;
+  token: string;
+  permissions: ReadonlySet<string>;
+}
+
+let server: TestServer;
+const b = {
+  companyId: 0,
+  ids: [] as number[],
+  sns: [] as string[],
+  accounts: [] as string[],
+};
+const callers: Caller[] = [];
+
+async function caller(name: string, role: Parameters<TestServer['createUser']>[0], companyId?: number): Promise<Caller> {
+  const user = await server.createUser(role, `${name}@a.test`, companyId === undefined ? {} : { companyId });
+  const token = (await signIn(server.app, user.account, user.password)).access_token;
+  return { name, account: user.account, password: user.password, token, permissions: new Set(ROLE_GRANTS[role]) };
+}
+
+async function ok<T>(token: string, method: Method, url: string, json?: unknown): Promise<T> {
+  const result = await call<T>(server.app, method, url, { token, json });
+  if (result.body.code !== 0) throw new Error(`${method} ${url}: ${JSON.stringify(result.body)}`);
+  return result.body.data;
+}
+
+async function plantFor(token: string, name: string, sn: string): Promise<number> {
+  await server.registerGateway(sn, 'KeySecret1');
+  const body = {
+    name,
+    capacityKwp: 10,
+    plantType: 1,
+    latitude: 48.1,
+    longitude: 11.5,
+    timezone: 'Europe/Berlin',
+    meteringTopology: 'gross',
+    gateways: [{ sn, key: 'KeySecret1' }],
+    tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.3 },
+  };
+  return (await ok<{ id: number }>(token, 'POST', '/api/v1/plant', body)).id;
+}
+
+/** Everything of company B, as rows: compared before and after the sweep. */
+async function snapshotOfB(): Promise<string> {
+  const { db } = server.database;
+  const c = b.companyId;
+  const parts = await Promise.all([
+    queryRows(db, sql`select * from companies where id = ${c}`),
+    queryRows(
+      db,
+      sql`select id, account, password_hash, nickname, email, phone, role_id, company_id, read_only, disabled_at from users
+          where company_id = ${c} or id in (select user_id from company_customers where company_id = ${c}) order by id`,
+    ),
+    queryRows(db, sql`select * from roles where company_id = ${c} order by id`),
+    queryRows(db, sql`select * from role_permissions where role_id in (select id from roles where company_id = ${c}) order by 1, 2`),
+    queryRows(
+      db,
+      sql`select id, name, company_id, owner_id, alias, capacity_kwp, tariff, picture, address from plants where company_id = ${c} order by id`,
+    ),
+    queryRows(db, sql`select id, sn, plant_id, company_id, alias, locked, key_hash from gateways where company_id = ${c} order by id`),
+    queryRows(
+      db,
+      sql`select id, sn, plant_id, gateway_id, alias, main_meter, settings from devices where plant_id in (select id from plants where company_id = ${c}) order by id`,
+    ),
+    queryRows(db, sql`select * from customer_types where company_id = ${c} order by id`),
+    queryRows(db, sql`select * from company_customers where company_id = ${c} order by id`),
+    queryRows(
+      db,
+      sql`select * from company_customer_plants where customer_id in (select id from company_customers where company_id = ${c}) order by 1, 2`,
+    ),
+    queryRows(db, sql`select * from plant_shares where plant_id in (select id from plants where company_id = ${c}) order by 1, 2`),
+    queryRows(
+      db,
+      sql`select * from company_agents where company_id = ${c} or agent_user_id in (select id from users where company_id = ${c})`,
+    ),
+  ]);
+  return JSON.stringify(parts);
+}
+
+async function callerRows(): Promise<string> {
+  const accounts = callers.map((c) => c.account);
+  return JSON.stringify(
+    await queryRows(
+      server.database.db,
+      sql`select account, role_id, company_id, read_only from users where account = any(${sql.param(accounts)}::text[]) order by account`,
+    ),
+  );
+}
+
+// ---- Requests built from each route's own schemas (zod 4 definitions) ----
+
+interface ZodDef {
+  type: string;
+  shape?: Record<string, { _zod: { def: ZodDef } }>;
+  innerType?: { _zod: { def: ZodDef } };
+  out?: { _zod: { def: ZodDef } };
+  in?: { _zod: { def: ZodDef } };
+  element?: { _zod: { def: ZodDef } };
+  options?: { _zod: { def: ZodDef } }[];
+  entries?: Record<string, string | number>;
+  values?: unknown[];
+}
+
+function defOf(schema: unknown): ZodDef | undefined {
+  const zod = (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod;
+  return zod?.def;
+}
+
+/** A value for one field: B's id or SN where a reference is expected, something plausible elsewhere. */
+function sample(def: ZodDef | undefined, key: string, id: number, depth = 0): unknown {
+  if (!def || depth > 6) return undefined;
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'catch':
+    case 'nonoptional':
+      return sample(defOf(def.innerType), key, id, depth + 1);
+    case 'pipe':
+      return defOf(def.out)?.type === 'transform' ? sample(defOf(def.in), key, id, depth + 1) : sample(defOf(def.out), key, id, depth + 1);
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(def.shape ?? {})) out[k] = sample(v._zod.def, k, id, depth + 1);
+      return out;
+    }
+    case 'array':
+      return [sample(defOf(def.element), key, id, depth + 1)];
+    case 'union':
+      return sample(defOf(def.options?.[0]), key, id, depth + 1);
+    case 'enum':
+      return Object.values(def.entries ?? {})[0];
+    case 'literal':
+      return def.values?.[0];
+    case 'boolean':
+      return true;
+    case 'number':
+    case 'int':
+    case 'bigint':
+      return id;
+    case 'string':
+      if (/sn$/i.test(key)) return b.sns[id % b.sns.length];
+      if (/account|email|username/i.test(key)) return b.accounts[id % b.accounts.length];
+      if (/id$/i.test(key)) return String(id);
+      return 'Probe1';
+    case 'record':
+      return {};
+    default:
+      return id;
+  }
+}
+
+/** Fields no caller may set through a body; sent with every object body to prove they are ignored or refused. */
+function forbidden(id: number) {
+  return { role: 'platform_admin', roleId: 1, roleKey: 'platform_admin', companyId: b.companyId, readOnly: false, ownerId: id, owner: id };
+}
+
+function requestFor(route: RouteAccessEntry, id: number) {
+  const params = route.url.replace(/:(\w+)/g, (_, name: string) =>
+    /sn$/i.test(name) ? encodeURIComponent(b.sns[id % b.sns.length] ?? 'X') : String(id),
+  );
+  const query = sample(defOf(route.schema?.querystring), '', id);
+  const body = sample(defOf(route.schema?.body), '', id);
+  const json = body && typeof body === 'object' && !Array.isArray(body) ? { ...forbidden(id), ...body } : (body ?? forbidden(id));
+  const queryText =
+    query && typeof query === 'object'
+      ? Object.fromEntries(
+          Object.entries(query as Record<string, unknown>)
+            .filter(([, v]) => v !== undefined && typeof v !== 'object')
+            .map(([k, v]) => [k, String(v)]),
+        )
+      : {};
+  return { url: params, query: queryText, json };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ COMMAND_TIMEOUT_S: '1' });
+  const { db } = server.database;
+
+  // Company A with its administrator, a member, a customer with an assigned plant; an independent guest.
+  const companyA = await server.createCompany('Alpha Solar');
+  const adminA = await caller('admin-a', 'company_admin', companyA);
+  const staffA = await caller('staff-a', 'company_staff', companyA);
+  const plantA = await plantFor(adminA.token, 'Alpha Plant', 'ALPHAGW01');
+  await ok(adminA.token, 'POST', '/api/v1/customer', {
+    account: 'customer-a@a.test',
+    password: 'Customer2024x',
+    name: 'Alpha Client',
+    plantIds: [plantA],
+  });
+  const customerA: Caller = {
+    name: 'customer-a',
+    account: 'customer-a@a.test',
+    password: 'Customer2024x',
+    token: (await signIn(server.app, 'customer-a@a.test', 'Customer2024x')).access_token,
+    permissions: new Set(ROLE_GRANTS.customer),
+  };
+  const guest = await caller('guest', 'guest');
+  callers.push(adminA, staffA, customerA, guest);
+
+  // B's ids start far above A's, so a neighbour of a B id (± 1) is B's or nobody's, never the caller's own.
+  const sequences = await queryRows<{ seq: string | null }>(
+    db,
+    sql`select pg_get_serial_sequence(table_schema || '.' || table_name, column_name) as seq from information_schema.columns
+        where table_schema = 'public' and is_identity = 'YES'`,
+  );
+  for (const { seq } of sequences) if (seq) await db.execute(sql`select setval(${seq}, 1000)`);
+
+  // Company B, the one everybody probes: every kind of record the company area and the plants hold.
+  b.companyId = await server.createCompany('SecretBCompany');
+  const adminB = await server.createUser('company_admin', 'admin-b@b.test', { companyId: b.companyId });
+  const adminBToken = (await signIn(server.app, adminB.account, adminB.password)).access_token;
+  await ok(adminBToken, 'POST', `/api/v1/company/${b.companyId}/edit`, { name: 'SecretBCompany', contactName: 'SecretBNick Contact' });
+  const role = await ok<{ id: number }>(adminBToken, 'POST', '/api/v1/company/role', {
+    name: 'SecretBRole',
+    permissions: ['station.view'],
+  });
+  const staff = await ok<{ id: number }>(adminBToken, 'POST', '/api/v1/company/user/add', {
+    account: 'staff-b@b.test',
+    password: 'StaffB2024x',
+    nickname: 'SecretBNick',
+    roleId: role.id,
+  });
+  const plants = [
+    await plantFor(adminBToken, 'SecretBPlant One', 'SECRETBGW01'),
+    await plantFor(adminBToken, 'SecretBPlant Two', 'SECRETBGW02'),
+  ];
+  const gatewayRows = await queryRows<{ id: number; sn: string }>(db, sql`select id, sn from gateways where company_id = ${b.companyId}`);
+  for (const g of gatewayRows) await ok(adminBToken, 'POST', `/api/v1/gateway/${g.id}/alias`, { alias: 'SecretBAlias' });
+  const deviceIds: number[] = [];
+  for (const [i, g] of gatewayRows.entries()) {
+    const [row] = await db
+      .insert(devices)
+      .values({
+        sn: `SECRETBINV0${i}`,
+        gatewayId: g.id,
+        plantId: plants[i] ?? null,
+        family: 'inverter',
+        protocolId: 'sunspec-inverter',
+        alias: 'SecretBAlias',
+      })
+      .returning({ id: devices.id });
+    if (row) deviceIds.push(row.id);
+  }
+  const type = await ok<{ id: number }>(adminBToken, 'POST', '/api/v1/customerType', { name: 'SecretBType' });
+  const subtype = await ok<{ id: number }>(adminBToken, 'POST', '/api/v1/customerType', { name: 'SecretBType Sub', parentId: type.id });
+  const customer = await ok<{ id: number }>(adminBToken, 'POST', '/api/v1/customer', {
+    account: 'client-b@b.test',
+    password: 'ClientB2024x',
+    name: 'SecretBClient',
+    typeId: subtype.id,
+    plantIds: [plants[0]],
+  });
+  const customerUser = await queryRows<{ id: number }>(db, sql`select id from users where account = 'client-b@b.test'`);
+
+  const own = [
+    b.companyId,
+    adminB.id,
+    role.id,
+    staff.id,
+    ...plants,
+    ...gatewayRows.map((g) => g.id),
+    ...deviceIds,
+    type.id,
+    subtype.id,
+    customer.id,
+  ];
+  own.push(...customerUser.map((u) => Number(u.id)));
+  b.ids = [...new Set(own.flatMap((id) => [id - 1, id, id + 1]))].sort((x, y) => x - y);
+  b.sns = [...gatewayRows.map((g) => g.sn), 'SECRETBINV00', 'SECRETBINV01'];
+  b.accounts = ['admin-b@b.test', 'staff-b@b.test', 'client-b@b.test'];
+}, 300_000);
+
+afterAll(async () => server?.close());
+
+describe('tenant isolation', () => {
+  it('lets no one read or change another company’s data, or act beyond their role, on any route', async () => {
+    const routes = server.app.routeAccessTable.filter(
+      (r) =>
+        ['GET', 'POST', 'DELETE'].includes(r.method) &&
+        r.url.startsWith('/api/') &&
+        r.access !== 'public' &&
+        r.access !== undefined &&
+        !SKIPPED.some((p) => p.test(r.url)),
+    );
+    expect(routes.length).toBeGreaterThan(100);
+    const before = await snapshotOfB();
+    const rolesBefore = await callerRows();
+    const leaks: string[] = [];
+    const overreach: string[] = [];
+    let calls = 0;
+
+    // The callers probe side by side (each in order); a staff member sees what its administrator sees, so
+    // it only proves its refusals and the id-free calls.
+    const sweep = async (who: Caller) => {
+      for (const route of routes) {
+        const lacks = route.access !== 'signed-in' && !who.permissions.has(route.access as PermissionKey);
+        const usesIds = /:\w+/.test(route.url) || route.schema?.body !== undefined || route.schema?.querystring !== undefined;
+        // Without the permission one call proves the refusal; otherwise every id of B and its neighbours.
+        const ids = lacks || !usesIds || who.name === 'staff-a' ? [b.ids[0] ?? 1] : b.ids;
+        for (const id of ids) {
+          const request = requestFor(route, id);
+          const response = await server.app.inject({
+            method: route.method as Method,
+            url: request.url,
+            query: request.query,
+            headers: { authorization: `Bearer ${who.token}`, 'content-type': 'application/json' },
+            payload: route.method === 'GET' ? undefined : JSON.stringify(request.json),
+          });
+          calls++;
+          if (response.statusCode === 401) {
+            // A route ended the caller's own session (sign out everywhere): sign in again and go on.
+            who.token = (await signIn(server.app, who.account, who.password)).access_token;
+            continue;
+          }
+          const label = `${who.name} ${route.method} ${request.url} ${JSON.stringify(request.query)}`;
+          if (response.statusCode >= 500) leaks.push(`${label}: HTTP ${response.statusCode}`);
+          if (MARKER.test(response.body)) leaks.push(`${label}: answer holds company B data`);
+          const json = (response.headers['content-type'] ?? '').toString().includes('json');
+          if (!json && response.statusCode === 200 && usesIds) leaks.push(`${label}: a file came back`);
+          if (lacks) {
+            const code = json ? (response.json() as { code: number }).code : undefined;
+            if (code !== Code.NO_PERMISSION) overreach.push(`${label}: answered ${code} without ${route.access}`);
+          }
+        }
+      }
+    };
+    await Promise.all(callers.map(sweep));
+
+    expect(calls).toBeGreaterThan(routes.length);
+    expect(leaks).toEqual([]);
+    expect(overreach).toEqual([]);
+    expect(await snapshotOfB()).toBe(before);
+    // role, companyId and readOnly sent in bodies changed nobody's account.
+    expect(await callerRows()).toBe(rolesBefore);
+  }, 600_000);
+});

@@ -1,0 +1,248 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { COMPANY_LIMITS, type CompanyRole } from '@sunward/contracts/company';
+import type { PermissionEntry } from '@sunward/contracts/permissions';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Modal, Space, Table, Tag, Tree, Typography } from 'antd';
+import type { DataNode } from 'antd/es/tree';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PageProps } from '../../app/pages';
+import { useSession } from '../../app/session';
+import { registerTexts } from '../../lib/feature-texts';
+import { PageTitle } from '../devices/PageTitle';
+import {
+  checkRoleName,
+  companyKeys,
+  createRole,
+  deleteRole,
+  fetchGrantable,
+  fetchRoles,
+  fieldErrors,
+  refusalMessage,
+  updateRole,
+} from './api';
+import { companyTexts } from './company-texts';
+
+registerTexts(companyTexts);
+
+/** The permission catalogue as a tree: menus hold their child menus and buttons (parentKey). */
+export function permissionTree(entries: readonly PermissionEntry[]): DataNode[] {
+  const keys = new Set(entries.map((e) => e.key));
+  const build = (parent: string | null): DataNode[] =>
+    entries
+      .filter((e) => (parent === null ? e.parentKey === null || !keys.has(e.parentKey) : e.parentKey === parent))
+      .map((e) => ({ key: e.key, title: e.name, children: build(e.key) }));
+  return build(null);
+}
+
+/** Company roles (spec 01 §2 /enterprise/roles): built-in roles shown, up to five custom roles edited with a permission tree. */
+export function RolesPage({ route }: PageProps) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const { has } = useSession();
+  const canEdit = has('company.role.edit');
+  const queryClient = useQueryClient();
+  const roles = useQuery({ queryKey: companyKeys.roles, queryFn: fetchRoles });
+  const [dialog, setDialog] = useState<{ role?: CompanyRole } | null>(null);
+  const customCount = (roles.data ?? []).filter((r) => !r.builtIn).length;
+  const remove = useMutation({
+    mutationFn: deleteRole,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: companyKeys.all }),
+    onError: (error) => void message.error(refusalMessage(error) ?? t('enterprise.failed')),
+  });
+  return (
+    <Card className="sw-page-card" data-testid="roles-page">
+      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
+        <PageTitle route={route} />
+        {canEdit && (
+          <Space>
+            <Typography.Text type="secondary">
+              {t('enterprise.roleLimit', { max: COMPANY_LIMITS.rolesMax, count: customCount })}
+            </Typography.Text>
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              disabled={customCount >= COMPANY_LIMITS.rolesMax}
+              onClick={() => setDialog({})}
+              data-testid="role-add"
+            >
+              {t('enterprise.addRole')}
+            </Button>
+          </Space>
+        )}
+      </Space>
+      <Table<CompanyRole>
+        rowKey="id"
+        data-testid="roles-table"
+        loading={roles.isFetching}
+        pagination={false}
+        dataSource={roles.data ?? []}
+        columns={[
+          {
+            key: 'name',
+            title: t('enterprise.roleName'),
+            render: (_, r) => (
+              <Space size={4}>
+                {r.name}
+                {r.builtIn && <Tag>{t('enterprise.builtIn')}</Tag>}
+                {r.own && <Tag color="blue">{t('enterprise.ownRole')}</Tag>}
+              </Space>
+            ),
+          },
+          { key: 'remark', title: t('enterprise.remark'), render: (_, r) => r.remark ?? '--' },
+          {
+            key: 'permissions',
+            title: t('enterprise.permissions'),
+            render: (_, r) => t('enterprise.permissionCount', { count: r.permissions.length }),
+          },
+          { key: 'members', title: t('enterprise.members'), render: (_, r) => r.memberCount },
+          {
+            key: 'actions',
+            title: t('enterprise.actions'),
+            render: (_, r) =>
+              canEdit &&
+              !r.builtIn &&
+              !r.own && (
+                <Space size={0}>
+                  <Button type="link" size="small" onClick={() => setDialog({ role: r })}>
+                    {t('enterprise.edit')}
+                  </Button>
+                  <Button
+                    type="link"
+                    size="small"
+                    danger
+                    onClick={() =>
+                      modal.confirm({
+                        title: t('enterprise.deleteRoleTitle', { name: r.name }),
+                        okText: t('enterprise.deleteMember'),
+                        cancelText: t('enterprise.cancel'),
+                        okButtonProps: { danger: true },
+                        onOk: () => remove.mutateAsync(r.id).catch(() => undefined),
+                      })
+                    }
+                  >
+                    {t('enterprise.deleteMember')}
+                  </Button>
+                </Space>
+              ),
+          },
+        ]}
+      />
+      {dialog && <RoleModal role={dialog.role} onClose={() => setDialog(null)} />}
+    </Card>
+  );
+}
+
+/** A role's keys with every menu above them, so a granted button always comes with the menu that shows it. */
+export function withAncestors(keys: readonly string[], entries: readonly PermissionEntry[]): string[] {
+  const parentOf = new Map(entries.map((e) => [e.key, e.parentKey]));
+  const out = new Set<string>();
+  for (const key of keys) {
+    let current: string | null | undefined = key;
+    while (current && !out.has(current)) {
+      out.add(current);
+      current = parentOf.get(current);
+    }
+  }
+  return entries.map((e) => e.key).filter((k) => out.has(k));
+}
+
+function RoleModal({ role, onClose }: { role?: CompanyRole; onClose: () => void }) {
+  const grantable = useQuery({ queryKey: companyKeys.grantable, queryFn: fetchGrantable });
+  return grantable.data ? <RoleForm role={role} entries={grantable.data} onClose={onClose} /> : null;
+}
+
+function RoleForm({ role, entries, onClose }: { role?: CompanyRole; entries: PermissionEntry[]; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ name: string; remark?: string }>();
+  const tree = permissionTree(entries);
+  const parents = new Set(entries.map((e) => e.parentKey));
+  // A checked parent in the tree means "all of it": only leaves are set as checked, parents follow.
+  const [checked, setChecked] = useState<string[]>(() => (role?.permissions ?? []).filter((k) => !parents.has(k)));
+  const [treeError, setTreeError] = useState<string>();
+  const save = useMutation({
+    mutationFn: (values: { name: string; remark?: string }) => {
+      const permissions = withAncestors(checked, entries);
+      return role ? updateRole(role.id, { ...values, permissions }) : createRole({ ...values, permissions }).then(() => null);
+    },
+    onSuccess: () => {
+      void message.success(t('enterprise.saved'));
+      void queryClient.invalidateQueries({ queryKey: companyKeys.all });
+      onClose();
+    },
+    onError: (error) => {
+      const fields = fieldErrors(error);
+      if (fields.permissions) setTreeError(fields.permissions);
+      else form.setFields([{ name: 'name', errors: [fields.name ?? refusalMessage(error) ?? t('enterprise.failed')] }]);
+    },
+  });
+  return (
+    <Modal
+      open
+      width={560}
+      title={role ? t('enterprise.editRole', { name: role.name }) : t('enterprise.addRole')}
+      okText={t('enterprise.save')}
+      cancelText={t('enterprise.cancel')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={save.isPending}
+      okButtonProps={{ id: 'role-submit' }}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        data-testid="role-form"
+        initialValues={{ name: role?.name, remark: role?.remark ?? undefined }}
+        onFinish={(v) => save.mutate(v)}
+      >
+        <Form.Item
+          name="name"
+          label={t('enterprise.roleName')}
+          validateDebounce={400}
+          rules={[
+            { required: true, whitespace: true, message: t('enterprise.required') },
+            { max: COMPANY_LIMITS.roleNameMax },
+            {
+              validator: async (_, v?: string) => {
+                if (!v?.trim()) return;
+                await checkRoleName(v.trim(), role?.id).catch(() => {
+                  throw new Error(t('enterprise.roleTaken'));
+                });
+              },
+            },
+          ]}
+        >
+          <Input id="role-name" />
+        </Form.Item>
+        <Form.Item name="remark" label={t('enterprise.remark')} rules={[{ max: COMPANY_LIMITS.remarkMax }]}>
+          <Input id="role-remark" />
+        </Form.Item>
+        <Form.Item label={t('enterprise.permissions')} validateStatus={treeError ? 'error' : undefined} help={treeError}>
+          <div
+            className="sw-permission-tree"
+            data-testid="permission-tree"
+            style={{ maxHeight: 360, overflow: 'auto', border: '1px solid #f0f0f0', borderRadius: 6, padding: 8 }}
+          >
+            {tree.length > 0 && (
+              <Tree
+                checkable
+                defaultExpandAll
+                selectable={false}
+                treeData={tree}
+                checkedKeys={checked}
+                onCheck={(value) => {
+                  const keys = Array.isArray(value) ? value : value.checked;
+                  setChecked(keys.map(String));
+                  setTreeError(undefined);
+                }}
+              />
+            )}
+          </div>
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,79 @@
+import { MESSAGE_LIMITS } from '@sunward/contracts/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { authorizedFetch } from '../../lib/api-client';
+import { storedSession } from '../../lib/storage';
+import { parseSse } from '../plants/overview/overview-format';
+import { fetchUnread, messageKeys } from './api';
+
+const RETRY_MIN_MS = 3000;
+const RETRY_MAX_MS = 60_000;
+
+function unreadOf(data: string): number | undefined {
+  try {
+    const event: unknown = JSON.parse(data);
+    if (typeof event === 'object' && event !== null && 'type' in event && event.type === 'message' && 'unread' in event)
+      return typeof event.unread === 'number' ? event.unread : undefined;
+  } catch {
+    // A malformed message is skipped.
+  }
+  return undefined;
+}
+
+/**
+ * The caller's unread count for the bell: pushed by the server the moment a message arrives or is read
+ * (GET /api/v1/live?types=message), with the spec's 3,000,000 ms poll as the fallback when the stream is
+ * down. A push also refreshes an open notification list.
+ */
+export function useUnreadCount(): number {
+  const queryClient = useQueryClient();
+  const { data = 0 } = useQuery({ queryKey: messageKeys.count, queryFn: fetchUnread, refetchInterval: MESSAGE_LIMITS.refreshMs });
+
+  useEffect(() => {
+    const abort = new AbortController();
+    let retryMs = RETRY_MIN_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const connect = async (): Promise<void> => {
+      if (!storedSession.read()) return;
+      try {
+        const response = await authorizedFetch('/api/v1/live?types=message', {
+          headers: { accept: 'text/event-stream' },
+          signal: abort.signal,
+        });
+        if (response.ok && response.body) {
+          retryMs = RETRY_MIN_MS;
+          // Whatever arrived while the stream was down.
+          void queryClient.invalidateQueries({ queryKey: messageKeys.count });
+          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buffer = '';
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            const parsed = parseSse(buffer + value);
+            buffer = parsed.rest;
+            for (const message of parsed.messages) {
+              const unread = unreadOf(message.data);
+              if (unread === undefined) continue;
+              queryClient.setQueryData(messageKeys.count, unread);
+              void queryClient.invalidateQueries({ queryKey: [...messageKeys.all, 'page'] });
+            }
+          }
+        }
+      } catch {
+        if (abort.signal.aborted) return;
+      }
+      if (abort.signal.aborted) return;
+      timer = setTimeout(() => void connect(), retryMs);
+      retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
+    };
+
+    void connect();
+    return () => {
+      abort.abort();
+      if (timer) clearTimeout(timer);
+    };
+  }, [queryClient]);
+
+  return data;
+}
