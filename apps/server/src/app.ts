@@ -307,6 +307,7 @@ export async function buildApp({
     repository: createBatchTasksRepository(db),
     commands: commandsService,
     firmware: firmwareService,
+    concurrency: config.batchConcurrency,
   });
   await app.register(batchTasksRoutes, { service: batchTasks });
   // The batch scheduler: one pass a second once the server listens; its state is in the database.

@@ -54,6 +54,8 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** How long a command to a device waits for its reply before it is reported as timed out. */
   COMMAND_TIMEOUT_S: z.coerce.number().min(1).max(600).default(15),
+  /** Items of one batch task upgrading at the same time (the company's per-minute cap applies on top). */
+  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
   /** Devices a company may command per minute unless its own cap says otherwise (remote operation safety). */
   COMMAND_CAP_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(100),
   /** Spec 02 gives the plant picture limit as 3 MB in one wording and 6 MB in another. */
@@ -156,6 +158,8 @@ export interface Config {
   publicUrl: string | undefined;
   commandTimeoutMs: number;
   commandCapPerMinute: number;
+  /** BATCH_CONCURRENCY: items of one batch task upgrading at once. */
+  batchConcurrency: number;
   /** Largest plant picture accepted, in bytes (PLANT_PICTURE_MAX_MB: 3 or 6). */
   plantPictureMaxBytes: number;
   /** Largest firmware image accepted, in bytes (FIRMWARE_MAX_MB: 1.5 or 3). */
@@ -234,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     commandTimeoutMs: e.COMMAND_TIMEOUT_S * 1000,
     commandCapPerMinute: e.COMMAND_CAP_PER_MINUTE,
+    batchConcurrency: e.BATCH_CONCURRENCY,
     plantPictureMaxBytes: e.PLANT_PICTURE_MAX_MB * 1024 * 1024,
     firmwareMaxBytes: Math.round(e.FIRMWARE_MAX_MB * 1024 * 1024),
     firmwareSigningKeyFile: e.FIRMWARE_SIGNING_KEY_FILE ? resolve(e.FIRMWARE_SIGNING_KEY_FILE) : undefined,

@@ -22,11 +22,10 @@ const ProviderIdSchema = z.string().regex(THIRD_PARTY_LIMITS.providerIdPattern);
 const SecretSchema = z.string().min(THIRD_PARTY_LIMITS.secretLength).max(128);
 
 /** A configured provider as the console may see it: never its client secret. */
-export const ThirdPartyProviderSchema = z.object({ id: z.string(), name: z.string() });
-export type ThirdPartyProvider = z.infer<typeof ThirdPartyProviderSchema>;
+// The providers list lives in its own module: the sign-in page loads it without the flow's other schemas.
+import { ThirdPartyConfigSchema, type ThirdPartyProvider, ThirdPartyProviderSchema } from './third-party-providers.js';
 
-/** POST /oauth/third/config */
-export const ThirdPartyConfigSchema = z.array(ThirdPartyProviderSchema);
+export { ThirdPartyConfigSchema, type ThirdPartyProvider, ThirdPartyProviderSchema };
 
 /** signIn: the flow ends signed in (or asks to bind); bind: a signed-in user adds an identity from personal settings. */
 export const ThirdPartyPurposeSchema = z.enum(['signIn', 'bind']);

@@ -117,7 +117,12 @@ export function createAuthService(deps: AuthDeps) {
      * Second step of a two-factor sign-in: the challenge from code 112 and an authenticator or recovery
      * code. Wrong codes count towards the same per-account and per-address lock as wrong passwords.
      */
-    async completeSecondFactor(input: { challenge: string; code: string; ip: string; userAgent: string | undefined }): Promise<TokenResponse> {
+    async completeSecondFactor(input: {
+      challenge: string;
+      code: string;
+      ip: string;
+      userAgent: string | undefined;
+    }): Promise<TokenResponse> {
       const found = deps.secondFactor ? await deps.secondFactor.resolveChallenge(input.challenge) : undefined;
       if (!deps.secondFactor || !found) throw new ApiError(Code.SECOND_FACTOR_EXPIRED);
       const accountKey = `account:${found.account}`;

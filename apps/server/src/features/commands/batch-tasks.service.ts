@@ -15,9 +15,6 @@ export function targetOf(type: string): UpgradeTarget {
   return UPGRADE_TARGETS.find((t) => `${t}_upgrade` === type) ?? 'inverter';
 }
 
-/** Items of one task upgrading at the same time (the company's per-minute cap applies on top). */
-const CONCURRENCY = 10;
-
 export interface BatchTaskInput {
   name: string;
   firmId: number;
@@ -61,11 +58,14 @@ export function createBatchTasksService(deps: {
    * embedded broker, and a command published before a gateway has subscribed again would be lost.
    */
   startGraceMs?: number;
+  /** Items of one task upgrading at the same time (BATCH_CONCURRENCY; the company's cap applies on top). */
+  concurrency?: number;
 }) {
   const { repository, commands } = deps;
   const now = deps.now ?? Date.now;
   const startedAt = now();
   const startGraceMs = deps.startGraceMs ?? 10_000;
+  const concurrency = deps.concurrency ?? 20;
   let ticking = false;
 
   /** The creator as the commands see them (their level on each device is checked per item). */
@@ -119,13 +119,15 @@ export function createBatchTasksService(deps: {
     }
     if (now() - startedAt < startGraceMs) return;
     const running = open.filter((i) => i.status === 'running').length;
-    const next = open.filter((i) => i.status === 'pending' && i.wave === wave).slice(0, Math.max(0, CONCURRENCY - running));
+    const next = open.filter((i) => i.status === 'pending' && i.wave === wave).slice(0, Math.max(0, concurrency - running));
     for (const item of next) {
       try {
         const started = await commands.upgrade(creator(task), 'en', item.sn, { firmId: task.firmId, confirmed: true }, targetOf(task.type));
         await repository.setItem(item.id, 'running', started.commandId, null);
       } catch (error) {
         const code = error instanceof ApiError ? error.responseCode : Code.SERVER_ERROR;
+        // The company's per-minute cap clears within a minute: the item waits for a later pass, not fails.
+        if (code === Code.COMMAND_CAP_REACHED) return;
         await repository.setItem(item.id, 'failed', null, `code.${code}`);
       }
     }

@@ -2,6 +2,7 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import { LIMITS } from '@sunward/contracts/limits';
 import { hasSpace } from '@sunward/contracts/validators';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Input } from 'antd';
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +11,10 @@ import { useSession } from '../../app/session';
 import { LanguagePickerLite } from '../../components/LanguagePickerLite';
 import { ApiCallError } from '../../lib/api-client';
 import { challengeOf } from './second-factor-challenge';
-import { ThirdPartyButtons } from './third-party/ThirdPartyButtons';
+import { fetchThirdPartyProviders, thirdPartyKeys } from './third-party/providers';
+
+// Loaded only when providers are configured: with none (the default) the sign-in page does not carry them.
+const ThirdPartyButtons = lazy(async () => ({ default: (await import('./third-party/ThirdPartyButtons')).ThirdPartyButtons }));
 
 // Loaded only when an account asks for its second factor, so the sign-in page stays within its budget.
 const SecondFactorForm = lazy(async () => ({ default: (await import('./SecondFactorForm')).SecondFactorForm }));
@@ -37,6 +41,7 @@ export function LoginPage() {
   const [refusal, setRefusal] = useState<string | null>(null);
   /** Set when the password was right and the account signs in with a second factor (code 112). */
   const [challenge, setChallenge] = useState<string | null>(null);
+  const providers = useQuery({ queryKey: thirdPartyKeys.providers, queryFn: fetchThirdPartyProviders, staleTime: 5 * 60_000 });
 
   const enter = async () => {
     const from = (location.state as { from?: string } | null)?.from;
@@ -145,7 +150,11 @@ export function LoginPage() {
             <Link to="/forget">{t('login.forgot')}</Link>
             <Link to="/reg">{t('login.register')}</Link>
           </div>
-          <ThirdPartyButtons />
+          {providers.data?.length ? (
+            <Suspense fallback={null}>
+              <ThirdPartyButtons />
+            </Suspense>
+          ) : null}
         </div>
         {/* After the form in document order, so the account field is the first input and tab stop. */}
         <div className="sw-login-lang">

@@ -3,7 +3,7 @@ import { COMPANY_LIMITS, type CompanyEdit, type CompanyInfo, THEME_COLOR } from 
 import { DEFAULT_THEME_COLOR } from '@sunward/contracts/limits';
 import { isEmail, isPhone, isPlainText } from '@sunward/contracts/validators';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, ColorPicker, Form, Input, Select, Space, Switch, Table, Typography, Upload } from 'antd';
+import { App, Button, Card, Form, Input, Select, Space, Switch, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
@@ -256,12 +256,15 @@ function BrandingCard({ company, canEdit }: { company: CompanyInfo; canEdit: boo
             {t('enterprise.themeHint')}
           </Typography.Text>
           <Space>
-            <ColorPicker
-              value={color}
-              disabledAlpha
+            {/* The browser's own colour picker: antd's ColorPicker shares colour helpers with the sign-in
+                form's button, and the bundler then put the picker on the sign-in page (over its budget). */}
+            <input
+              type="color"
+              className="sw-theme-swatch"
+              value={/^#[0-9A-Fa-f]{6}$/.test(color) ? color : '#E6002D'}
               disabled={!canEdit}
-              showText
-              onChange={(value) => setColor(value.toHexString().toUpperCase())}
+              onChange={(e) => setColor(e.target.value.toUpperCase())}
+              data-testid="theme-color-picker"
             />
             <Input
               value={color}

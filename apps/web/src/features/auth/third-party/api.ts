@@ -2,17 +2,13 @@ import { Code } from '@sunward/contracts/codes';
 import {
   BoundIdentityListSchema,
   ThirdPartyAuthorizeResponseSchema,
-  ThirdPartyConfigSchema,
   type ThirdPartyPurpose,
   type ThirdPartyTokenRequest,
   ThirdPartyTokenResponseSchema,
 } from '@sunward/contracts/third-party';
 import { apiRequest } from '../../../lib/api-client';
 
-export const thirdPartyKeys = {
-  providers: ['third-party', 'providers'] as const,
-  bound: ['third-party', 'bound'] as const,
-};
+export { fetchThirdPartyProviders, thirdPartyKeys } from './providers';
 
 /** The flow's own refusals: the pages show them (or /authorizationFailed does) instead of a toast. */
 const FLOW_CODES = [
@@ -35,10 +31,6 @@ const BINDING_CODES = [
   Code.THIRD_PARTY_ALREADY_BOUND,
   Code.THIRD_PARTY_NOT_BOUND,
 ];
-
-export function fetchThirdPartyProviders() {
-  return apiRequest('/oauth/third/config', { method: 'POST', anonymous: true, schema: ThirdPartyConfigSchema });
-}
 
 export function authorizeThirdParty(provider: string, purpose: ThirdPartyPurpose) {
   return apiRequest('/oauth/third/authorize', {
