@@ -184,7 +184,7 @@ export async function buildApp({
   await app.register(errorsPlugin);
   await app.register(authPlugin, { authRepository, permissionsRepository });
 
-  await app.register(systemRoutes, { version: SERVER_VERSION, db });
+  await app.register(systemRoutes, { version: SERVER_VERSION, db, appLinks: config.appLinks });
   await app.register(authRoutes, { service: authService });
   await app.register(accountRoutes, { service: accountService });
   await app.register(profileRoutes, {

@@ -85,6 +85,17 @@ const EnvSchema = z.object({
   BENEFIT_SO2_KG_PER_KWH: z.coerce.number().min(0).max(10).default(DEFAULT_BENEFIT_FACTORS.so2KgPerKwh),
   BENEFIT_COAL_KG_PER_KWH: z.coerce.number().min(0).max(10).default(DEFAULT_BENEFIT_FACTORS.coalKgPerKwh),
   BENEFIT_CO2_KG_PER_TREE: z.coerce.number().min(0.1).max(1000).default(DEFAULT_BENEFIT_FACTORS.co2KgPerTree),
+  /** Where the mobile app is downloaded (GET /anonymous/download/url); unset: no link. */
+  APP_IOS_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  APP_ANDROID_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Outgoing e-mail (verification codes, alarms): smtp://user:pass@host:port or smtps://; unset writes DATA_DIR/outbox. */
   SMTP_URL: z
     .string()
@@ -172,6 +183,8 @@ export interface Config {
   weatherProvider: 'open-meteo' | undefined;
   /** BENEFIT_* settings: CO2, SO2, standard coal per kWh and CO2 per tree. */
   benefitFactors: BenefitFactors;
+  /** APP_IOS_URL and APP_ANDROID_URL: the mobile app's store links. */
+  appLinks: { ios: string | undefined; android: string | undefined };
   /** SMTP_URL and MAIL_FROM; no SMTP_URL: messages go to DATA_DIR/outbox. */
   mail: { smtpUrl: string | undefined; from: string };
   /** Accounts: PASSWORD_POLICY, the password rule of registration, reset and change (strict or lenient). */
@@ -251,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       co2KgPerTree: e.BENEFIT_CO2_KG_PER_TREE,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    appLinks: { ios: e.APP_IOS_URL, android: e.APP_ANDROID_URL },
     accounts: { passwordRule: e.PASSWORD_POLICY },
     notifications: {
       throttleMs: e.ALARM_THROTTLE_MINUTES * 60_000,

@@ -22,4 +22,20 @@ export const firmwareReleasesRoutes: FastifyPluginAsyncZod<{ service: FirmwareSe
     },
     async (request) => ok(request, await service.releases(request.query)),
   );
+
+  // Spec 01 §7 lists it beside the public timeline in the account table: the same release log for a signed-in
+  // console (the version history of the images its devices may receive), under the API's own prefix.
+  app.get(
+    '/api/v1/firmware/versions',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['Firmware'],
+        summary: 'The firmware release log for signed-in users (same answer as /anonymous/firmware/version/timeline)',
+        querystring: FirmwareReleaseQuerySchema,
+        response: { 200: envelopeSchema(FirmwareReleaseLogSchema) },
+      },
+    },
+    async (request) => ok(request, await service.releases(request.query)),
+  );
 };

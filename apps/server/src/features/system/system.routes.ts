@@ -5,7 +5,11 @@ import { z } from 'zod';
 import { type Database, pingDatabase } from '../../db/client.js';
 import { ok } from '../../lib/envelope.js';
 
-export const systemRoutes: FastifyPluginAsyncZod<{ version: string; db: Database }> = async (app, { version, db }) => {
+export const systemRoutes: FastifyPluginAsyncZod<{
+  version: string;
+  db: Database;
+  appLinks: { ios: string | undefined; android: string | undefined };
+}> = async (app, { version, db, appLinks }) => {
   app.get(
     '/anonymous/about',
     {
@@ -17,6 +21,19 @@ export const systemRoutes: FastifyPluginAsyncZod<{ version: string; db: Database
       },
     },
     async (request) => ok(request, { name: 'Sunward', version }),
+  );
+
+  app.get(
+    '/anonymous/download/url',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['System'],
+        summary: 'Where the mobile app is downloaded (APP_IOS_URL, APP_ANDROID_URL); null where none is configured',
+        response: { 200: envelopeSchema(z.object({ ios: z.string().nullable(), android: z.string().nullable() })) },
+      },
+    },
+    async (request) => ok(request, { ios: appLinks.ios ?? null, android: appLinks.android ?? null }),
   );
 
   app.get(
