@@ -3,7 +3,7 @@ import { COMPANY_LIMITS, type CompanyEdit, type CompanyInfo, THEME_COLOR } from 
 import { DEFAULT_THEME_COLOR } from '@sunward/contracts/limits';
 import { isEmail, isPhone, isPlainText } from '@sunward/contracts/validators';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Select, Space, Switch, Table, Typography, Upload } from 'antd';
+import { App, Button, Card, Empty, Form, Input, Select, Space, Switch, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
@@ -33,12 +33,20 @@ const LOGO_TYPES = ['image/jpeg', 'image/png', 'image/gif'];
 
 /** Company information (spec 01 §2 /enterprise/company): details, logo and theme, administrator transfer, agents. */
 export function CompanyInfoPage({ route }: PageProps) {
-  const { has } = useSession();
-  const info = useQuery({ queryKey: companyKeys.info, queryFn: fetchCompanyInfo });
+  const { has, user } = useSession();
+  const { t } = useTranslation();
+  // A platform administrator (or an owner without a company) has no company to show: say so, ask nothing.
+  const inCompany = user?.company != null;
+  const info = useQuery({ queryKey: companyKeys.info, queryFn: fetchCompanyInfo, enabled: inCompany });
   const canEdit = has('company.edit');
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="company-info-page">
       <PageTitle route={route} />
+      {!inCompany && (
+        <Card>
+          <Empty description={t('enterprise.noCompany')} data-testid="no-company" />
+        </Card>
+      )}
       {info.data && (
         <>
           <DetailsCard company={info.data} canEdit={canEdit} />

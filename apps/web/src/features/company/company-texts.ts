@@ -3,6 +3,8 @@ import { defineTexts } from '../../lib/feature-texts';
 /** Texts of the company area (keys prefixed enterprise.): information, branding, agents, members, roles. */
 export const companyTexts = defineTexts({
   en: {
+    'enterprise.noCompany':
+      'Your account belongs to no company, so there is no company information to show. A platform administrator manages companies through their administrators; a company administrator sees and edits their company here.',
     'enterprise.account': 'Account',
     'enterprise.actions': 'Actions',
     'enterprise.addAgent': 'Add agent',
@@ -77,6 +79,8 @@ export const companyTexts = defineTexts({
     'enterprise.you': 'You',
   },
   cn: {
+    'enterprise.noCompany':
+      '您的账号不属于任何公司，因此没有可显示的公司信息。平台管理员通过各公司的管理员管理公司；公司管理员在此查看和编辑本公司信息。',
     'enterprise.account': '账号',
     'enterprise.actions': '操作',
     'enterprise.addAgent': '添加代理商',
@@ -151,6 +155,8 @@ export const companyTexts = defineTexts({
     'enterprise.you': '您',
   },
   vi: {
+    'enterprise.noCompany':
+      'Tài khoản của bạn không thuộc công ty nào nên không có thông tin công ty để hiển thị. Quản trị viên nền tảng quản lý công ty thông qua quản trị viên của họ; quản trị viên công ty xem và sửa công ty của mình tại đây.',
     'enterprise.account': 'Tài khoản',
     'enterprise.actions': 'Thao tác',
     'enterprise.addAgent': 'Thêm đại lý',
@@ -225,6 +231,8 @@ export const companyTexts = defineTexts({
     'enterprise.you': 'Bạn',
   },
   es: {
+    'enterprise.noCompany':
+      'Su cuenta no pertenece a ninguna empresa, así que no hay datos de empresa que mostrar. El administrador de la plataforma gestiona las empresas a través de sus administradores; el administrador de una empresa la ve y la edita aquí.',
     'enterprise.account': 'Cuenta',
     'enterprise.actions': 'Acciones',
     'enterprise.addAgent': 'Añadir agente',
@@ -299,6 +307,8 @@ export const companyTexts = defineTexts({
     'enterprise.you': 'Usted',
   },
   de: {
+    'enterprise.noCompany':
+      'Ihr Konto gehört zu keinem Unternehmen, daher gibt es keine Unternehmensdaten anzuzeigen. Plattformadministratoren verwalten Unternehmen über deren Administratoren; ein Unternehmensadministrator sieht und bearbeitet sein Unternehmen hier.',
     'enterprise.account': 'Konto',
     'enterprise.actions': 'Aktionen',
     'enterprise.addAgent': 'Vertriebspartner hinzufügen',
@@ -373,6 +383,8 @@ export const companyTexts = defineTexts({
     'enterprise.you': 'Sie',
   },
   cz: {
+    'enterprise.noCompany':
+      'Váš účet nepatří žádné firmě, proto zde nejsou údaje o firmě. Správce platformy spravuje firmy prostřednictvím jejich správců; správce firmy zde svou firmu vidí a upravuje.',
     'enterprise.account': 'Účet',
     'enterprise.actions': 'Akce',
     'enterprise.addAgent': 'Přidat zprostředkovatele',
@@ -447,6 +459,8 @@ export const companyTexts = defineTexts({
     'enterprise.you': 'Vy',
   },
   po: {
+    'enterprise.noCompany':
+      'Twoje konto nie należy do żadnej firmy, więc nie ma danych firmy do pokazania. Administrator platformy zarządza firmami przez ich administratorów; administrator firmy widzi i edytuje tu swoją firmę.',
     'enterprise.account': 'Konto',
     'enterprise.actions': 'Akcje',
     'enterprise.addAgent': 'Dodaj agenta',
@@ -521,6 +535,8 @@ export const companyTexts = defineTexts({
     'enterprise.you': 'Ty',
   },
   tr: {
+    'enterprise.noCompany':
+      'Hesabınız hiçbir şirkete ait değil, bu yüzden gösterilecek şirket bilgisi yok. Platform yöneticisi şirketleri onların yöneticileri aracılığıyla yönetir; şirket yöneticisi şirketini burada görür ve düzenler.',
     'enterprise.account': 'Hesap',
     'enterprise.actions': 'İşlemler',
     'enterprise.addAgent': 'Bayi ekle',
@@ -595,6 +611,8 @@ export const companyTexts = defineTexts({
     'enterprise.you': 'Siz',
   },
   el: {
+    'enterprise.noCompany':
+      'Ο λογαριασμός σας δεν ανήκει σε καμία εταιρεία, επομένως δεν υπάρχουν στοιχεία εταιρείας. Ο διαχειριστής της πλατφόρμας διαχειρίζεται τις εταιρείες μέσω των διαχειριστών τους· ο διαχειριστής μιας εταιρείας τη βλέπει και την επεξεργάζεται εδώ.',
     'enterprise.account': 'Λογαριασμός',
     'enterprise.actions': 'Ενέργειες',
     'enterprise.addAgent': 'Προσθήκη αντιπροσώπου',
@@ -669,6 +687,8 @@ export const companyTexts = defineTexts({
     'enterprise.you': 'Εσείς',
   },
   pt: {
+    'enterprise.noCompany':
+      'A sua conta não pertence a nenhuma empresa, por isso não há dados de empresa para mostrar. O administrador da plataforma gere as empresas através dos seus administradores; o administrador de uma empresa vê-a e edita-a aqui.',
     'enterprise.account': 'Conta',
     'enterprise.actions': 'Ações',
     'enterprise.addAgent': 'Adicionar agente',
