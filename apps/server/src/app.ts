@@ -213,7 +213,8 @@ export async function buildApp({
   const plantAccess = createPlantAccess(db);
   // Notifications (issue 8): the notification centre, equipment alarms to people, e-mail alarms, SMS.
   const messagesRepository = createMessagesRepository(db);
-  await app.register(messagesRoutes, { service: createMessagesService({ repository: messagesRepository, live }) });
+  const messagesService = createMessagesService({ repository: messagesRepository, live });
+  await app.register(messagesRoutes, { service: messagesService });
   const notificationsRepository = createNotificationsRepository(db);
   const alarmMail = createAlarmMailService({
     repository: notificationsRepository,
@@ -354,7 +355,9 @@ export async function buildApp({
   });
   await app.register(firmwareReleasesRoutes, { service: firmwareService });
   // Notices and versions (issue 8): maintenance notices and the release notes behind the update dialog.
-  await app.register(noticesRoutes, { service: createNoticesService({ repository: createNoticesRepository(db) }) });
+  await app.register(noticesRoutes, {
+    service: createNoticesService({ repository: createNoticesRepository(db), announce: (render) => messagesService.announce(render) }),
+  });
   await app.register(versionsRoutes, { service: createVersionsService({ repository: createVersionsRepository(db) }) });
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
   return app;

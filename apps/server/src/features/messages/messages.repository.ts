@@ -1,7 +1,7 @@
 import { type AlarmData, MessageState, type MessageStateValue } from '@sunward/contracts/notifications';
-import { and, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
-import { messages } from '../../db/schema.js';
+import { messages, users } from '../../db/schema.js';
 
 export { MessageState };
 
@@ -108,6 +108,12 @@ export function createMessagesRepository(db: Database) {
         )
         .returning({ id: messages.id });
       return rows.length;
+    },
+
+    /** Every account that can sign in, with its language (system announcements go to all of them). */
+    async activeUsers(): Promise<{ userId: number; language: string }[]> {
+      const rows = await db.select({ userId: users.id, language: users.language }).from(users).where(isNull(users.disabledAt));
+      return rows;
     },
 
     async insertMany(rows: readonly NewMessage[]): Promise<void> {

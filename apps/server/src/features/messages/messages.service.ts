@@ -6,6 +6,7 @@ import {
   type MessageRow,
   type MessageStatesResult,
   type MessageStateValue,
+  MessageType,
   messageBoundInstant,
 } from '@sunward/contracts/notifications';
 import type { LiveHub } from '../../ingest/live-hub.js';
@@ -59,6 +60,24 @@ export function createMessagesService(deps: { repository: MessagesRepository; li
     async setState(userId: number, id: number, state: MessageStateValue): Promise<MessageStatesResult> {
       if (!(await repository.setState(userId, id, state))) throw new ApiError(Code.NOT_FOUND);
       return { updated: 1, unread: await pushCount(userId) };
+    },
+
+    /**
+     * A system announcement to every active user (a maintenance notice when it is published): the text in
+     * the user's language as `render` gives it, and each badge pushed at once.
+     */
+    async announce(render: (language: string) => { title: string; content: string }): Promise<number> {
+      const recipients = await repository.activeUsers();
+      const texts = new Map<string, { title: string; content: string }>();
+      const rows = recipients.map((r) => {
+        const text = texts.get(r.language) ?? render(r.language);
+        texts.set(r.language, text);
+        return { userId: r.userId, type: MessageType.SYSTEM, title: text.title, content: text.content, data: null };
+      });
+      await repository.insertMany(rows);
+      const counts = await repository.unreadCounts(rows.map((r) => r.userId));
+      for (const [userId, unread] of counts) live.publish({ type: 'message', userId, plantId: null, unread });
+      return rows.length;
     },
 
     async setStates(userId: number, ids: readonly number[] | undefined, state: MessageStateValue): Promise<MessageStatesResult> {

@@ -10,7 +10,9 @@ import {
   type NoticeTemplate,
   type NoticeView,
 } from '@sunward/contracts/notices';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -166,6 +168,24 @@ describe('notice rules', () => {
     expect(invalid.infos.every((n) => n.status === 2 && n.type === 3)).toBe(true);
     const all = (await get<NoticePage>('/api/v1/ss/notices', admin, { size: '100' })).data;
     expect(all.infos[0]?.id).toBe(Math.max(...all.infos.map((n) => n.id)));
+  });
+});
+
+describe('the notification centre', () => {
+  it('lists a published notice as a system announcement for every user, in Chinese for a Chinese user', async () => {
+    const chinese = await server.createUser('guest');
+    await server.database.db.update(users).set({ language: 'cn' }).where(eq(users.id, chinese.id));
+    const chineseToken = (await signIn(server.app, chinese.account, chinese.password)).access_token;
+    const row = await create();
+    expect((await setStatus(row.id, NoticeStatus.PUBLISHING)).code).toBe(0);
+    type Page = { infos: { type: number; title: string; content: string }[] };
+    const english = (await get<Page>('/api/v1/messages', guest, { type: '1' })).data.infos[0];
+    expect(english?.title).toMatch(/^System .* notice$/);
+    expect(english?.content).not.toMatch(/\{(time|type|duration|suggest)\}/);
+    const zh = (await get<Page>('/api/v1/messages', chineseToken, { type: '1' })).data.infos[0];
+    expect(zh?.title).toMatch(/^系统.*公告$/);
+    expect((await get<number>('/api/v1/message/count', chineseToken)).data).toBeGreaterThan(0);
+    await setStatus(row.id, NoticeStatus.INVALID);
   });
 });
 

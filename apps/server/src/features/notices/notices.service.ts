@@ -53,9 +53,30 @@ const noticeLanguage = (language: Language): 'zh' | 'en' => (language === 'cn' ?
  * Maintenance notices (issue 8): platform administrators write, publish and invalidate them; every
  * signed-in user reads the one in force (view), in Chinese or English with the placeholders filled.
  */
-export function createNoticesService(deps: { repository: NoticesRepository; now?: () => number }) {
+export function createNoticesService(deps: {
+  repository: NoticesRepository;
+  now?: () => number;
+  /** Posts a system announcement to every user (the notification centre lists published notices too). */
+  announce?: (render: (language: string) => { title: string; content: string }) => Promise<unknown>;
+}) {
   const { repository } = deps;
   const now = deps.now ?? Date.now;
+
+  /** A published notice as a message: Chinese for the Chinese console, English for the other nine languages. */
+  function announcement(row: NoticeRow, language: string): { title: string; content: string } {
+    const lan = language === 'cn' ? 'zh' : 'en';
+    const suggests = row.suggests.map((s) => (lan === 'zh' ? s.zhSuggest : s.enSuggest));
+    const duration = lan === 'zh' ? row.zhDuration : row.enDuration;
+    const type = noticeTypeWord(row.type, lan);
+    return {
+      title: lan === 'zh' ? `系统${type}公告` : `System ${type} notice`,
+      content: fillNoticeDescription(
+        lan === 'zh' ? row.zhDesc : row.enDesc,
+        { time: formatNoticeTime(row.effectiveTime, undefined), type, duration, suggests },
+        lan,
+      ),
+    };
+  }
 
   async function requireNotice(id: number): Promise<NoticeRow> {
     const row = await repository.byId(id);
@@ -90,7 +111,9 @@ export function createNoticesService(deps: { repository: NoticesRepository; now?
         const current = await requireNotice(id);
         throw new ApiError(current.status === NoticeStatus.INVALID ? Code.NOTICE_INVALIDATED : Code.ALREADY);
       }
-      return requireNotice(id);
+      const after = await requireNotice(id);
+      if (to === NoticeStatus.PUBLISHING && deps.announce) await deps.announce((language) => announcement(after, language));
+      return after;
     },
 
     /** The notice in force at `date` (UTC; now when absent) for the asking client, or null. */
