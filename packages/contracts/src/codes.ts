@@ -28,6 +28,8 @@ export const Code = {
   SECOND_FACTOR_EXPIRED: 113,
   /** Sunward: the user's company requires two-factor sign-in, so it cannot be turned off. */
   TWO_FACTOR_REQUIRED_BY_COMPANY: 114,
+  /** Sunward: the company requires two-factor sign-in; set it up in personal settings before anything else. */
+  TWO_FACTOR_SETUP_REQUIRED: 115,
   // Third-party sign-in (OpenID Connect), 120-127: Sunward's, documented in docs/decisions.md.
   /** Sunward: no sign-in provider with this id is configured. */
   THIRD_PARTY_PROVIDER_UNKNOWN: 120,

@@ -60,6 +60,9 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
+/** What a member who must still set up two-factor sign-in may call: their own account, the shell's basics. */
+const ENROLMENT_PATHS = ['/api/v1/user', '/api/v1/permission', '/api/v1/message/count', '/api/v1/live', '/api/v1/files/avatars'];
+
 export const authPlugin = fp<{ authRepository: AuthRepository; permissionsRepository: PermissionsRepository }>(
   async (app: FastifyInstance, { authRepository, permissionsRepository }) => {
     app.decorateRequest('auth', null);
@@ -89,8 +92,13 @@ export const authPlugin = fp<{ authRepository: AuthRepository; permissionsReposi
       if (!token) throw new ApiError(Code.TOKEN_INVALID);
       const row = await authRepository.findByAccessToken(hashToken(token), new Date());
       if (!row) throw new ApiError(Code.TOKEN_INVALID);
+      // A member whose company requires two-factor sign-in reaches only what setting it up needs (the console
+      // sends them to personal settings); everything else waits until it is set up (115).
+      if (row.mustEnrolTwoFactor && !ENROLMENT_PATHS.some((prefix) => request.url.startsWith(prefix)))
+        throw new ApiError(Code.TWO_FACTOR_SETUP_REQUIRED);
+      const { mustEnrolTwoFactor: _, ...session } = row;
       const permissions = await permissionsRepository.keysOfRole(row.roleId);
-      request.auth = { ...row, permissions };
+      request.auth = { ...session, permissions };
       if (access !== 'signed-in' && !permissions.has(access)) throw new ApiError(Code.NO_PERMISSION);
     });
   },

@@ -21,6 +21,7 @@ export const cn: MessageCatalogue = {
   'code.112': '请输入身份验证器应用中的验证码以完成登录。',
   'code.113': '登录步骤已过期，请重新输入密码。',
   'code.114': '您的公司要求使用双重验证登录，因此无法关闭。',
+  'code.115': '贵公司要求双重验证登录：请先在个人设置中完成设置',
   'account.passwordStrict': '8 至 20 位字母和数字，至少包含一个数字和一个大写字母',
   'account.passwordLenient': '6 至 16 个字符，不含空格（区分大小写）',
   'account.passwordCommon': '该密码过于常见，请选择更难猜测的密码',

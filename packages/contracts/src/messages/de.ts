@@ -21,6 +21,7 @@ export const de: MessageCatalogue = {
   'code.112': 'Geben Sie den Code aus Ihrer Authenticator-App ein, um die Anmeldung abzuschließen.',
   'code.113': 'Der Anmeldeschritt ist abgelaufen. Bitte geben Sie Ihr Passwort erneut ein.',
   'code.114': 'Ihr Unternehmen verlangt die Zwei-Faktor-Anmeldung; sie kann nicht ausgeschaltet werden.',
+  'code.115': 'Ihr Unternehmen verlangt die Zwei-Faktor-Anmeldung: richten Sie sie zuerst in Ihren persönlichen Einstellungen ein',
   'account.passwordStrict': '8 bis 20 Buchstaben und Ziffern, mindestens eine Ziffer und ein Großbuchstabe',
   'account.passwordLenient': '6 bis 16 Zeichen ohne Leerzeichen (Groß- und Kleinschreibung zählt)',
   'account.passwordCommon': 'dieses Passwort ist zu verbreitet: wählen Sie eines, das schwerer zu erraten ist',

@@ -21,6 +21,7 @@ export const es: MessageCatalogue = {
   'code.112': 'Introduzca el código de su aplicación de autenticación para terminar de iniciar sesión.',
   'code.113': 'El paso de inicio de sesión ha caducado. Vuelva a introducir su contraseña.',
   'code.114': 'Su empresa exige el inicio de sesión en dos pasos, por lo que no se puede desactivar.',
+  'code.115': 'Su empresa exige el inicio de sesión en dos pasos: configúrelo primero en sus ajustes personales',
   'account.passwordStrict': 'de 8 a 20 letras y dígitos, con al menos un dígito y una mayúscula',
   'account.passwordLenient': 'de 6 a 16 caracteres sin espacios (distingue mayúsculas y minúsculas)',
   'account.passwordCommon': 'esta contraseña es demasiado común: elija una más difícil de adivinar',

@@ -21,6 +21,7 @@ export const po: MessageCatalogue = {
   'code.112': 'Wpisz kod z aplikacji uwierzytelniającej, aby dokończyć logowanie.',
   'code.113': 'Krok logowania wygasł. Wpisz ponownie hasło.',
   'code.114': 'Twoja firma wymaga logowania dwuskładnikowego, więc nie można go wyłączyć.',
+  'code.115': 'Twoja firma wymaga logowania dwuetapowego: najpierw skonfiguruj je w ustawieniach osobistych',
   'account.passwordStrict': 'od 8 do 20 liter i cyfr, co najmniej jedna cyfra i jedna wielka litera',
   'account.passwordLenient': 'od 6 do 16 znaków bez spacji (wielkość liter ma znaczenie)',
   'account.passwordCommon': 'to hasło jest zbyt popularne: wybierz trudniejsze do odgadnięcia',

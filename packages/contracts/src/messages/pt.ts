@@ -21,6 +21,7 @@ export const pt: MessageCatalogue = {
   'code.112': 'Introduza o código da sua aplicação de autenticação para concluir o início de sessão.',
   'code.113': 'O passo de início de sessão expirou. Introduza novamente a palavra-passe.',
   'code.114': 'A sua empresa exige o início de sessão em dois passos, por isso não pode ser desativado.',
+  'code.115': 'A sua empresa exige o início de sessão em dois passos: configure-o primeiro nas suas definições pessoais',
   'account.passwordStrict': '8 a 20 letras e algarismos, com pelo menos um algarismo e uma maiúscula',
   'account.passwordLenient': '6 a 16 caracteres sem espaços (distingue maiúsculas de minúsculas)',
   'account.passwordCommon': 'esta palavra-passe é demasiado comum: escolha uma mais difícil de adivinhar',

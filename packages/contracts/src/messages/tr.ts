@@ -21,6 +21,7 @@ export const tr: MessageCatalogue = {
   'code.112': 'Girişi tamamlamak için kimlik doğrulama uygulamanızdaki kodu girin.',
   'code.113': 'Giriş adımının süresi doldu. Lütfen parolanızı yeniden girin.',
   'code.114': 'Şirketiniz iki adımlı girişi zorunlu tutuyor; bu nedenle kapatılamaz.',
+  'code.115': 'Şirketiniz iki adımlı girişi zorunlu tutuyor: önce kişisel ayarlarınızda kurun',
   'account.passwordStrict': 'en az bir rakam ve bir büyük harf içeren 8-20 harf ve rakam',
   'account.passwordLenient': 'boşluksuz 6-16 karakter (büyük/küçük harf duyarlı)',
   'account.passwordCommon': 'bu parola çok yaygın: tahmin edilmesi daha zor bir parola seçin',

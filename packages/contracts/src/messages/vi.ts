@@ -21,6 +21,7 @@ export const vi: MessageCatalogue = {
   'code.112': 'Nhập mã từ ứng dụng xác thực để hoàn tất đăng nhập.',
   'code.113': 'Bước đăng nhập đã hết hạn. Vui lòng nhập lại mật khẩu.',
   'code.114': 'Công ty của bạn yêu cầu đăng nhập hai lớp nên không thể tắt.',
+  'code.115': 'Công ty bạn yêu cầu đăng nhập hai lớp: hãy thiết lập trong cài đặt cá nhân trước',
   'account.passwordStrict': '8 đến 20 chữ cái và chữ số, có ít nhất một chữ số và một chữ in hoa',
   'account.passwordLenient': '6 đến 16 ký tự, không có khoảng trắng (phân biệt chữ hoa chữ thường)',
   'account.passwordCommon': 'mật khẩu này quá phổ biến: hãy chọn mật khẩu khó đoán hơn',

@@ -229,7 +229,11 @@ describe('two-factor sign-in', () => {
     const staff = await server.createUser('company_staff', undefined, { companyId });
     const token = (await signIn(server.app, staff.account, staff.password)).access_token;
     expect((await get<CurrentUser>('/api/v1/user', token)).data.userid.twoFactorSetupRequired).toBe(true);
+    // Until it is set up, the API serves only the member's own account: the rest answers 115.
+    expect((await get('/api/v1/plants', token)).code).toBe(Code.TWO_FACTOR_SETUP_REQUIRED);
+    expect((await get('/api/v1/inverters', token)).code).toBe(Code.TWO_FACTOR_SETUP_REQUIRED);
     await enrol(token);
+    expect((await get('/api/v1/plants', token)).code).toBe(0);
     expect((await get<CurrentUser>('/api/v1/user', token)).data.userid.twoFactorSetupRequired).toBe(false);
     expect((await post('/api/v1/user/twoFactor/disable', { password: staff.password }, token)).code).toBe(
       Code.TWO_FACTOR_REQUIRED_BY_COMPANY,

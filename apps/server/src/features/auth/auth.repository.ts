@@ -17,6 +17,8 @@ export interface AuthenticatedRow {
   roleKey: string;
   companyId: number | null;
   readOnly: boolean;
+  /** The company requires two-factor sign-in and this member has not set it up yet. */
+  mustEnrolTwoFactor: boolean;
 }
 
 export interface IssuedToken {
@@ -129,6 +131,7 @@ export function createAuthRepository(db: Database) {
           roleKey: roles.key,
           companyId: users.companyId,
           readOnly: users.readOnly,
+          mustEnrolTwoFactor: sql<boolean>`(${users.totpEnabledAt} is null and exists (select 1 from companies c where c.id = ${users.companyId} and c.require_two_factor))`,
         })
         .from(sessionTokens)
         .innerJoin(sessions, eq(sessions.id, sessionTokens.sessionId))
