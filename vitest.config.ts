@@ -31,7 +31,8 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Two files at a time: each runs its own server, browser and simulator (npm test runs this phase alone).
+          maxWorkers: 2,
         },
       },
     ],

@@ -259,8 +259,11 @@ describe('sign-out', () => {
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: 'Personal settings' }).click();
     await page.waitForURL('**/edit');
-    await page.getByText(ADMIN.account).waitFor();
-    await page.getByText('Platform administrator').waitFor();
+    // Personal settings open on the profile; the account and its role are under "Account info".
+    await page.getByRole('tab', { name: 'Account info' }).click();
+    const info = page.getByTestId('account-info');
+    await info.getByText(ADMIN.account).waitFor();
+    await info.getByText('Platform administrator').waitFor();
     await context.close();
   });
 });

@@ -19,25 +19,31 @@ if (existsSync(CHROMIUM)) {
 } else skipped.push(`browser suites: no chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
 const out = mkdtempSync(join(tmpdir(), 'sunward-vitest-'));
-const report = join(out, 'report.json');
-const args = [
-  'vitest',
-  'run',
-  ...projects.flatMap((p) => ['--project', p]),
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-];
-const run = spawnSync('npx', args, { cwd: root, stdio: 'inherit' });
-
+// Two phases: the unit and API suites first, then the browser suites on their own (two files at a time), so
+// the browser tests never compete with the API suites for this machine's cores.
+const phases = [projects.filter((p) => p !== 'e2e'), projects.filter((p) => p === 'e2e')].filter((p) => p.length > 0);
 let passed = 0;
 let failed = 0;
 let skippedTests = 0;
-if (existsSync(report)) {
-  const json = JSON.parse(readFileSync(report, 'utf8'));
-  passed = json.numPassedTests;
-  failed = json.numFailedTests + (json.numRuntimeErrorTests ?? 0);
-  skippedTests = json.numPendingTests + json.numTodoTests;
+let ok = true;
+for (const [index, phase] of phases.entries()) {
+  const report = join(out, `report-${index}.json`);
+  const args = [
+    'vitest',
+    'run',
+    ...phase.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ];
+  const run = spawnSync('npx', args, { cwd: root, stdio: 'inherit' });
+  if (run.status !== 0) ok = false;
+  if (existsSync(report)) {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    passed += json.numPassedTests;
+    failed += json.numFailedTests + (json.numRuntimeErrorTests ?? 0);
+    skippedTests += json.numPendingTests + json.numTodoTests;
+  } else ok = false;
 }
 rmSync(out, { recursive: true, force: true });
 
@@ -45,4 +51,4 @@ console.log('');
 for (const line of skipped) console.log(`SKIPPED ${line}`);
 console.log(`projects run: ${projects.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed, ${skippedTests} skipped`);
-process.exit(run.status === 0 && failed === 0 ? 0 : 1);
+process.exit(ok && failed === 0 ? 0 : 1);
