@@ -162,7 +162,7 @@ describe('languages', () => {
     }
     expect(errors).toEqual([]);
     await context.close();
-  });
+  }, 180_000); // Ten languages, each a page load: slow when two browser files share the machine.
 
   it('starts in Chinese for a Chinese browser and in English otherwise, on the sign-in page', async () => {
     const zh = await openPage(browser, server.url, { locale: 'zh-CN' });
