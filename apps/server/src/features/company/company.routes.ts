@@ -21,10 +21,10 @@ import {
   UploadedImageSchema,
 } from '@sunward/contracts/company';
 import { envelopeSchema } from '@sunward/contracts/envelope';
-import { translate } from '@sunward/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError, ok } from '../../lib/envelope.js';
+import { requireFile } from '../../lib/multipart.js';
 import type { CompanyService } from './company.service.js';
 import type { LogoStore } from './company-logo.js';
 
@@ -131,13 +131,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
     async (request) => {
       const body = request.body as Record<string, unknown> | undefined;
       const file = body?.file;
-      if (!Buffer.isBuffer(file))
-        throw new ApiError(
-          Code.VALIDATION,
-          {},
-          { errors: [{ field: 'file', message: translate(request.language, 'validation.required') }] },
-        );
-      return ok(request, { url: await service.uploadLogo(request.requireAuth(), file, request.language) });
+      return ok(request, { url: await service.uploadLogo(request.requireAuth(), requireFile(file, request.language), request.language) });
     },
   );
 

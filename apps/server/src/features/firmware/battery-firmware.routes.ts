@@ -14,14 +14,13 @@ import {
   BatteryTypeMoveSchema,
   BatteryTypeNodeSchema,
 } from '@sunward/contracts/battery-firmware';
-import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import { FirmwareEnableSchema } from '@sunward/contracts/firmware';
-import { translate } from '@sunward/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload } from '../../lib/download.js';
-import { ApiError, ok } from '../../lib/envelope.js';
+import { ok } from '../../lib/envelope.js';
+import { requireFile } from '../../lib/multipart.js';
 import type { BatteryFirmwareService } from './battery-firmware.service.js';
 
 const TAGS = ['Battery firmware'];
@@ -55,13 +54,7 @@ export const batteryFirmwareRoutes: FastifyPluginAsyncZod<{ service: BatteryFirm
     },
     async (request) => {
       const { file, ...fields } = request.body;
-      if (!Buffer.isBuffer(file))
-        throw new ApiError(
-          Code.VALIDATION,
-          {},
-          { errors: [{ field: 'file', message: translate(request.language, 'validation.required') }] },
-        );
-      return ok(request, await service.save(request.requireAuth(), request.language, fields, file));
+      return ok(request, await service.save(request.requireAuth(), request.language, fields, requireFile(file, request.language)));
     },
   );
 

@@ -1,4 +1,3 @@
-import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import {
   FIRMWARE_LIMITS,
@@ -15,11 +14,11 @@ import {
   FirmwareSettingsSchema,
   FirmwareUploadFieldsSchema,
 } from '@sunward/contracts/firmware';
-import { translate } from '@sunward/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload } from '../../lib/download.js';
-import { ApiError, ok } from '../../lib/envelope.js';
+import { ok } from '../../lib/envelope.js';
+import { requireFile } from '../../lib/multipart.js';
 import type { FirmwareService } from './firmware.service.js';
 
 const TAGS = ['Firmware'];
@@ -101,13 +100,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
     },
     async (request) => {
       const { file, ...fields } = request.body;
-      if (!Buffer.isBuffer(file))
-        throw new ApiError(
-          Code.VALIDATION,
-          {},
-          { errors: [{ field: 'file', message: translate(request.language, 'validation.required') }] },
-        );
-      return ok(request, await service.upload(request.requireAuth(), request.language, fields, file));
+      return ok(request, await service.upload(request.requireAuth(), request.language, fields, requireFile(file, request.language)));
     },
   );
 

@@ -2,15 +2,12 @@ import { LockOutlined, MailOutlined, SafetyOutlined } from '@ant-design/icons';
 import { ACCOUNT_LIMITS } from '@sunward/contracts/account';
 import { Code } from '@sunward/contracts/codes';
 import { LIMITS } from '@sunward/contracts/limits';
-import { translate } from '@sunward/contracts/messages';
-import { accountKind } from '@sunward/contracts/validators';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Space, Steps, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { registerTexts } from '../../lib/feature-texts';
-import { currentLanguage } from '../../lib/i18n';
 import {
   accountKeys,
   checkAccount,
@@ -23,7 +20,7 @@ import {
   resetPassword,
 } from './api';
 import { PublicFrame } from './PublicFrame';
-import { newPasswordError, passwordRuleText } from './password-rule';
+import { accountRules, newPasswordError, passwordRuleText } from './password-rule';
 import { signupTexts } from './signup-texts';
 import { useResendCountdown } from './useResendCountdown';
 
@@ -136,20 +133,7 @@ export function ForgetPasswordPage() {
       />
       {refusal && <Alert type="error" showIcon title={refusal} className="sw-gap-top" />}
       <Form form={form} layout="vertical" requiredMark={false} className="sw-gap-top" data-testid="forget-form" onFinish={save}>
-        <Form.Item
-          name="account"
-          label={t('signup.account')}
-          hidden={step !== 0}
-          rules={[
-            { required: true, whitespace: true, message: t('signup.required') },
-            {
-              validator: (_, value: string | undefined) =>
-                !value || accountKind(value.trim().toLowerCase())
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(translate(currentLanguage(), 'account.accountFormat'))),
-            },
-          ]}
-        >
+        <Form.Item name="account" label={t('signup.account')} hidden={step !== 0} rules={accountRules(t('signup.required'))}>
           <Input
             id="forget-account"
             prefix={<MailOutlined />}

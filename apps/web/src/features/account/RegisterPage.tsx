@@ -3,7 +3,6 @@ import { ACCOUNT_LIMITS } from '@sunward/contracts/account';
 import { Code } from '@sunward/contracts/codes';
 import { LIMITS } from '@sunward/contracts/limits';
 import { translate } from '@sunward/contracts/messages';
-import { accountKind } from '@sunward/contracts/validators';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
@@ -13,7 +12,7 @@ import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { accountKeys, checkAccount, fetchPasswordPolicy, fieldErrors, refusalCode, refusalText, requestCode, signup } from './api';
 import { PublicFrame } from './PublicFrame';
-import { newPasswordError, passwordRuleText } from './password-rule';
+import { accountRules, newPasswordError, passwordRuleText } from './password-rule';
 import { signupTexts } from './signup-texts';
 import { useResendCountdown } from './useResendCountdown';
 
@@ -113,19 +112,7 @@ export function RegisterPage() {
         data-testid="register-form"
         initialValues={{ agree: false }}
       >
-        <Form.Item
-          name="account"
-          label={t('signup.account')}
-          rules={[
-            { required: true, whitespace: true, message: t('signup.required') },
-            {
-              validator: (_, value: string | undefined) =>
-                !value || accountKind(value.trim().toLowerCase())
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(translate(currentLanguage(), 'account.accountFormat'))),
-            },
-          ]}
-        >
+        <Form.Item name="account" label={t('signup.account')} rules={accountRules(t('signup.required'))}>
           <Input
             id="reg-account"
             prefix={<MailOutlined />}
