@@ -40,6 +40,9 @@ const UPGRADE_FAMILIES: Record<Exclude<UpgradeTarget, 'gateway'>, readonly strin
   battery: BATTERY_FAMILIES,
 };
 
+/** How often pending commands of a stopped server process are looked for. */
+const ORPHAN_SWEEP_MS = 30_000;
+
 /** A response code's text in the caller's language (lists of per-device results). */
 function codeMessage(language: Language, code: number): string {
   return translate(language, `code.${code}` as Parameters<typeof translate>[1], { cap: '' });
@@ -106,6 +109,7 @@ export function createCommandsService(deps: {
   let lateHooked: CommandChannel | undefined;
   /** Commands this process sent and is waiting for; a pending command not among them is a previous process's. */
   const inFlight = new Set<number>();
+  let lastOrphanSweep = 0;
 
   /**
    * Replies that arrive after their command timed out, or for a command a previous server process sent
@@ -658,8 +662,12 @@ export function createCommandsService(deps: {
       const commands = deps.commands();
       if (!commands || !deps.firmware) return 0;
       hookLateReplies(commands);
-      // A previous process's command that has heard nothing for a minute (or three timeouts) will not be answered now.
-      await repository.expireOrphans([...inFlight], Math.max(settings.timeoutMs * 3, 60_000), translate('en', 'commands.orphaned'));
+      // A previous process's command that has heard nothing for a minute (or three timeouts) will not be answered
+      // now. A sweep every 30 s is enough for that: the scheduler's pass each second need not write each time.
+      if (Date.now() - lastOrphanSweep >= ORPHAN_SWEEP_MS) {
+        lastOrphanSweep = Date.now();
+        await repository.expireOrphans([...inFlight], Math.max(settings.timeoutMs * 3, 60_000), translate('en', 'commands.orphaned'));
+      }
       let sent = 0;
       for (const queued of await repository.queuedForOnlineGateways(50)) {
         if (!(await repository.claimQueued(queued.id))) continue;
