@@ -7,6 +7,9 @@ const apiFiles = ['apps/server/src/**/*.api.test.ts'];
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker per core minus one: a single worker on a 2-core CI machine, where the
+    // API suites wait on PostgreSQL, PGlite and timers more than they compute (about 40 % CPU in one worker).
+    maxWorkers: 3,
     projects: [
       {
         test: {
@@ -29,10 +32,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
-          testTimeout: 60_000,
+          testTimeout: 120_000,
           hookTimeout: 120_000,
-          // Two files at a time: each runs its own server, browser and simulator (npm test runs this phase alone).
-          maxWorkers: 2,
+          // Three files at a time: each runs its own server, browser and simulator (npm test runs this phase alone);
+          // the browser files wait on the page more than they compute (about half the two cores with three).
+          maxWorkers: 3,
         },
       },
     ],

@@ -7,7 +7,7 @@ import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -132,12 +132,12 @@ describe('battery firmware library', () => {
 
       // Enabled after a confirmation, it is released.
       await page.getByTestId('battery-firmware-enabled').click();
-      await page.locator('#confirm-enable').click();
+      await clickWhenOpen(page.locator('#confirm-enable'));
       await expect.poll(async () => (await record('Pack 10 BMS 1.4.0'))?.enabled).toBe(true);
 
       // A type in use cannot be deleted: the refusal says why.
       await page.getByRole('button', { name: 'Delete Rack 48V' }).click();
-      await page.locator('#confirm-delete-type').click();
+      await clickWhenOpen(page.locator('#confirm-delete-type'));
       await page.getByText('This battery type is used by battery products or firmware and cannot be deleted.').waitFor();
       expect(errors).toEqual([]);
       await context.close();

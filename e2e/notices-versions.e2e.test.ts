@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { afterAnswer, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -34,13 +34,12 @@ const minute = (offsetMinutes: number) => {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
 
-const modalWidth = async (page: Page, testId: string) =>
-  (
-    await page
-      .locator('.ant-modal')
-      .filter({ has: page.getByTestId(testId) })
-      .boundingBox()
-  )?.width;
+/** The dialog's layout width (offsetWidth: not scaled by the opening animation's transform). */
+const modalWidth = (page: Page, testId: string) =>
+  page
+    .locator('.ant-modal')
+    .filter({ has: page.getByTestId(testId) })
+    .evaluate((node) => (node as HTMLElement).offsetWidth);
 
 describe('maintenance notices', () => {
   it('an administrator writes and publishes a notice; users see it once in a 700 px dialog and confirm it', async () => {
@@ -112,9 +111,8 @@ describe('maintenance notices', () => {
     await user.page.getByTestId('notice-dialog-confirm').click();
     await content.waitFor({ state: 'hidden' });
     // Confirmed once: it does not open again on the next page or after a reload.
-    await user.page.reload();
+    await afterAnswer(user.page, '/api/v1/ss/notices/view', () => user.page.reload());
     await user.page.getByTestId('user-menu').waitFor();
-    await user.page.waitForLoadState('networkidle');
     expect(await content.count()).toBe(0);
 
     // Invalidated: it no longer shows, even in a browser that never confirmed it.
@@ -123,8 +121,7 @@ describe('maintenance notices', () => {
     await table.getByTestId('notice-status').filter({ hasText: 'Invalid' }).waitFor();
     await expect(table.getByTestId('notice-publish').count()).resolves.toBe(0);
     const fresh = await openPage(browser, server.url);
-    await signInThroughForm(fresh.page, guest.account, guest.password);
-    await fresh.page.waitForLoadState('networkidle');
+    await afterAnswer(fresh.page, '/api/v1/ss/notices/view', () => signInThroughForm(fresh.page, guest.account, guest.password));
     expect(await fresh.page.getByTestId('notice-dialog-content').count()).toBe(0);
     expect([...user.errors, ...fresh.errors, ...errors]).toEqual([]);
     await Promise.all([context.close(), user.context.close(), fresh.context.close()]);
@@ -174,9 +171,8 @@ describe('system versions', () => {
     await ok.click();
     await ok.waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => localStorage.getItem('version'))).toBe('2.1.0');
-    await page.reload();
+    await afterAnswer(page, '/api/v1/version/latest', () => page.reload());
     await page.getByTestId('user-menu').waitFor();
-    await page.waitForLoadState('networkidle');
     expect(await ok.count()).toBe(0);
 
     // A newer version (with markup that must never run) opens it again; its link leads to the release notes.

@@ -7,7 +7,7 @@ import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -284,7 +284,7 @@ describe('plant list', () => {
     expect(shared.body.data.map((u) => [u.account, u.role])).toEqual([[guest.account, 'guest']]);
 
     await modal.getByTestId('share-cancel').click();
-    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Stop sharing' }).click();
+    await clickWhenOpen(page.locator('.ant-popconfirm').getByRole('button', { name: 'Stop sharing' }));
     await modal.getByText('Not shared with anyone yet').waitFor();
     const after = await call<ShareUser[]>(server.app, 'GET', `/api/v1/plant/${ids['Alpha Solar Park']}/getShareUsers`, {
       token: adminToken,

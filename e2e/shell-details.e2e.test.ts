@@ -99,10 +99,17 @@ describe('menu behaviour', () => {
     const { page, context } = await openPage(browser, server.url);
     await signInThroughForm(page, ADMIN.account, ADMIN.password);
     await page.getByRole('menuitem', { name: 'Devices' }).click();
+    // The overlay can come and go between two polls of a locator, so a MutationObserver records that it showed.
+    await page.evaluate(() => {
+      const seen = window as unknown as { sawNavigationProgress?: boolean };
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="navigation-progress"]')) seen.sawNavigationProgress = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await page.getByRole('menuitem', { name: 'Events' }).click();
-    await page.getByTestId('navigation-progress').waitFor({ state: 'attached' });
-    await page.getByTestId('loading-overlay').waitFor({ state: 'detached' });
     await page.waitForFunction(() => document.title === 'Events · Sunward');
+    await page.getByTestId('loading-overlay').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (window as unknown as { sawNavigationProgress?: boolean }).sawNavigationProgress)).toBe(true);
     await context.close();
   });
 });

@@ -19,7 +19,7 @@ if (existsSync(CHROMIUM)) {
 } else skipped.push(`browser suites: no chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
 const out = mkdtempSync(join(tmpdir(), 'sunward-vitest-'));
-// Two phases: the unit and API suites first, then the browser suites on their own (two files at a time), so
+// Two phases: the unit and API suites first, then the browser suites on their own (three files at a time), so
 // the browser tests never compete with the API suites for this machine's cores.
 const phases = [projects.filter((p) => p !== 'e2e'), projects.filter((p) => p === 'e2e')].filter((p) => p.length > 0);
 let passed = 0;

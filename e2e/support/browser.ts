@@ -1,4 +1,5 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Debian's chromium, headless, with the flags this machine needs (no sandbox as root, no network chatter). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -29,7 +30,8 @@ export interface BrowserPage {
 export async function openPage(browser: Browser, baseURL: string, options: { locale?: string } = {}): Promise<BrowserPage> {
   const context = await browser.newContext({ baseURL, locale: options.locale ?? 'en-GB', viewport: { width: 1366, height: 860 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  // Generous for a loaded CI machine (several browsers, servers and simulators on two cores); a pass is not slower.
+  page.setDefaultTimeout(30_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return { context, page, errors };
@@ -44,4 +46,26 @@ export async function signInThroughForm(page: Page, account: string, password: s
   await page.getByTestId('login-submit').click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   await page.getByTestId('user-menu').waitFor();
+}
+
+/**
+ * Runs an action (a reload, a sign-in) and waits until the page has had the answer to a call whose path
+ * contains `path` and has rendered it: the condition a "nothing shows" assertion needs, without networkidle
+ * (the live notification stream keeps the network busy).
+ */
+export async function afterAnswer(page: Page, path: string, action: () => Promise<unknown>): Promise<void> {
+  await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname.includes(path)), action()]);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+/**
+ * Clicks a button in a popup (popconfirm, confirm dialog) once the popup has finished opening: a click during
+ * antd's opening animation can land on a box that is still growing and do nothing on a loaded machine.
+ */
+export async function clickWhenOpen(button: Locator): Promise<void> {
+  await button.waitFor();
+  await expect
+    .poll(() => button.evaluate((node) => node.closest('[class*="-appear"], [class*="-enter"]') === null), { timeout: 30_000 })
+    .toBe(true);
+  await button.click();
 }

@@ -116,7 +116,9 @@ describe('notice rules', () => {
   it('refuses an effective time before the start or not before the end', async () => {
     const early = await post('/api/v1/ss/notices', fields({ effectiveTime: at(-2) }));
     expect(refusedField(early, 'effectiveTime')).toBe('the effective time cannot be before the start time');
-    const late = await post('/api/v1/ss/notices', fields({ effectiveTime: at(3) }));
+    // Exactly at the end (from the same fields, so no clock tick between the two times).
+    const base = fields();
+    const late = await post('/api/v1/ss/notices', { ...base, effectiveTime: base.endTime });
     expect(refusedField(late, 'effectiveTime')).toBe('the effective time must be before the end time');
     // Effective exactly at the start is allowed ("not before start").
     expect((await post('/api/v1/ss/notices', fields({ effectiveTime: fields().startTime }))).code).toBe(0);
