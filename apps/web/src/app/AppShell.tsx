@@ -1,7 +1,8 @@
-import { Alert, App as AntApp, Layout } from 'antd';
-import { Suspense, useRef, useState } from 'react';
+import { Alert, App as AntApp, ConfigProvider, Layout, theme } from 'antd';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { chooseHomePage, rememberStyleType, usePersonalized } from '../features/account/use-personalized';
 import { NoAccessPage } from '../features/errors/NoAccessPage';
 import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { NoticeDialog } from '../features/notices/NoticeDialog';
@@ -17,11 +18,23 @@ import { useSession } from './session';
 import { TopBar } from './TopBar';
 import { useDocumentTitle } from './useDocumentTitle';
 
+/** `/` opens the page chosen in personal settings (when the user's role can open it). */
+function HomeRedirect() {
+  const { has } = useSession();
+  const { homePage, loaded } = usePersonalized();
+  if (!loaded) return <LoadingOverlay />;
+  const canOpenPath = (path: string) => {
+    const route = findShellRoute(path);
+    return route !== undefined && canOpen(route, has);
+  };
+  return <Navigate to={chooseHomePage(homePage, canOpenPath, homePath(has)) ?? '/403'} replace />;
+}
+
 function RoutePage({ route }: { route: AppRoute }) {
   const { has } = useSession();
   useDocumentTitle(route.title);
   if (!canOpen(route, has)) return <NoAccessPage />;
-  if (route.redirect) return <Navigate to={route.path === '/' ? (homePath(has) ?? '/403') : route.redirect} replace />;
+  if (route.redirect) return route.path === '/' ? <HomeRedirect /> : <Navigate to={route.redirect} replace />;
   const Page = route.page ? PAGES[route.page] : undefined;
   return Page ? <Page route={route} /> : <NotFoundPage />;
 }
@@ -64,11 +77,25 @@ function KeepAliveContent() {
   );
 }
 
+/** The dark look (personal settings): antd's dark algorithm over the company's colour, and dark shell chrome. */
+const DARK_THEME = {
+  algorithm: theme.darkAlgorithm,
+  components: { Layout: { headerBg: '#141414', siderBg: '#141414', bodyBg: '#000' } },
+};
+
 export function AppShell() {
   const { t } = useTranslation();
   const { permissions, permissionsError, user } = useSession();
   const [collapsed, setCollapsed] = useState(false);
   const { pathname } = useLocation();
+  const { styleType } = usePersonalized();
+  useEffect(() => {
+    rememberStyleType(styleType);
+    document.documentElement.dataset.theme = styleType;
+    return () => {
+      delete document.documentElement.dataset.theme;
+    };
+  }, [styleType]);
 
   if (permissionsError) {
     return (
@@ -82,24 +109,26 @@ export function AppShell() {
   if (user?.twoFactorSetupRequired && pathname !== '/edit') return <Navigate to="/edit?tab=security" replace />;
 
   return (
-    <AntApp>
-      <ApiUiBridge />
-      <NoticeDialog />
-      <UpdateDialog />
-      <Layout className="sw-shell">
-        <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={232} collapsedWidth={64} className="sw-sider" theme="light">
-          <SideMenu collapsed={collapsed} />
-        </Layout.Sider>
-        <Layout>
-          <TopBar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
-          <Layout.Content className="sw-content">
-            <Suspense fallback={<LoadingOverlay />}>
-              <KeepAliveContent />
-            </Suspense>
-          </Layout.Content>
-          <AppFooter />
+    <ConfigProvider theme={styleType === 'dark' ? DARK_THEME : {}}>
+      <AntApp>
+        <ApiUiBridge />
+        <NoticeDialog />
+        <UpdateDialog />
+        <Layout className="sw-shell">
+          <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={232} collapsedWidth={64} className="sw-sider" theme="light">
+            <SideMenu collapsed={collapsed} />
+          </Layout.Sider>
+          <Layout>
+            <TopBar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
+            <Layout.Content className="sw-content">
+              <Suspense fallback={<LoadingOverlay />}>
+                <KeepAliveContent />
+              </Suspense>
+            </Layout.Content>
+            <AppFooter />
+          </Layout>
         </Layout>
-      </Layout>
-    </AntApp>
+      </AntApp>
+    </ConfigProvider>
   );
 }

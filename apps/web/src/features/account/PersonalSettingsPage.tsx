@@ -47,7 +47,6 @@ function PreferencesTab() {
     try {
       const saved = await savePersonalized(values);
       queryClient.setQueryData(accountKeys.personalized, saved);
-      localStorage.setItem('styleType', saved.styleType);
       void message.success(t('me.saved'));
       // A new language reloads the console (spec 01 §1), like the picker in the top bar.
       if (saved.language !== currentLanguage()) changeLanguage(saved.language);

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { useSession } from '../../app/session';
 import { registerTexts } from '../../lib/feature-texts';
+import { usePageSize } from '../account/use-personalized';
 import { PageTitle } from '../devices/PageTitle';
 import {
   addStaff,
@@ -26,8 +27,6 @@ import { companyTexts } from './company-texts';
 
 registerTexts(companyTexts);
 
-const PAGE_SIZE = 20;
-
 interface MemberForm {
   account: string;
   password: string;
@@ -40,6 +39,7 @@ interface MemberForm {
 /** Company members (spec 01 §2 /enterprise/user): list, add with one role, edit, delete. */
 export function StaffPage({ route }: PageProps) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message, modal } = App.useApp();
   const { has, user } = useSession();
   const canEdit = has('company.user.edit');
@@ -47,7 +47,7 @@ export function StaffPage({ route }: PageProps) {
   const [keyword, setKeyword] = useState<string>();
   const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<{ row?: StaffRow } | null>(null);
-  const query = { page, size: PAGE_SIZE, keyword };
+  const query = { page, size: pageSize, keyword };
   const list = useQuery({ queryKey: companyKeys.staff(query), queryFn: () => fetchStaff(query), placeholderData: keepPreviousData });
   const remove = useMutation({
     mutationFn: deleteStaff,
@@ -83,7 +83,7 @@ export function StaffPage({ route }: PageProps) {
         dataSource={list.data?.infos ?? []}
         pagination={{
           current: page,
-          pageSize: PAGE_SIZE,
+          pageSize: pageSize,
           total: list.data?.total ?? 0,
           onChange: setPage,
           showTotal: (count) => t('enterprise.total', { count }),

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { useSession } from '../../app/session';
 import { registerTexts } from '../../lib/feature-texts';
+import { usePageSize } from '../account/use-personalized';
 import { fieldErrors, refusalCode, refusalMessage } from '../company/api';
 import { PageTitle } from '../devices/PageTitle';
 import {
@@ -25,8 +26,6 @@ import {
 import { customerTexts } from './customer-texts';
 
 registerTexts(customerTexts);
-
-const PAGE_SIZE = 20;
 
 interface CustomerForm {
   account: string;
@@ -46,6 +45,7 @@ function useTypeOptions() {
 /** A company's customers (spec 01 §2 /customer/list): list with type and plants, add, edit, remove, permissions. */
 export function CustomersPage({ route }: PageProps) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message, modal } = App.useApp();
   const { has } = useSession();
   const canEdit = has('customer.edit');
@@ -56,7 +56,7 @@ export function CustomersPage({ route }: PageProps) {
   const [dialog, setDialog] = useState<{ row?: CustomerRow } | null>(null);
   const [permissionsOf, setPermissionsOf] = useState<CustomerRow>();
   const types = useTypeOptions();
-  const query = { page, size: PAGE_SIZE, keyword, typeId };
+  const query = { page, size: pageSize, keyword, typeId };
   const list = useQuery({ queryKey: customerKeys.page(query), queryFn: () => fetchCustomers(query), placeholderData: keepPreviousData });
   const remove = useMutation({
     mutationFn: (row: CustomerRow) => deleteCustomer(row.companyId, row.masterId),
@@ -104,7 +104,7 @@ export function CustomersPage({ route }: PageProps) {
         locale={{ emptyText: t('customers.empty') }}
         pagination={{
           current: page,
-          pageSize: PAGE_SIZE,
+          pageSize: pageSize,
           total: list.data?.total ?? 0,
           onChange: setPage,
           showTotal: (count) => t('customers.total', { count }),

@@ -13,6 +13,7 @@ import { useSession } from '../../app/session';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { saveBlob } from '../../lib/save-blob';
+import { usePageSize } from '../account/use-personalized';
 import { exactTime } from '../plants/list/plant-format';
 import {
   batchDeleteFirmware,
@@ -29,8 +30,6 @@ import { firmwareTexts } from './firmware-texts';
 
 registerTexts(firmwareTexts);
 
-const PAGE_SIZE = 20;
-
 type Dialog = { kind: 'upload' } | { kind: 'edit'; row: FirmwareRow } | null;
 
 /**
@@ -40,6 +39,7 @@ type Dialog = { kind: 'upload' } | { kind: 'edit'; row: FirmwareRow } | null;
  */
 export function FirmwareListPage({ route }: PageProps) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message, modal } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { has } = useSession();
@@ -52,7 +52,7 @@ export function FirmwareListPage({ route }: PageProps) {
   const [selected, setSelected] = useState<number[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
 
-  const query: FirmwareQuery = { page, size: PAGE_SIZE, keyword, type, enabled };
+  const query: FirmwareQuery = { page, size: pageSize, keyword, type, enabled };
   const list = useQuery({ queryKey: firmwareKeys.page(query), queryFn: () => fetchFirmwarePage(query), placeholderData: keepPreviousData });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: firmwareKeys.all });
   const fail = (error: unknown) => void message.error(refusalMessage(error) ?? t('firmware.requestFailed'));
@@ -325,7 +325,7 @@ export function FirmwareListPage({ route }: PageProps) {
           }}
           pagination={{
             current: page,
-            pageSize: PAGE_SIZE,
+            pageSize: pageSize,
             total: list.data?.total ?? 0,
             showSizeChanger: false,
             showTotal: (total) => t('firmware.total', { count: total }),

@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
+import { usePageSize } from '../account/use-personalized';
 import { PageTitle } from '../devices/PageTitle';
 import { refusalMessage } from '../firmware/api';
 import { fetchNoticePage, type NoticeQuery, noticeKeys, setNoticeStatus } from './api';
@@ -26,7 +27,6 @@ import { noticeTexts } from './notice-texts';
 
 registerTexts(noticeTexts);
 
-const PAGE_SIZE = 20;
 const STATUS_COLOR: Record<number, string> = { 0: 'green', 1: 'default', 2: 'red' };
 
 const asFields = (row: NoticeRow): NoticeFields => ({
@@ -42,6 +42,7 @@ const asFields = (row: NoticeRow): NoticeFields => ({
  */
 export function NoticeListPage({ route }: PageProps) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const locale = LANGUAGE_TAGS[currentLanguage()];
@@ -51,7 +52,7 @@ export function NoticeListPage({ route }: PageProps) {
   const [dialog, setDialog] = useState<{ row?: NoticeRow } | null>(null);
   const [preview, setPreview] = useState<NoticeRow>();
 
-  const query: NoticeQuery = { page, size: PAGE_SIZE, status, type };
+  const query: NoticeQuery = { page, size: pageSize, status, type };
   const list = useQuery({ queryKey: noticeKeys.page(query), queryFn: () => fetchNoticePage(query), placeholderData: keepPreviousData });
   const when = (iso: string) => new Date(iso).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' });
 
@@ -235,7 +236,7 @@ export function NoticeListPage({ route }: PageProps) {
           }}
           pagination={{
             current: page,
-            pageSize: PAGE_SIZE,
+            pageSize: pageSize,
             total: list.data?.total ?? 0,
             onChange: setPage,
             showTotal: (total) => t('notices.total', { count: total }),

@@ -12,13 +12,12 @@ import { Link, useNavigate } from 'react-router';
 import type { PageProps } from '../../app/pages';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
+import { usePageSize } from '../account/use-personalized';
 import { fetchMessages, type MessageQuery, messageKeys, refusalMessage, setMessageState, setMessageStates } from './api';
 import { notificationTexts } from './notification-texts';
 import { useUnreadCount } from './useUnreadCount';
 
 registerTexts(notificationTexts);
-
-const PAGE_SIZE = 20;
 
 const LEVEL_COLOURS: Record<string, string> = { fault: 'red', protect: 'orange', warning: 'gold' };
 
@@ -29,6 +28,7 @@ const LEVEL_COLOURS: Record<string, string> = { fault: 'red', protect: 'orange',
  */
 export function NoticePage({ route }: PageProps) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const navigate = useNavigate();
@@ -41,7 +41,7 @@ export function NoticePage({ route }: PageProps) {
 
   const query: MessageQuery = {
     page,
-    size: PAGE_SIZE,
+    size: pageSize,
     type,
     state,
     from: period ? period[0].startOf('day').toISOString() : undefined,
@@ -226,10 +226,10 @@ export function NoticePage({ route }: PageProps) {
             ),
           }}
           pagination={
-            (list.data?.total ?? 0) > PAGE_SIZE
+            (list.data?.total ?? 0) > pageSize
               ? {
                   current: page,
-                  pageSize: PAGE_SIZE,
+                  pageSize: pageSize,
                   total: list.data?.total ?? 0,
                   onChange: setPage,
                   showSizeChanger: false,

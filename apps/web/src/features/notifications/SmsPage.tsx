@@ -10,12 +10,11 @@ import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
+import { usePageSize } from '../account/use-personalized';
 import { fetchSmsRecords, fieldErrors, messageKeys, refusalMessage, sendSms } from './api';
 import { notificationTexts } from './notification-texts';
 
 registerTexts(notificationTexts);
-
-const PAGE_SIZE = 20;
 
 const STATUS: Record<
   SmsStatus,
@@ -40,6 +39,7 @@ export function splitPhones(text: string): string[] {
  */
 export function SmsPage({ route }: PageProps) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const queryClient = useQueryClient();
@@ -50,7 +50,7 @@ export function SmsPage({ route }: PageProps) {
   const [phone, setPhone] = useState<string>();
   const [page, setPage] = useState(1);
 
-  const query = { page, size: PAGE_SIZE, status, phone };
+  const query = { page, size: pageSize, status, phone };
   const records = useQuery({ queryKey: messageKeys.sms(query), queryFn: () => fetchSmsRecords(query), placeholderData: keepPreviousData });
   const send = useMutation({
     mutationFn: () => sendSms({ phones: splitPhones(phones), content }),
@@ -177,7 +177,7 @@ export function SmsPage({ route }: PageProps) {
             data-testid="sms-records"
             pagination={{
               current: page,
-              pageSize: PAGE_SIZE,
+              pageSize: pageSize,
               total: records.data?.total ?? 0,
               onChange: setPage,
               showSizeChanger: false,

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
+import { usePageSize } from '../account/use-personalized';
 import { PageTitle } from '../devices/PageTitle';
 import { refusalMessage } from '../firmware/api';
 import { deleteVersion, fetchVersionPage, versionKeys } from './api';
@@ -18,11 +19,10 @@ import { versionTexts } from './version-texts';
 
 registerTexts(versionTexts);
 
-const PAGE_SIZE = 20;
-
 /** System versions for platform administrators (issue 8): release notes in Chinese and English; publish, edit, delete. */
 export function VersionListPage({ route }: PageProps) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const locale = LANGUAGE_TAGS[currentLanguage()];
@@ -30,7 +30,7 @@ export function VersionListPage({ route }: PageProps) {
   const [dialog, setDialog] = useState<{ row?: VersionRow } | null>(null);
   const list = useQuery({
     queryKey: versionKeys.page(page),
-    queryFn: () => fetchVersionPage(page, PAGE_SIZE),
+    queryFn: () => fetchVersionPage(page, pageSize),
     placeholderData: keepPreviousData,
   });
 
@@ -135,7 +135,7 @@ export function VersionListPage({ route }: PageProps) {
           locale={{ emptyText: <Empty description={t('versions.emptyHint')} data-testid="version-empty" /> }}
           pagination={{
             current: page,
-            pageSize: PAGE_SIZE,
+            pageSize: pageSize,
             total: list.data?.total ?? 0,
             onChange: setPage,
             showTotal: (total) => t('versions.total', { count: total }),

@@ -22,12 +22,12 @@ import { type EventQuery, eventKeys, exportEvents, fetchEventCounts, fetchEventP
 import { durationParts, periodOf, QUICK_RANGES, type QuickRange } from './event-period';
 import './event-list.css';
 import type { PageProps } from '../../../app/pages';
+import { usePageSize } from '../../account/use-personalized';
 import { PageTitle } from '../PageTitle';
 
 registerTexts(eventTexts);
 
 const REFRESH_MS = 30_000;
-const PAGE_SIZE = 20;
 
 /** Fault red, warning orange, protection purple: the colours device statuses use across the console. */
 const LEVEL_STYLE: Record<EventLevel, { label: string; tag: string; color: string }> = {
@@ -81,6 +81,7 @@ function LevelTag({ level }: { level: string }) {
  */
 export function EventListPage({ route }: PageProps) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { has } = useSession();
@@ -111,7 +112,7 @@ export function EventListPage({ route }: PageProps) {
   const list = useQuery({
     queryKey: eventKeys.page({ ...filters, page }),
     queryFn: async () => {
-      const result = await fetchEventPage({ ...filters, page, size: PAGE_SIZE });
+      const result = await fetchEventPage({ ...filters, page, size: pageSize });
       // Open events' durations count up to the moment of the answer.
       setNow(Date.now());
       return result;
@@ -303,7 +304,7 @@ export function EventListPage({ route }: PageProps) {
           }}
           pagination={{
             current: page,
-            pageSize: PAGE_SIZE,
+            pageSize: pageSize,
             total: list.data?.total ?? 0,
             showSizeChanger: false,
             showTotal: (total) => t('eventList.total', { count: formatNumber(total, locale, 0) }),

@@ -45,6 +45,7 @@ import { useSession } from '../../../app/session';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
 import { useUrlList } from '../../../lib/use-url-list';
+import { usePageSize } from '../../account/use-personalized';
 import { fetchPlantOptions, plantKeys } from '../../plants/list/api';
 import { exactTime, relativeTime, STATUS_STYLE } from '../../plants/list/plant-format';
 import { DeviceUpgrade } from '../detail/UpgradePanel';
@@ -67,7 +68,6 @@ import { ImportGatewaysModal } from './ImportGatewaysModal';
 registerTexts(gatewayTexts);
 
 const REFRESH_MS = 30_000;
-const PAGE_SIZE = 20;
 
 type Dialog = { kind: 'server' | 'password' | 'replace' | 'upgrade'; row: GatewayRow } | { kind: 'import' } | null;
 
@@ -188,6 +188,7 @@ function AliasCell({ row, editable }: { row: GatewayRow; editable: boolean }) {
  */
 export function GatewayListPage({ route }: PageProps) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message, modal } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { has } = useSession();
@@ -201,7 +202,7 @@ export function GatewayListPage({ route }: PageProps) {
     locked: search.get('locked') ?? undefined,
     plantId: search.get('plantId') ?? undefined,
   } satisfies GatewayQuery;
-  const query: GatewayQuery = { ...filters, page, size: PAGE_SIZE, sort, order };
+  const query: GatewayQuery = { ...filters, page, size: pageSize, sort, order };
 
   const countsQuery = { keyword: filters.keyword, locked: filters.locked, plantId: filters.plantId };
   const counts = useQuery({
@@ -475,7 +476,7 @@ export function GatewayListPage({ route }: PageProps) {
           scroll={{ x: 1850 }}
           pagination={{
             current: page,
-            pageSize: PAGE_SIZE,
+            pageSize: pageSize,
             total: list.data?.total ?? 0,
             showSizeChanger: false,
             showTotal: (total) => t('gateways.total', { count: total }),

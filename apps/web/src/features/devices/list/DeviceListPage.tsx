@@ -36,9 +36,9 @@ import {
 import { detailPathOf } from '../device-format';
 import { BatteryBatchUpgrade } from './BatteryBatchUpgrade';
 import './device-list.css';
+import { usePageSize } from '../../account/use-personalized';
 
 const REFRESH_MS = 30_000;
-const PAGE_SIZE = 20;
 const DEVICE_SORTS = ['sn', 'alias', 'status', 'powerW', 'energyTodayWh', 'energyTotalWh', 'lastReportAt', 'plantName'] as const;
 
 /** Permission keys of a kind's buttons (spec 01 §2); kinds without keys of their own use equip.view. */
@@ -82,6 +82,7 @@ interface Props {
  */
 export function DeviceListPage({ kind, title, header }: Props) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message, modal } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { has } = useSession();
@@ -100,7 +101,7 @@ export function DeviceListPage({ kind, title, header }: Props) {
     model: search.get('model') ?? undefined,
     type: search.get('type') ?? undefined,
   };
-  const query: DeviceQuery = { ...filters, page, size: PAGE_SIZE, sort, order };
+  const query: DeviceQuery = { ...filters, page, size: pageSize, sort, order };
   const countsQuery = { ...filters, status: undefined };
   const counts = useQuery({
     queryKey: deviceKeys.counts(kind, countsQuery),
@@ -411,7 +412,7 @@ export function DeviceListPage({ kind, title, header }: Props) {
           }
           pagination={{
             current: page,
-            pageSize: PAGE_SIZE,
+            pageSize: pageSize,
             total: list.data?.total ?? 0,
             showSizeChanger: false,
             showTotal: (total) => t('devices.total', { count: total }),

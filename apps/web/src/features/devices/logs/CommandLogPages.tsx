@@ -13,12 +13,12 @@ import { ApiCallError, apiRequest } from '../../../lib/api-client';
 import { currentLanguage } from '../../../lib/i18n';
 import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
+import { usePageSize } from '../../account/use-personalized';
 import { fileNameFromDisposition } from '../../plants/list/download';
 import { exactTime } from '../../plants/list/plant-format';
 import { exportUpgradeRecords } from '../api';
 import { PageTitle } from '../PageTitle';
 
-const PAGE_SIZE = 20;
 /** The upgrade results users filter by, as the command statuses behind them (spec 02 §4 upgrade results). */
 const RESULT_STATUSES = { waiting: 'queued', upgrading: 'pending', successful: 'ok', failed: 'error,timeout' } as const;
 const STATUS_COLOR: Record<string, string> = {
@@ -55,6 +55,7 @@ function summary(value: unknown): string {
  */
 function CommandLogPage({ route, ops, upgrades = false }: PageProps & { ops?: string; upgrades?: boolean }) {
   const { t } = useTranslation();
+  const pageSize = usePageSize();
   const { message } = App.useApp();
   const { has } = useSession();
   const locale = LANGUAGE_TAGS[currentLanguage()];
@@ -72,7 +73,7 @@ function CommandLogPage({ route, ops, upgrades = false }: PageProps & { ops?: st
   };
   const log = useQuery({
     queryKey: ['commands', 'log', ops ?? 'all', filters, page],
-    queryFn: () => apiRequest('/api/v1/commands', { query: { page, size: PAGE_SIZE, op: ops, ...filters }, schema: CommandLogPageSchema }),
+    queryFn: () => apiRequest('/api/v1/commands', { query: { page, size: pageSize, op: ops, ...filters }, schema: CommandLogPageSchema }),
     placeholderData: keepPreviousData,
     refetchInterval: 15_000,
   });
@@ -130,7 +131,7 @@ function CommandLogPage({ route, ops, upgrades = false }: PageProps & { ops?: st
         scroll={{ x: 1100 }}
         pagination={{
           current: page,
-          pageSize: PAGE_SIZE,
+          pageSize: pageSize,
           total: log.data?.total ?? 0,
           showSizeChanger: false,
           onChange: (p) => update({ page: String(p) }),

@@ -12,6 +12,7 @@ import { useNavigate } from 'react-router';
 import type { PageProps } from '../../../app/pages';
 import { useSession } from '../../../app/session';
 import { currentLanguage } from '../../../lib/i18n';
+import { usePageSize } from '../../account/use-personalized';
 import { fetchMapMarkers, fetchPlantPage, fetchStatusCounts, plantKeys } from './api';
 import { AdvancedSearch } from './components/AdvancedSearch';
 import { DeletePlantModal } from './components/DeletePlantModal';
@@ -49,7 +50,8 @@ export function PlantListPage({ route }: PageProps) {
   const navigate = useNavigate();
   const { has, user } = useSession();
   const locale = LANGUAGE_TAGS[currentLanguage()];
-  const [params, setParams] = usePlantListParams(route.path);
+  const pageSize = usePageSize();
+  const [params, setParams] = usePlantListParams(route.path, pageSize);
   const { history, remember, clear } = useSearchHistory(user?.id);
   const [advancedOpen, setAdvancedOpen] = useState(() => advancedFilterCount(params) > 0);
   const [selectedIds, setSelectedIds] = useState<number[]>([]);
@@ -81,7 +83,7 @@ export function PlantListPage({ route }: PageProps) {
   if (has('station.delete')) actions.push('delete');
   const canCreate = has('station.create');
 
-  const filtersInUse = serializeListParams(resetFilters(params)) !== serializeListParams(params);
+  const filtersInUse = serializeListParams(resetFilters(params), pageSize) !== serializeListParams(params, pageSize);
   const noPlantsAtAll = counts.data?.total === 0 && !filtersInUse;
   const compareTo = compareLink(selectedIds);
   const advancedCount = advancedFilterCount(params);
@@ -89,7 +91,7 @@ export function PlantListPage({ route }: PageProps) {
   const pickStatus = (status: number | null) =>
     setParams({ ...resetFilters(params), status: status === null ? [] : [status] }, { push: true });
   const statusHref = (status: number | null) =>
-    `${route.path}${serializeListParams({ ...resetFilters(params), status: status === null ? [] : [status] })}`;
+    `${route.path}${serializeListParams({ ...resetFilters(params), status: status === null ? [] : [status] }, pageSize)}`;
 
   const search = (keyword: string) => {
     if (keyword) remember(keyword);

@@ -54,6 +54,13 @@ describe('plant list URL parameters', () => {
     expect(parsed.view).toBe('table');
   });
 
+  it('takes the user’s rows per page when the address names none, and leaves that default out of links', () => {
+    expect(parseListParams('', 50).size).toBe(50);
+    expect(parseListParams('?size=10', 50).size).toBe(10);
+    expect(serializeListParams({ ...DEFAULT_LIST_PARAMS, size: 50 }, 50)).toBe('');
+    expect(serializeListParams({ ...DEFAULT_LIST_PARAMS, size: 20 }, 50)).toBe('?size=20');
+  });
+
   it('sorts and de-duplicates status lists so equal filters give equal links', () => {
     expect(parseListParams('?status=4,1,4').status).toEqual([1, 4]);
   });

@@ -72,7 +72,8 @@ function text(raw: string | null, max = 64): string | undefined {
   return value ? value.slice(0, max) : undefined;
 }
 
-export function parseListParams(search: string): PlantListParams {
+/** `defaultSize`: rows per page when the address names none (the user's personalized setting). */
+export function parseListParams(search: string, defaultSize: number = DEFAULT_LIST_PARAMS.size): PlantListParams {
   const q = new URLSearchParams(search);
   const sort = q.get('sort');
   const order = q.get('order');
@@ -86,7 +87,7 @@ export function parseListParams(search: string): PlantListParams {
     gridDateFrom: isoDate(q.get('gridDateFrom')),
     gridDateTo: isoDate(q.get('gridDateTo')),
     page: positiveInt(q.get('page'), 1),
-    size: (PAGE_SIZES as readonly number[]).includes(Number(q.get('size'))) ? Number(q.get('size')) : DEFAULT_LIST_PARAMS.size,
+    size: (PAGE_SIZES as readonly number[]).includes(Number(q.get('size'))) ? Number(q.get('size')) : defaultSize,
     sort: (PLANT_SORT_FIELDS as readonly string[]).includes(sort ?? '') ? (sort as PlantSortField) : undefined,
     order: order === 'asc' || order === 'desc' ? order : undefined,
     view: q.get('view') === 'map' ? 'map' : 'table',
@@ -94,7 +95,7 @@ export function parseListParams(search: string): PlantListParams {
 }
 
 /** The search string for the address bar: defaults left out, a fixed key order so equal views give equal strings. */
-export function serializeListParams(params: PlantListParams): string {
+export function serializeListParams(params: PlantListParams, defaultSize: number = DEFAULT_LIST_PARAMS.size): string {
   const q = new URLSearchParams();
   const put = (key: string, value: string | number | undefined) => {
     if (value !== undefined && value !== '') q.set(key, String(value));
@@ -109,7 +110,7 @@ export function serializeListParams(params: PlantListParams): string {
   put('gridDateTo', params.gridDateTo);
   if (params.view !== 'table') put('view', params.view);
   if (params.page !== 1) put('page', params.page);
-  if (params.size !== DEFAULT_LIST_PARAMS.size) put('size', params.size);
+  if (params.size !== defaultSize) put('size', params.size);
   if (params.sort && params.order) {
     put('sort', params.sort);
     put('order', params.order);

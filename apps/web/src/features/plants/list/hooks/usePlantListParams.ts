@@ -8,21 +8,24 @@ import { type PlantListParams, parseListParams, serializeListParams } from '../l
  * this reads `window.location` directly. A link or back/forward that changes the search is followed;
  * coming back through the menu (the bare path) restores the view the user left, in the address bar too.
  */
-export function usePlantListParams(path: string): [PlantListParams, (next: PlantListParams, options?: { push?: boolean }) => void] {
+export function usePlantListParams(
+  path: string,
+  defaultSize: number,
+): [PlantListParams, (next: PlantListParams, options?: { push?: boolean }) => void] {
   const navigate = useNavigate();
-  const [params, setParams] = useState<PlantListParams>(() => parseListParams(window.location.search));
-  const written = useRef(serializeListParams(params));
+  const [params, setParams] = useState<PlantListParams>(() => parseListParams(window.location.search, defaultSize));
+  const written = useRef(serializeListParams(params, defaultSize));
 
   const update = useCallback(
     (next: PlantListParams, options: { push?: boolean } = {}) => {
       setParams(next);
-      const search = serializeListParams(next);
+      const search = serializeListParams(next, defaultSize);
       written.current = search;
       if (window.location.pathname === path && window.location.search !== search) {
         void navigate({ pathname: path, search }, { replace: !options.push });
       }
     },
-    [navigate, path],
+    [navigate, path, defaultSize],
   );
 
   // Checked on every render: the shell re-renders kept pages whenever the address changes.
@@ -34,8 +37,17 @@ export function usePlantListParams(path: string): [PlantListParams, (next: Plant
       return;
     }
     written.current = visibleSearch;
-    setParams(parseListParams(visibleSearch));
-  }, [visibleSearch, navigate, path]);
+    setParams(parseListParams(visibleSearch, defaultSize));
+  }, [visibleSearch, navigate, path, defaultSize]);
+
+  // The personalized page size arrives after the first render: a list whose address names no size follows it.
+  const appliedDefault = useRef(defaultSize);
+  useEffect(() => {
+    if (appliedDefault.current === defaultSize) return;
+    const previous = appliedDefault.current;
+    appliedDefault.current = defaultSize;
+    setParams((current) => (current.size === previous ? { ...current, size: defaultSize, page: 1 } : current));
+  }, [defaultSize]);
 
   return [params, update];
 }
