@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestServer } from '@sunward/server/test/harness';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -106,5 +106,134 @@ describe('company administration', () => {
     await member.page.screenshot({ path: join(tmpdir(), 'company-member-branding.png') });
     expect(member.errors).toEqual([]);
     await member.context.close();
+  }, 180_000);
+});
+
+describe('customers and agents', () => {
+  it('labels customers with a primary and a secondary type, adds a customer with a plant-less account, and deletes it', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signInThroughForm(page, admin.account, admin.password);
+    await page.goto('/customer/type');
+    const types = page.getByTestId('types-table');
+    await types.getByText('No customer types yet').waitFor();
+    await page.getByTestId('type-add').click();
+    await page.locator('#type-name').fill('Residential');
+    await page.locator('#type-remark').fill('Homes with rooftop systems');
+    await clickWhenOpen(page.locator('#type-submit'));
+    await types.getByText('Residential', { exact: true }).waitFor();
+    await types.locator('tr', { hasText: 'Residential' }).getByRole('button', { name: 'Add secondary label' }).click();
+    await page.locator('#type-name').fill('Rooftop');
+    await clickWhenOpen(page.locator('#type-submit'));
+    await types.getByText('Rooftop', { exact: true }).waitFor();
+    await page.screenshot({ path: join(tmpdir(), 'customer-types.png') });
+
+    // A primary label with a secondary under it cannot go: the refusal says why (205).
+    await types.locator('tr', { hasText: 'Residential' }).getByRole('button', { name: 'Remove' }).click();
+    await clickWhenOpen(page.locator('.ant-modal-confirm').getByRole('button', { name: 'Remove' }));
+    await page.getByText('This type has subtypes and cannot be deleted.').waitFor();
+    await types.getByText('Residential', { exact: true }).waitFor();
+
+    await page.goto('/customer/list');
+    const table = page.getByTestId('customers-table');
+    await table.getByText('No customers yet').waitFor();
+    await page.getByTestId('customer-add').click();
+    await page.locator('#customer-account').fill('homeowner@example.com');
+    await page.locator('#customer-password').fill('SunnyRoof24');
+    await page.locator('#customer-name').fill('Maria Schneider');
+    await page.locator('#customer-type').click();
+    await page.locator('.ant-select-tree-title', { hasText: 'Rooftop' }).click();
+    await clickWhenOpen(page.locator('#customer-submit'));
+    await page.getByTestId('customer-form').waitFor({ state: 'detached' });
+    const row = table.locator('tr', { hasText: 'homeowner@example.com' });
+    await row.getByText('Maria Schneider').waitFor();
+    await row.getByText('Rooftop', { exact: true }).waitFor();
+    await page.screenshot({ path: join(tmpdir(), 'customers.png') });
+
+    // The same account again is refused beside the account field.
+    await page.getByTestId('customer-add').click();
+    await page.locator('#customer-account').fill('homeowner@example.com');
+    await page.locator('#customer-password').fill('SunnyRoof24');
+    await page.locator('#customer-name').fill('Maria again');
+    await clickWhenOpen(page.locator('#customer-submit'));
+    await page.getByTestId('customer-form').locator('.ant-form-item-explain-error').first().waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('customer-form').waitFor({ state: 'detached' });
+
+    // The customer signs in with the new account.
+    const customer = await openPage(browser, server.url);
+    await signInThroughForm(customer.page, 'homeowner@example.com', 'SunnyRoof24');
+    expect(customer.errors).toEqual([]);
+    await customer.context.close();
+
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await clickWhenOpen(page.locator('.ant-modal-confirm').getByRole('button', { name: 'Remove' }));
+    await table.getByText('No customers yet').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('makes another company’s administrator an agent, refusing itself, and the agent sees whom it serves', async () => {
+    const other = await server.createCompany('Sunbelt O&M');
+    const agent = await server.createUser('company_admin', 'ops@sunbelt.test', { companyId: other });
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signInThroughForm(page, admin.account, admin.password);
+    await page.goto('/enterprise/company');
+    await page.getByText('No agents').waitFor();
+    await page.locator('#agent-account').fill(admin.account);
+    await page.locator('#agent-add').click();
+    await page.getByTestId('agent-refusal').getByText('You cannot make yourself an agent.').waitFor();
+    await page.locator('#agent-account').fill(agent.account);
+    expect(await page.getByTestId('agent-refusal').count()).toBe(0);
+    await page.locator('#agent-add').click();
+    const agentRow = page.locator('tr', { hasText: agent.account });
+    await agentRow.getByText('Sunbelt O&M').waitFor();
+    // Twice is refused (202 or 903): the refusal stays under the field.
+    await page.locator('#agent-account').fill(agent.account);
+    await page.locator('#agent-add').click();
+    await page.getByTestId('agent-refusal').waitFor();
+    await page.screenshot({ path: join(tmpdir(), 'company-agents.png'), fullPage: true });
+
+    const agentPage = await openPage(browser, server.url);
+    await signInThroughForm(agentPage.page, agent.account, agent.password);
+    await agentPage.page.goto('/enterprise/company');
+    await agentPage.page.getByTestId('company-principals').getByText('Helios Installers').waitFor();
+    expect(agentPage.errors).toEqual([]);
+    await agentPage.context.close();
+
+    await agentRow.getByRole('button', { name: 'Remove' }).click();
+    await clickWhenOpen(page.locator('.ant-modal-confirm').getByRole('button', { name: 'Remove' }));
+    await page.getByText('No agents').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('hands the company to a member after the password check; the new administrator then holds the company', async () => {
+    const company = await server.createCompany('Handover Solar');
+    const founder = await server.createUser('company_admin', 'founder@handover.test', { companyId: company });
+    const successor = await server.createUser('company_staff', 'successor@handover.test', { companyId: company });
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signInThroughForm(page, founder.account, founder.password);
+    await page.goto('/enterprise/company');
+    const card = page.locator('.ant-card', { hasText: 'New administrator' });
+    await card.locator('.ant-select').click();
+    await page.locator('.ant-select-item-option', { hasText: successor.account }).click();
+    await card.locator('input[type=password]').fill('not-my-password');
+    await card.getByRole('button', { name: /transfer/i }).click();
+    await card.locator('.ant-form-item-explain-error').waitFor();
+    await card.locator('input[type=password]').fill(founder.password);
+    await card.getByRole('button', { name: /transfer/i }).click();
+    await page.waitForURL((url) => url.pathname !== '/enterprise/company');
+    // The founder is now a staff member: company information is no longer theirs to open.
+    await page.goto('/enterprise/company');
+    await page.getByTestId('no-access-page').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const next = await openPage(browser, server.url);
+    await signInThroughForm(next.page, successor.account, successor.password);
+    await next.page.goto('/enterprise/company');
+    await next.page.locator('.ant-card', { hasText: 'New administrator' }).waitFor();
+    expect(next.errors).toEqual([]);
+    await next.context.close();
   }, 180_000);
 });

@@ -355,15 +355,18 @@ function AgentsCard({ canEdit }: { canEdit: boolean }) {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const [account, setAccount] = useState('');
+  // A refusal (900–903, 202) stays under the field until the account is changed: it says what to fix.
+  const [refusal, setRefusal] = useState<string>();
   const agents = useQuery({ queryKey: companyKeys.agents, queryFn: fetchAgents });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: companyKeys.agents });
   const add = useMutation({
     mutationFn: () => addAgent(account.trim()),
     onSuccess: () => {
       setAccount('');
+      void message.success(t('enterprise.agentAdded'));
       refresh();
     },
-    onError: (error) => void message.error(refusalMessage(error) ?? t('enterprise.failed')),
+    onError: (error) => setRefusal(refusalMessage(error) ?? t('enterprise.failed')),
   });
   const remove = useMutation({ mutationFn: removeAgent, onSuccess: refresh });
   const principals = agents.data?.principals ?? [];
@@ -380,7 +383,12 @@ function AgentsCard({ canEdit }: { canEdit: boolean }) {
           <Input
             placeholder={t('enterprise.agentAccount')}
             value={account}
-            onChange={(e) => setAccount(e.target.value)}
+            onChange={(e) => {
+              setAccount(e.target.value);
+              setRefusal(undefined);
+            }}
+            onPressEnter={() => account.trim() !== '' && add.mutate()}
+            status={refusal ? 'error' : undefined}
             style={{ width: 260 }}
             id="agent-account"
           />
@@ -388,6 +396,11 @@ function AgentsCard({ canEdit }: { canEdit: boolean }) {
             {t('enterprise.addAgent')}
           </Button>
         </Space>
+      )}
+      {refusal && (
+        <Typography.Paragraph type="danger" data-testid="agent-refusal">
+          {refusal}
+        </Typography.Paragraph>
       )}
       <Table
         rowKey="id"

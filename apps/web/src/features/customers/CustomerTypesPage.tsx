@@ -31,6 +31,9 @@ export function CustomerTypesPage({ route }: PageProps) {
     onError: (error) => void message.error(refusalMessage(error) ?? t('customers.failed')),
   });
   const rows: Row[] = (tree.data ?? []).map((p) => ({ ...p, children: p.children.length > 0 ? p.children : undefined }));
+  // Primary labels are open unless the user closed them, so a secondary label just added shows at once.
+  const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
+  const expandedRowKeys = rows.filter((r) => r.children && !collapsed.has(r.id)).map((r) => r.id);
   return (
     <Card className="sw-page-card" data-testid="customer-types-page">
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
@@ -46,7 +49,16 @@ export function CustomerTypesPage({ route }: PageProps) {
         data-testid="types-table"
         loading={tree.isFetching}
         pagination={false}
-        expandable={{ defaultExpandAllRows: true }}
+        expandable={{
+          expandedRowKeys,
+          onExpand: (open, row) =>
+            setCollapsed((current) => {
+              const next = new Set(current);
+              if (open) next.delete(row.id);
+              else next.add(row.id);
+              return next;
+            }),
+        }}
         dataSource={rows}
         locale={{ emptyText: t('customers.emptyTypes') }}
         columns={[
