@@ -91,7 +91,7 @@ function FlowNode({ line, icon, name, value, detail, detailColor, dimmed, labelA
   const ly = labelAt === 'below' ? node.y + NODE_R + 18 : node.y - 14;
   return (
     <g className={`sw-flow-node${dimmed ? ' is-dimmed' : ''}`} data-testid={`flow-node-${line}`}>
-      <circle cx={node.x} cy={node.y} r={NODE_R} fill="#fff" stroke={node.color} strokeWidth={2.5} />
+      <circle className="sw-flow-circle" cx={node.x} cy={node.y} r={NODE_R} fill="#fff" stroke={node.color} strokeWidth={2.5} />
       <g transform={`translate(${node.x} ${node.y})`}>{icon}</g>
       <text x={lx} y={ly} textAnchor={anchor} className="sw-flow-name">
         {name}
