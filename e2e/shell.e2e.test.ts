@@ -3,7 +3,7 @@ import type { TestServer } from '@sunward/server/test/harness';
 import { ADMIN } from '@sunward/server/test/harness';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -145,7 +145,7 @@ describe('languages', () => {
     // English last: picking the language already shown does not reload.
     for (const language of [...LANGUAGES.filter((l) => l !== 'en'), 'en' as const]) {
       await page.getByTestId('language-picker').click();
-      await Promise.all([page.waitForEvent('load'), page.getByRole('menuitem', { name: LANGUAGE_NAMES[language] }).click()]);
+      await Promise.all([page.waitForEvent('load'), clickWhenOpen(page.getByRole('menuitem', { name: LANGUAGE_NAMES[language] }))]);
       await page.getByTestId('user-menu').waitFor();
       await expect(page.evaluate(() => document.documentElement.lang)).resolves.toBe(LANGUAGE_TAGS[language]);
       await expect(page.evaluate(() => localStorage.getItem('lang'))).resolves.toBe(language);
