@@ -11,6 +11,7 @@ import type { ComposeOption } from 'echarts/core';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
+import { usePersonalized } from '../../../account/use-personalized';
 
 echarts.use([ELineChart, EBarChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
 
@@ -57,11 +58,14 @@ export function offsetTooltip(label: (offset: number) => string, format: (value:
 }
 
 export function Chart({ option, height = 300, testId }: { option: ChartOption; height?: number; testId?: string }) {
+  // The dark look (personal settings): ECharts' own dark theme for axes, labels and tooltips, drawn on the card.
+  const dark = usePersonalized().styleType === 'dark';
   return (
     <div data-testid={testId}>
       <ReactEChartsCore
         echarts={echarts}
-        option={{ animation: CHART_ANIMATION, ...option }}
+        theme={dark ? 'dark' : undefined}
+        option={{ animation: CHART_ANIMATION, ...(dark ? { backgroundColor: 'transparent' } : {}), ...option }}
         notMerge
         lazyUpdate
         style={{ height, width: '100%' }}
