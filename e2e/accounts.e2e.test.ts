@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -189,9 +189,9 @@ describe('personalized settings', () => {
     const form = page.getByTestId('preferences-form');
     await form.getByText('Dark', { exact: true }).click();
     await page.locator('#me-home').click();
-    await page.locator('.ant-select-item-option', { hasText: 'Events' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'Events' }));
     await page.locator('#me-page-size').click();
-    await page.locator('.ant-select-item-option', { hasText: /^50$/ }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: /^50$/ }));
     await page.getByTestId('preferences-save').click();
 
     // The look changes without a reload: the shell and antd's components turn dark.

@@ -35,7 +35,7 @@ async function record(name: string) {
 /** Picks an option of the antd Select whose input has `id`. */
 async function choose(page: Page, id: string, option: string) {
   await page.locator(`#${id}`).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+  await clickWhenOpen(page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first());
 }
 
 describe('battery firmware library', () => {

@@ -55,7 +55,7 @@ describe('company administration', () => {
     await page.locator('#staff-password').fill('Viewer2024x');
     await page.locator('#staff-nickname').fill('Vera');
     await page.locator('#staff-role').click();
-    await page.locator('.ant-select-item-option', { hasText: 'Plant viewers' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'Plant viewers' }));
     await page.locator('#staff-submit').click();
     await page.getByTestId('staff-form').waitFor({ state: 'detached' });
     await page.getByTestId('staff-table').getByText('vera@helios.test').waitFor();
@@ -141,7 +141,7 @@ describe('customers and agents', () => {
     await page.locator('#customer-password').fill('SunnyRoof24');
     await page.locator('#customer-name').fill('Maria Schneider');
     await page.locator('#customer-type').click();
-    await page.locator('.ant-select-tree-title', { hasText: 'Rooftop' }).click();
+    await clickWhenOpen(page.locator('.ant-select-tree-title', { hasText: 'Rooftop' }));
     await clickWhenOpen(page.locator('#customer-submit'));
     await page.getByTestId('customer-form').waitFor({ state: 'detached' });
     const row = table.locator('tr', { hasText: 'homeowner@example.com' });
@@ -216,7 +216,7 @@ describe('customers and agents', () => {
     await page.goto('/enterprise/company');
     const card = page.locator('.ant-card', { hasText: 'New administrator' });
     await card.locator('.ant-select').click();
-    await page.locator('.ant-select-item-option', { hasText: successor.account }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: successor.account }));
     await card.locator('input[type=password]').fill('not-my-password');
     await card.getByRole('button', { name: /transfer/i }).click();
     await card.locator('.ant-form-item-explain-error').waitFor();

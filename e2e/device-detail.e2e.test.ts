@@ -6,7 +6,7 @@ import { call, multipartBody, signIn } from '@sunward/server/test/client';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 import { noonLongitude, runSimulator } from './support/simulator.js';
 
@@ -138,7 +138,7 @@ describe('device pages', () => {
     await page.getByTestId('device-chart').locator('canvas').first().waitFor();
     await page.getByTestId('point-picker').click();
     await page.keyboard.type('Battery state of charge');
-    await page.locator('.ant-select-item-option', { hasText: 'Battery state of charge' }).first().click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'Battery state of charge' }).first());
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('point-picker').textContent()).toContain('Battery state of charge');
     await page.getByTestId('device-chart').locator('canvas').first().waitFor();
@@ -185,7 +185,7 @@ describe('device pages', () => {
     const { page, errors, context } = await signedIn();
     await page.goto('/device/detail/inverter/HYDVE00001');
     await page.getByTestId('upgrade-firmware').click();
-    await page.locator('.ant-select-item-option', { hasText: 'HY-LV-2.1.0' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'HY-LV-2.1.0' }));
     await page.getByTestId('upgrade-start').click();
     await page.getByTestId('confirm-password').fill(ADMIN.password);
     await page.locator('#confirm-command').click();
@@ -211,7 +211,7 @@ describe('device pages', () => {
     await page.getByTestId('task-new').click();
     await page.getByTestId('task-name').fill('Hybrid rollout');
     await page.getByTestId('task-firmware').click();
-    await page.locator('.ant-select-item-option', { hasText: '2.2.0' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: '2.2.0' }));
     await page.getByTestId('task-sns').fill('HYDVE00001');
     await page.getByTestId('task-password').fill(ADMIN.password);
     await page.locator('#task-create').click();

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The API tests' gateway, speaking the real MQTT protocol (not among @sunward/server's exports yet).
 import { connectTestGateway, type TestGateway } from '../apps/server/src/test/test-gateway.js';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 const HOUR = 3_600_000;
@@ -78,7 +78,7 @@ async function expectCodes(page: Page, codes: number[]) {
 
 async function pick(page: Page, testId: string, option: string) {
   await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+  await clickWhenOpen(page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first());
 }
 
 describe('event list', () => {

@@ -222,7 +222,7 @@ describe('plant list', () => {
     await page.getByTestId('plant-download').click();
     const download = page.locator('.ant-modal', { hasText: 'Download daily generation' });
     await download.getByTestId('plant-picker').click();
-    await page.locator('.ant-select-item-option', { hasText: 'Alpha Solar Park' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'Alpha Solar Park' }));
     const [file] = await Promise.all([page.waitForEvent('download'), download.getByRole('button', { name: 'Download' }).click()]);
     expect(file.suggestedFilename()).toBe(`generation-${ids['Alpha Solar Park']}-${month}-01-${days.at(-1)}.xlsx`);
     const saved = join(mkdtempSync(join(tmpdir(), 'plant-list-')), 'generation.xlsx');
@@ -232,7 +232,7 @@ describe('plant list', () => {
     // More than 20,000 days at once: the server's 706 message shows in the dialog.
     await page.getByTestId('plant-download').click();
     await download.getByTestId('plant-picker').click();
-    await page.locator('.ant-select-item-option', { hasText: 'Alpha Solar Park' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'Alpha Solar Park' }));
     const [fromInput, toInput] = [download.locator('.ant-picker-input input').first(), download.locator('.ant-picker-input input').nth(1)];
     await fromInput.click();
     await fromInput.fill('1960-01-01');
@@ -247,7 +247,7 @@ describe('plant list', () => {
     await page.getByTestId('plant-import').click();
     const dialog = page.locator('.ant-modal', { hasText: 'Import predicted generation' });
     await dialog.getByTestId('plant-picker').click();
-    await page.locator('.ant-select-item-option', { hasText: 'Epsilon Hill Plant' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'Epsilon Hill Plant' }));
     const fake = join(mkdtempSync(join(tmpdir(), 'plant-list-')), 'forecast.xlsx');
     writeFileSync(fake, 'not a workbook');
     await dialog.locator('input[type=file]').setInputFiles(fake);

@@ -6,7 +6,7 @@ import { call, multipartBody, signIn } from '@sunward/server/test/client';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 import { noonLongitude, runSimulator } from './support/simulator.js';
 
@@ -159,7 +159,7 @@ describe('battery and gateway upgrades', { timeout: 120_000 }, () => {
     await page.getByTestId('slave-note').waitFor();
     await page.goto(`/device/detail/battery/${MASTER}`);
     await page.getByTestId('upgrade-firmware').click();
-    await page.locator('.ant-select-item-option', { hasText: 'BMS-3.1.0' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'BMS-3.1.0' }));
     await page.getByTestId('upgrade-start').click();
     await page.getByTestId('confirm-password').fill(ADMIN.password);
     await page.locator('#confirm-command').click();
@@ -179,7 +179,7 @@ describe('battery and gateway upgrades', { timeout: 120_000 }, () => {
     await page.getByTestId('battery-batch-upgrade').click();
     const modal = page.getByTestId('battery-batch-modal');
     await modal.getByTestId('batch-firmware').click();
-    await page.locator('.ant-select-item-option', { hasText: 'BMS-3.2.0' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'BMS-3.2.0' }));
     await modal.getByTestId('batch-check').click();
     const results = modal.getByTestId('batch-check-results');
     await results.locator('tr', { hasText: SLAVE }).locator('[data-ready="false"]').waitFor();
@@ -202,7 +202,7 @@ describe('battery and gateway upgrades', { timeout: 120_000 }, () => {
     await row.getByTestId('gateway-actions').click();
     await page.getByRole('menuitem', { name: 'Upgrade' }).click();
     await page.getByTestId('upgrade-firmware').click();
-    await page.locator('.ant-select-item-option', { hasText: 'SWG-2.5.0' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'SWG-2.5.0' }));
     await page.getByTestId('upgrade-start').click();
     await page.getByTestId('confirm-password').fill(ADMIN.password);
     await page.locator('#confirm-command').click();
@@ -215,7 +215,7 @@ describe('battery and gateway upgrades', { timeout: 120_000 }, () => {
 
     await page.goto('/log/uphold');
     await page.getByTestId('log-result').click();
-    await page.locator('.ant-select-item-option', { hasText: 'Successful' }).click();
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'Successful' }));
     const log = page.getByTestId('command-log');
     await log.locator('tr', { hasText: GATEWAY }).first().waitFor();
     await log.locator('tr', { hasText: MASTER }).first().waitFor();
