@@ -3,9 +3,11 @@ import './styles.css';
 import { App } from './app/App';
 import { loadAntdLocale } from './lib/antd-locale';
 import { initI18n } from './lib/i18n';
+import { StorageKey } from './lib/storage';
 
 // The signed-in user's look (personal settings) from the first paint; the shell keeps it in step with the server.
-if (localStorage.getItem('user') && localStorage.getItem('styleType') === 'dark') document.documentElement.dataset.theme = 'dark';
+if (localStorage.getItem(StorageKey.user) && localStorage.getItem(StorageKey.styleType) === 'dark')
+  document.documentElement.dataset.theme = 'dark';
 
 const language = await initI18n();
 const antdLocale = await loadAntdLocale(language);

@@ -1,4 +1,4 @@
-import { DEFAULT_PERSONALIZED, HOME_PAGES, type Personalized } from '@sunward/contracts/account';
+import { DEFAULT_PERSONALIZED, type Personalized } from '@sunward/contracts/account';
 import { useQuery } from '@tanstack/react-query';
 import { StorageKey } from '../../lib/storage';
 import { accountKeys, fetchPersonalized } from './api';
@@ -36,5 +36,5 @@ export function chooseHomePage(
   canOpenPath: (path: string) => boolean,
   fallback: string | undefined,
 ): string | undefined {
-  return (HOME_PAGES as readonly string[]).includes(preferred) && canOpenPath(preferred) ? preferred : fallback;
+  return canOpenPath(preferred) ? preferred : fallback;
 }
