@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBlocks, decodeEvents, encodeValues, numericPointIds, registersForType, registersFromHex, registersToHex } from './codec.js';
+import {
+  decodeBlocks,
+  decodeBlocksIndexed,
+  decodeEvents,
+  decodeEventsIndexed,
+  encodeValues,
+  mapPoints,
+  numericPointIds,
+  numericPointIndexes,
+  registersForType,
+  registersFromHex,
+  registersToHex,
+} from './codec.js';
 import { BUILT_IN_PROTOCOLS } from './maps/index.js';
 import { sampleValues } from './sample-values.js';
 import type { DataType, DecodedValue, ProtocolDefinition, RegisterBlock, RegisterPoint } from './types.js';
@@ -411,6 +423,58 @@ describe('events and storage order', () => {
 
   it('stores every numeric point except strings and scale factors, in map order', () => {
     expect(numericPointIds(map)).toEqual(['W', 'Evt', 'St']);
+    expect(numericPointIndexes(map).map((index) => mapPoints(map)[index]?.id)).toEqual(['W', 'Evt', 'St']);
+  });
+
+  it('gives the same values and events by point index as by id', () => {
+    const blocks = [block(0, [0x4142, 0x4300, 0, 0]), block(10, [1234, 0xffff, 0x8000, 0x0011, 7])];
+    const indexed = decodeBlocksIndexed(map, blocks);
+    const byId = decodeBlocks(map, blocks);
+    const points = mapPoints(map);
+    expect(indexed.texts.get(points.findIndex((p) => p.id === 'Mn'))).toBe('ABC');
+    expect(indexed.numbers[points.findIndex((p) => p.id === 'W')]).toBe(123.4);
+    expect(byId.values).toEqual({ Mn: 'ABC', W: 123.4, W_SF: -1, Evt: 0x80000011, St: 7 });
+    expect(decodeEventsIndexed(map, indexed.numbers)).toEqual(decodeEvents(map, byId.values));
+  });
+});
+
+describe('point layouts remembered per block signature', () => {
+  const map = mapOf(
+    point({ id: 'A', type: 'u16', address: 0 }),
+    point({ id: 'B', type: 'u32', address: 1 }),
+    point({ id: 'C', type: 's16', address: 3 }),
+  );
+
+  it('decodes the same registers the same way however the gateway splits its reads', () => {
+    const registers = [1, 1, 70000 - 65536, 0xfffe];
+    const expected = { A: 1, B: 70000, C: -2 };
+    for (let first = 1; first < 4; first++) {
+      // The point B straddles the split when first = 2; the layout of each split is kept and reused.
+      for (let repeat = 0; repeat < 2; repeat++) {
+        const decoded = decodeBlocks(map, [block(0, registers.slice(0, first)), block(first, registers.slice(first))]);
+        expect(decoded).toEqual({ values: expected, problems: [] });
+      }
+    }
+    expect(decodeBlocks(map, [block(0, registers.slice(0, 2))])).toEqual({
+      values: { A: 1 },
+      problems: ['point "B" (function 3, registers 1..2) is only partly in the report'],
+    });
+    expect(decodeBlocks(map, [block(1, registers.slice(1))])).toEqual({ values: { B: 70000, C: -2 }, problems: [] });
+  });
+
+  it('stays correct for any split and order of the blocks', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 0xfffe }), { minLength: 4, maxLength: 4 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.boolean(),
+        (registers, split, reversed) => {
+          const whole = decodeBlocks(map, [block(0, registers)]);
+          const parts = [block(0, registers.slice(0, split)), block(split, registers.slice(split))];
+          expect(decodeBlocks(map, reversed ? parts.reverse() : parts)).toEqual(whole);
+        },
+      ),
+    );
   });
 });
 

@@ -3,7 +3,16 @@
  * send with `decodeBlocks`; the simulator produces the same frames with `encodeValues`. Gateway input is
  * untrusted, so nothing here throws on bad input: whatever cannot be decoded becomes a readable problem.
  */
-import type { DataType, DecodedValue, DecodeResult, EventLevel, ProtocolDefinition, RegisterBlock, RegisterPoint } from './types.js';
+import type {
+  DataType,
+  DecodedValue,
+  DecodeResult,
+  EventDefinition,
+  EventLevel,
+  ProtocolDefinition,
+  RegisterBlock,
+  RegisterPoint,
+} from './types.js';
 
 /** Longest block accepted from a gateway; a Modbus read returns at most 125, so more means garbage. */
 const MAX_BLOCK_REGISTERS = 2000;
@@ -36,11 +45,32 @@ export function registersForType(type: FixedWidthType): number {
 // ---------------------------------------------------------------------------------------------------------
 // Hex
 
+// Nibble values by character code; -1 for anything that is not a hex digit.
+const HEX_NIBBLES = new Int8Array(128).fill(-1);
+for (let c = 0; c < 10; c++) HEX_NIBBLES[48 + c] = c;
+for (let c = 0; c < 6; c++) {
+  HEX_NIBBLES[65 + c] = 10 + c;
+  HEX_NIBBLES[97 + c] = 10 + c;
+}
+
+function nibble(hex: string, at: number): number {
+  const code = hex.charCodeAt(at);
+  return code < 128 ? (HEX_NIBBLES[code] ?? -1) : -1;
+}
+
 /** Parses the hex form gateways use (4 hex digits per register, big-endian); null when it is not that form. */
 export function registersFromHex(hex: string): number[] | null {
-  if (typeof hex !== 'string' || hex.length % 4 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
-  const registers: number[] = [];
-  for (let i = 0; i < hex.length; i += 4) registers.push(Number.parseInt(hex.slice(i, i + 4), 16));
+  if (typeof hex !== 'string' || hex.length % 4 !== 0) return null;
+  // One pass over character codes: this runs for every block of every report.
+  const registers = new Array<number>(hex.length / 4);
+  for (let i = 0, r = 0; i < hex.length; i += 4, r++) {
+    const a = nibble(hex, i);
+    const b = nibble(hex, i + 1);
+    const c = nibble(hex, i + 2);
+    const d = nibble(hex, i + 3);
+    if ((a | b | c | d) < 0) return null;
+    registers[r] = (a << 12) | (b << 8) | (c << 4) | d;
+  }
   return registers;
 }
 
@@ -160,96 +190,114 @@ function shortestFloat32(value: number): number {
 // ---------------------------------------------------------------------------------------------------------
 // Decoding
 
-type RawValue = { kind: 'value'; value: number | string } | { kind: 'absent' } | { kind: 'problem'; reason: string };
-
-const ABSENT: RawValue = { kind: 'absent' };
-
-function rawValue(value: number | string): RawValue {
-  return { kind: 'value', value };
+/** A raw value that cannot be used, with the reason (rare: allocated only for bad registers). */
+class RawProblem {
+  constructor(readonly reason: string) {}
 }
 
 function swapBytes(word: number): number {
   return ((word & 0xff) << 8) | (word >> 8);
 }
 
-function float32FromWords(high: number, low: number): number {
-  const view = new DataView(new ArrayBuffer(4));
-  view.setUint16(0, high);
-  view.setUint16(2, low);
-  return view.getFloat32(0);
-}
+// One view for all float conversions: the decoder is synchronous, so it is never shared mid-use.
+const FLOAT_VIEW = new DataView(new ArrayBuffer(4));
 
-/** Printable ASCII as is; anything else would be a corrupt byte, shown as the replacement character. */
-function decodeAscii(bytes: readonly number[]): string {
-  let text = '';
-  for (const byte of bytes) {
-    if (byte === 0) break; // C string: the value ends at the first NUL, the rest is padding
-    text += byte >= 0x20 && byte <= 0x7e ? String.fromCharCode(byte) : '\uFFFD';
-  }
-  return text.replace(/ +$/, '');
+function float32FromWords(high: number, low: number): number {
+  FLOAT_VIEW.setUint16(0, high);
+  FLOAT_VIEW.setUint16(2, low);
+  return FLOAT_VIEW.getFloat32(0);
 }
 
 /**
- * Raw value of a point from its registers (already checked to be 0..65535, `count` of them). SunSpec's
- * "not implemented" sentinels come back as absent.
+ * Word `k` of a point in value order (high word first), from its registers starting at `offset`, with
+ * the device's byte and word order undone; 0 beyond the point's width.
  */
-function readRaw(point: RegisterPoint, registers: readonly number[]): RawValue {
-  const words = point.byteSwap ? registers.map(swapBytes) : registers;
-  if (point.type === 'string') {
-    const bytes: number[] = [];
-    for (const word of words) bytes.push(word >> 8, word & 0xff);
-    const text = decodeAscii(bytes.slice(point.skipBytes ?? 0));
-    return text === '' ? ABSENT : rawValue(text); // SunSpec: an all-NUL string is not implemented
+function wordOf(point: RegisterPoint, registers: readonly number[], offset: number, k: number): number {
+  if (k >= point.count) return 0;
+  const word = registers[offset + (point.wordSwap ? point.count - 1 - k : k)] ?? 0;
+  return point.byteSwap ? swapBytes(word) : word;
+}
+
+/**
+ * Printable ASCII as is, anything else (a corrupt byte) as the replacement character; the value ends at
+ * the first NUL (C string), trailing blanks trimmed. Null when empty: SunSpec's "not implemented".
+ */
+function stringAt(point: RegisterPoint, registers: readonly number[], offset: number): string | null {
+  let text = '';
+  for (let j = point.skipBytes ?? 0; j < point.count * 2; j++) {
+    let word = registers[offset + (j >> 1)] ?? 0;
+    if (point.byteSwap) word = swapBytes(word);
+    const byte = j % 2 === 0 ? word >> 8 : word & 0xff;
+    if (byte === 0) break;
+    text += byte >= 0x20 && byte <= 0x7e ? String.fromCharCode(byte) : '\uFFFD';
   }
-  // Register order on the wire is high word first unless the device sends the low word first.
-  const ordered = point.wordSwap ? [...words].reverse() : words;
-  const w0 = ordered[0] ?? 0;
-  const w1 = ordered[1] ?? 0;
-  // SunSpec accumulators use 0 for "not implemented" (a plain expression: no closure on this hot path).
+  text = text.replace(/ +$/, '');
+  return text === '' ? null : text;
+}
+
+/** A fixed-width point's raw number from its words in value order; null for SunSpec's "not implemented" sentinels. */
+function numericRaw(point: RegisterPoint, w0: number, w1: number, w2: number, w3: number): number | null | RawProblem {
+  // SunSpec accumulators use 0 for "not implemented".
   const accumulator = point.accumulator === true;
   switch (point.type) {
     case 'u16':
     case 'bits16':
-      return w0 === 0xffff || (accumulator && w0 === 0) ? ABSENT : rawValue(w0);
+      return w0 === 0xffff || (accumulator && w0 === 0) ? null : w0;
     case 's16':
-      return w0 === 0x8000 ? ABSENT : rawValue(w0 >= 0x8000 ? w0 - 0x10000 : w0);
+      return w0 === 0x8000 ? null : w0 >= 0x8000 ? w0 - 0x10000 : w0;
     case 'u32':
     case 'bits32': {
       const value = w0 * 0x10000 + w1;
-      return value === 0xffffffff || (accumulator && value === 0) ? ABSENT : rawValue(value);
+      return value === 0xffffffff || (accumulator && value === 0) ? null : value;
     }
     case 's32': {
       const value = w0 * 0x10000 + w1;
-      return value === 0x80000000 ? ABSENT : rawValue(value >= 0x80000000 ? value - 0x100000000 : value);
+      return value === 0x80000000 ? null : value >= 0x80000000 ? value - 0x100000000 : value;
     }
     case 'u64': {
-      const w2 = ordered[2] ?? 0;
-      const w3 = ordered[3] ?? 0;
-      if (w0 === 0xffff && w1 === 0xffff && w2 === 0xffff && w3 === 0xffff) return ABSENT;
+      if (w0 === 0xffff && w1 === 0xffff && w2 === 0xffff && w3 === 0xffff) return null;
       // Numbers are exact only below 2^53: w0 must stay under 0x20 for the value to fit.
-      if (w0 >= 0x20) return { kind: 'problem', reason: 'u64 value is above 2^53 and cannot be represented exactly' };
+      if (w0 >= 0x20) return new RawProblem('u64 value is above 2^53 and cannot be represented exactly');
       const value = ((w0 * 0x10000 + w1) * 0x10000 + w2) * 0x10000 + w3;
-      return accumulator && value === 0 ? ABSENT : rawValue(value);
+      return accumulator && value === 0 ? null : value;
     }
     case 'f32': {
       const value = float32FromWords(w0, w1);
-      if (Number.isNaN(value)) return ABSENT;
-      if (!Number.isFinite(value)) return { kind: 'problem', reason: 'f32 value is infinite' };
-      return rawValue(shortestFloat32(value));
+      if (Number.isNaN(value)) return null;
+      if (!Number.isFinite(value)) return new RawProblem('f32 value is infinite');
+      return shortestFloat32(value);
     }
     default:
-      return { kind: 'problem', reason: `type ${String(point.type)} is unknown` };
+      return new RawProblem(`type ${String(point.type)} is unknown`);
   }
 }
 
+/** Raw value of a point whose `count` registers (checked 0..65535) start at `offset`; null when absent. */
+function rawAt(point: RegisterPoint, registers: readonly number[], offset: number): number | string | null | RawProblem {
+  if (point.type === 'string') return stringAt(point, registers, offset);
+  return numericRaw(
+    point,
+    wordOf(point, registers, offset, 0),
+    wordOf(point, registers, offset, 1),
+    wordOf(point, registers, offset, 2),
+    wordOf(point, registers, offset, 3),
+  );
+}
+
 /** Engineering value: raw × 10^sf × scale + base, rounded to the decimals those factors can produce. */
-function engineeringValue(point: RegisterPoint, raw: number, scaleFactor: number): number {
+function engineeringValue(point: RegisterPoint, raw: number, scaleFactor: number, fixedDecimals: number): number {
   const scale = point.scale ?? 1;
   const base = point.base ?? 0;
   if (scaleFactor === 0 && scale === 1 && base === 0) return raw;
   const value = shiftDecimal(raw, scaleFactor) * scale + base;
   if (point.type === 'f32') return Number(value.toPrecision(12)); // floats carry their own decimals; trim the noise only
-  return roundTo(value, cachedDecimalsOf(scale) + Math.max(0, -scaleFactor) + cachedDecimalsOf(base));
+  return roundTo(value, fixedDecimals + Math.max(0, -scaleFactor));
+}
+
+interface ParsedBlock {
+  functionCode: 3 | 4;
+  address: number;
+  registers: readonly number[];
 }
 
 interface Image {
@@ -257,14 +305,40 @@ interface Image {
   registers: Map<number, number>;
   blocks: ParsedBlock[];
   overlapping: boolean;
+  /** Function code and range of each block, which fixes where every point sits (see Layout). */
+  signature: string;
   problems: string[];
+}
+
+/** Where a point sits in a report's blocks: a block index ≥ 0, or one of these. */
+const NOT_IN_REPORT = -1;
+const PARTLY_IN_REPORT = -2;
+/** Spread over two adjacent blocks: its registers are gathered one by one. */
+const ACROSS_BLOCKS = -3;
+
+interface Layout {
+  blockOf: Int32Array;
+  offsetOf: Int32Array;
 }
 
 interface DecodePlan {
   points: RegisterPoint[];
   byId: Map<string, RegisterPoint>;
   shapes: (string | null)[];
+  /** Per point: the slot of its scale factor point, or -1. */
+  scaleFactorSlot: Int32Array;
+  /** Per slot: the scale factor point's id and index (-1 when the map lacks it). */
+  scaleFactors: { id: string; index: number }[];
+  /** Decimals the point's `scale` and `base` can produce. */
+  fixedDecimals: Int32Array;
+  /** Per point: the index of the event bits it feeds, for `decodeEventsIndexed`. */
+  events: { event: EventDefinition; index: number }[];
+  /** Point layouts by block signature: a gateway sends the same blocks every time. */
+  layouts: Map<string, Layout>;
 }
+
+/** Bounds the layouts kept per map, so a gateway that varies its blocks cannot grow memory. */
+const MAX_LAYOUTS_PER_MAP = 64;
 
 // A map is decoded thousands of times a second: what depends only on the map is worked out once.
 const plans = new WeakMap<ProtocolDefinition, DecodePlan>();
@@ -273,8 +347,42 @@ function planOf(protocol: ProtocolDefinition): DecodePlan {
   if (cached) return cached;
   const points = pointsOf(protocol);
   const byId = new Map<string, RegisterPoint>();
-  for (const point of points) if (!byId.has(point.id)) byId.set(point.id, point);
-  const plan = { points, byId, shapes: points.map(pointShapeProblem) };
+  const indexById = new Map<string, number>();
+  points.forEach((point, index) => {
+    if (!byId.has(point.id)) {
+      byId.set(point.id, point);
+      indexById.set(point.id, index);
+    }
+  });
+  const slotById = new Map<string, number>();
+  const scaleFactors: DecodePlan['scaleFactors'] = [];
+  const scaleFactorSlot = new Int32Array(points.length).fill(-1);
+  const fixedDecimals = new Int32Array(points.length);
+  points.forEach((point, index) => {
+    fixedDecimals[index] = cachedDecimalsOf(point.scale ?? 1) + cachedDecimalsOf(point.base ?? 0);
+    const id = point.scaleFactorPoint;
+    if (id === undefined) return;
+    let slot = slotById.get(id);
+    if (slot === undefined) {
+      slot = scaleFactors.length;
+      slotById.set(id, slot);
+      scaleFactors.push({ id, index: indexById.get(id) ?? -1 });
+    }
+    scaleFactorSlot[index] = slot;
+  });
+  const events = (isRecord(protocol) && Array.isArray(protocol.events) ? protocol.events : [])
+    .filter(isRecord)
+    .map((event) => ({ event, index: indexById.get(event.point) ?? -1 }));
+  const plan: DecodePlan = {
+    points,
+    byId,
+    shapes: points.map(pointShapeProblem),
+    scaleFactorSlot,
+    scaleFactors,
+    fixedDecimals,
+    events,
+    layouts: new Map(),
+  };
   if (isRecord(protocol)) plans.set(protocol, plan);
   return plan;
 }
@@ -287,12 +395,6 @@ function describeBlock(index: number, block: Record<string, unknown>): string {
   return `block ${index} (function ${String(block.functionCode)}, address ${String(block.address)})`;
 }
 
-interface ParsedBlock {
-  functionCode: 3 | 4;
-  address: number;
-  registers: readonly number[];
-}
-
 /** A sound block from a gateway, or the reason it is rejected. */
 function parseBlock(block: Record<string, unknown>): ParsedBlock | string {
   const { functionCode, address, registers } = block;
@@ -303,15 +405,13 @@ function parseBlock(block: Record<string, unknown>): ParsedBlock | string {
   if (!Array.isArray(registers)) return 'registers are not a list';
   if (registers.length > MAX_BLOCK_REGISTERS) return `${registers.length} registers is more than ${MAX_BLOCK_REGISTERS}`;
   if (address + registers.length > ADDRESS_SPACE) return 'registers run past address 65535';
-  const checked: number[] = [];
   for (let i = 0; i < registers.length; i++) {
     const register: unknown = registers[i];
     if (typeof register !== 'number' || !Number.isInteger(register) || register < 0 || register > 0xffff) {
       return `register ${i} is ${String(register)}, not an integer 0..65535`;
     }
-    checked.push(register);
   }
-  return { functionCode, address, registers: checked };
+  return { functionCode, address, registers };
 }
 
 /**
@@ -319,23 +419,25 @@ function parseBlock(block: Record<string, unknown>): ParsedBlock | string {
  * overlap the first one wins, so a late duplicate cannot change a value already taken.
  */
 function buildImage(blocks: readonly RegisterBlock[]): Image {
-  const image: Image = { registers: new Map(), blocks: [], overlapping: false, problems: [] };
+  const image: Image = { registers: new Map(), blocks: [], overlapping: false, signature: '', problems: [] };
   if (!Array.isArray(blocks)) {
     image.problems.push('blocks are not a list');
     return image;
   }
-  blocks.forEach((block: unknown, index) => {
+  for (let index = 0; index < blocks.length; index++) {
+    const block: unknown = blocks[index];
     if (!isRecord(block)) {
       image.problems.push(`block ${index} is not an object; ignored`);
-      return;
+      continue;
     }
     const parsed = parseBlock(block);
     if (typeof parsed === 'string') {
       image.problems.push(`${describeBlock(index, block)}: ${parsed}; block ignored`);
-      return;
+      continue;
     }
     image.blocks.push(parsed);
-  });
+    image.signature += `${parsed.functionCode}:${parsed.address}:${parsed.registers.length};`;
+  }
   const sorted = [...image.blocks].sort((a, b) => a.functionCode - b.functionCode || a.address - b.address);
   for (let i = 1; i < sorted.length; i++) {
     const previous = sorted[i - 1];
@@ -367,102 +469,150 @@ function registerRange(point: RegisterPoint): string {
 
 /** The point's registers, 'none' when the report has none of them, 'partial' when it has only some. */
 function pointRegisters(image: Image, point: RegisterPoint): number[] | 'none' | 'partial' {
-  if (!image.overlapping) {
-    // Without overlaps each register is in at most one block; a point may still straddle two.
-    const registers: number[] = [];
-    for (let i = 0; i < point.count; i++) {
-      const address = point.address + i;
-      for (const block of image.blocks) {
-        if (block.functionCode === point.functionCode && address >= block.address && address < block.address + block.registers.length) {
-          const register = block.registers[address - block.address];
-          if (register !== undefined) registers.push(register);
-          break;
-        }
-      }
-    }
-    if (registers.length === point.count) return registers;
-    return registers.length === 0 ? 'none' : 'partial';
-  }
   const registers: number[] = [];
   for (let i = 0; i < point.count; i++) {
-    const register = image.registers.get(imageKey(point.functionCode, point.address + i));
-    if (register !== undefined) registers.push(register);
+    const address = point.address + i;
+    if (image.overlapping) {
+      const register = image.registers.get(imageKey(point.functionCode, address));
+      if (register !== undefined) registers.push(register);
+      continue;
+    }
+    // Without overlaps each register is in at most one block.
+    for (const block of image.blocks) {
+      if (block.functionCode === point.functionCode && address >= block.address && address < block.address + block.registers.length) {
+        const register = block.registers[address - block.address];
+        if (register !== undefined) registers.push(register);
+        break;
+      }
+    }
   }
   if (registers.length === point.count) return registers;
   return registers.length === 0 ? 'none' : 'partial';
 }
 
+/** Where each point of the map sits in blocks without overlaps, worked out once per block signature. */
+function layoutOf(plan: DecodePlan, image: Image): Layout {
+  const known = plan.layouts.get(image.signature);
+  if (known) return known;
+  const blockOf = new Int32Array(plan.points.length);
+  const offsetOf = new Int32Array(plan.points.length);
+  plan.points.forEach((point, index) => {
+    const registers = plan.shapes[index] === null ? pointRegisters(image, point) : 'none';
+    if (registers === 'none') blockOf[index] = NOT_IN_REPORT;
+    else if (registers === 'partial') blockOf[index] = PARTLY_IN_REPORT;
+    else {
+      const whole = image.blocks.findIndex(
+        (block) =>
+          block.functionCode === point.functionCode &&
+          point.address >= block.address &&
+          point.address + point.count <= block.address + block.registers.length,
+      );
+      blockOf[index] = whole >= 0 ? whole : ACROSS_BLOCKS;
+      offsetOf[index] = whole >= 0 ? point.address - (image.blocks[whole]?.address ?? 0) : 0;
+    }
+  });
+  const layout = { blockOf, offsetOf };
+  if (plan.layouts.size < MAX_LAYOUTS_PER_MAP) plan.layouts.set(image.signature, layout);
+  return layout;
+}
+
+/** A point's raw value from the report, 'none' or 'partial' when its registers are not all there. */
+function readPoint(
+  image: Image,
+  layout: Layout | null,
+  point: RegisterPoint,
+  index: number,
+): number | string | null | RawProblem | 'none' | 'partial' {
+  const where = layout ? (layout.blockOf[index] ?? NOT_IN_REPORT) : ACROSS_BLOCKS;
+  if (where === NOT_IN_REPORT) return 'none';
+  if (where === PARTLY_IN_REPORT) return 'partial';
+  if (where >= 0) {
+    const block = image.blocks[where];
+    return block ? rawAt(point, block.registers, layout?.offsetOf[index] ?? 0) : 'none';
+  }
+  const registers = pointRegisters(image, point);
+  return typeof registers === 'string' ? registers : rawAt(point, registers, 0);
+}
+
 /**
  * A scale factor point's exponent: a number, null when absent (not implemented: its dependants are
- * absent too), or the problem that stops its dependants. A module-level function rather than a
- * closure: this runs for every device of every report.
+ * absent too), or the problem that stops its dependants.
  */
-function resolveScaleFactor(
-  image: Image,
-  byId: Map<string, RegisterPoint>,
-  cache: Map<string, number | null | string>,
-  id: string,
-): number | null | string {
-  const known = cache.get(id);
-  if (known !== undefined) return known;
-  let result: number | null | string;
-  const point = byId.get(id);
-  if (point === undefined) result = `scale factor point "${id}" is not in the map`;
-  else if (pointShapeProblem(point) !== null || point.type !== 's16') result = `scale factor point "${id}" is not a valid s16 point`;
-  else {
-    const registers = pointRegisters(image, point);
-    if (typeof registers === 'string') result = `scale factor "${id}" (${registerRange(point)}) is missing from the report`;
-    else {
-      const raw = readRaw(point, registers);
-      if (raw.kind === 'absent') result = null;
-      else if (raw.kind === 'value' && typeof raw.value === 'number' && isScaleFactor(raw.value)) result = raw.value;
-      else result = `scale factor "${id}" is ${raw.kind === 'value' ? String(raw.value) : 'invalid'}, not an exponent -10..10`;
-    }
-  }
-  cache.set(id, result);
-  return result;
+function resolveScaleFactor(image: Image, layout: Layout | null, plan: DecodePlan, slot: number): number | null | string {
+  const factor = plan.scaleFactors[slot];
+  if (!factor) return 'scale factor slot is unknown';
+  const point = plan.points[factor.index];
+  if (point === undefined) return `scale factor point "${factor.id}" is not in the map`;
+  if (plan.shapes[factor.index] !== null || point.type !== 's16') return `scale factor point "${factor.id}" is not a valid s16 point`;
+  const raw = readPoint(image, layout, point, factor.index);
+  if (raw === 'none' || raw === 'partial') return `scale factor "${factor.id}" (${registerRange(point)}) is missing from the report`;
+  if (raw === null) return null;
+  if (typeof raw === 'number' && isScaleFactor(raw)) return raw;
+  return `scale factor "${factor.id}" is ${typeof raw === 'number' ? String(raw) : 'invalid'}, not an exponent -10..10`;
+}
+
+/** Decoded values by point index in `mapPoints(protocol)`: what the ingest pipeline stores. */
+export interface IndexedDecodeResult {
+  /** Numeric engineering values; NaN where the point is absent, a string, or could not be decoded. */
+  numbers: Float64Array;
+  /** String values (nameplate, serial number) by point index. */
+  texts: Map<number, string>;
+  problems: string[];
+}
+
+/** The map's points in the order `decodeBlocksIndexed` indexes them. */
+export function mapPoints(protocol: ProtocolDefinition): readonly RegisterPoint[] {
+  return planOf(protocol).points;
 }
 
 /**
  * Decodes a gateway's register blocks with a map. Values are engineering values (scale factors, `scale`
  * and `base` applied); points the device marks "not implemented" are simply absent. Never throws.
  */
-export function decodeBlocks(protocol: ProtocolDefinition, blocks: readonly RegisterBlock[]): DecodeResult {
-  const values: Record<string, DecodedValue> = {};
+export function decodeBlocksIndexed(protocol: ProtocolDefinition, blocks: readonly RegisterBlock[]): IndexedDecodeResult {
+  const plan = planOf(protocol);
+  const { points, shapes } = plan;
   const image = buildImage(blocks);
   const problems = image.problems;
-  const { points, byId, shapes } = planOf(protocol);
-
+  const layout = image.overlapping ? null : layoutOf(plan, image);
+  const numbers = new Float64Array(points.length).fill(Number.NaN);
+  const texts = new Map<number, string>();
   // Scale factors are needed by many points; resolve each once.
-  const scaleFactors = new Map<string, number | null | string>();
-  for (const [index, point] of points.entries()) {
+  const scaleFactors: (number | null | string | undefined)[] = new Array(plan.scaleFactors.length);
+  for (let index = 0; index < points.length; index++) {
+    const point = points[index];
+    if (point === undefined) continue;
     const shape = shapes[index] ?? null;
     if (shape !== null) {
       problems.push(`point "${point.id}": ${shape}`);
       continue;
     }
-    const registers = pointRegisters(image, point);
-    if (registers === 'partial') {
+    const raw = readPoint(image, layout, point, index);
+    if (raw === 'partial') {
       problems.push(`point "${point.id}" (${registerRange(point)}) is only partly in the report`);
       continue;
     }
-    if (registers === 'none') {
+    if (raw === 'none') {
       if (point.required) problems.push(`required point "${point.id}" (${registerRange(point)}) is missing from the report`);
       continue;
     }
-    const raw = readRaw(point, registers);
-    if (raw.kind === 'absent') continue;
-    if (raw.kind === 'problem') {
+    if (raw === null) continue;
+    if (raw instanceof RawProblem) {
       problems.push(`point "${point.id}": ${raw.reason}`);
       continue;
     }
-    if (typeof raw.value === 'string') {
-      values[point.id] = raw.value;
+    if (typeof raw === 'string') {
+      texts.set(index, raw);
       continue;
     }
     let scaleFactor = 0;
-    if (point.scaleFactorPoint !== undefined) {
-      const resolved = resolveScaleFactor(image, byId, scaleFactors, point.scaleFactorPoint);
+    const slot = plan.scaleFactorSlot[index] ?? -1;
+    if (slot >= 0) {
+      let resolved = scaleFactors[slot];
+      if (resolved === undefined) {
+        resolved = resolveScaleFactor(image, layout, plan, slot);
+        scaleFactors[slot] = resolved;
+      }
       if (resolved === null) continue;
       if (typeof resolved === 'string') {
         problems.push(`point "${point.id}": ${resolved}`);
@@ -470,13 +620,25 @@ export function decodeBlocks(protocol: ProtocolDefinition, blocks: readonly Regi
       }
       scaleFactor = resolved;
     }
-    const value = engineeringValue(point, raw.value, scaleFactor);
+    const value = engineeringValue(point, raw, scaleFactor, plan.fixedDecimals[index] ?? 0);
     if (!Number.isFinite(value)) {
       problems.push(`point "${point.id}": scaled value is not finite`);
       continue;
     }
-    values[point.id] = value;
+    numbers[index] = value;
   }
+  return { numbers, texts, problems };
+}
+
+/** `decodeBlocksIndexed` as values by point id. */
+export function decodeBlocks(protocol: ProtocolDefinition, blocks: readonly RegisterBlock[]): DecodeResult {
+  const { points } = planOf(protocol);
+  const { numbers, texts, problems } = decodeBlocksIndexed(protocol, blocks);
+  const values: Record<string, DecodedValue> = {};
+  points.forEach((point, index) => {
+    const value = texts.get(index) ?? numbers[index];
+    if (value !== undefined && !(typeof value === 'number' && Number.isNaN(value))) values[point.id] = value;
+  });
   return { values, problems };
 }
 
@@ -637,29 +799,56 @@ export interface ActiveEvent {
   point: string;
 }
 
+/** The event when its bit is set in the value of its point, else null. */
+function eventIfSet(event: EventDefinition, value: unknown): ActiveEvent | null {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return null;
+  if (!Number.isInteger(event.bit) || event.bit < 0 || event.bit > 63) return null;
+  // Arithmetic rather than bit operators: those work on 32-bit signed integers only.
+  if (Math.floor(value / 2 ** event.bit) % 2 !== 1) return null;
+  return { code: event.code, level: event.level, bit: event.bit, point: event.point };
+}
+
 /** The map's events whose bit is set in decoded values, in map order. */
 export function decodeEvents(protocol: ProtocolDefinition, values: Record<string, DecodedValue>): ActiveEvent[] {
   const active: ActiveEvent[] = [];
   if (!isRecord(protocol) || !Array.isArray(protocol.events) || !isRecord(values)) return active;
   for (const event of protocol.events) {
-    const value = Object.hasOwn(values, event.point) ? values[event.point] : undefined;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) continue;
-    if (!Number.isInteger(event.bit) || event.bit < 0 || event.bit > 63) continue;
-    // Arithmetic rather than bit operators: those work on 32-bit signed integers only.
-    if (Math.floor(value / 2 ** event.bit) % 2 === 1) {
-      active.push({ code: event.code, level: event.level, bit: event.bit, point: event.point });
-    }
+    const set = eventIfSet(event, Object.hasOwn(values, event.point) ? values[event.point] : undefined);
+    if (set) active.push(set);
+  }
+  return active;
+}
+
+/** `decodeEvents` over the numbers of `decodeBlocksIndexed`. */
+export function decodeEventsIndexed(protocol: ProtocolDefinition, numbers: Float64Array): ActiveEvent[] {
+  const active: ActiveEvent[] = [];
+  for (const { event, index } of planOf(protocol).events) {
+    const value = numbers[index];
+    // No bit is set in 0, the usual value, and NaN (absent) is no bit field at all.
+    if (value === undefined || value === 0 || Number.isNaN(value)) continue;
+    const set = eventIfSet(event, value);
+    if (set) active.push(set);
   }
   return active;
 }
 
 /**
- * Ids of the numeric points a report stores, in map order: everything except strings and points that
- * only serve as scale factors (already applied to the values). The server keeps a report as a real[]
- * in exactly this order, so the order is part of the storage format.
+ * Indexes (in `mapPoints`) of the numeric points a report stores, in map order: everything except
+ * strings and points that only serve as scale factors (already applied to the values). The server keeps
+ * a report as a real[] in exactly this order, so the order is part of the storage format.
  */
-export function numericPointIds(protocol: ProtocolDefinition): string[] {
+export function numericPointIndexes(protocol: ProtocolDefinition): number[] {
   const points = pointsOf(protocol);
   const factorIds = scaleFactorIds(points);
-  return points.filter((point) => point.type !== 'string' && !factorIds.has(point.id)).map((point) => point.id);
+  const indexes: number[] = [];
+  points.forEach((point, index) => {
+    if (point.type !== 'string' && !factorIds.has(point.id)) indexes.push(index);
+  });
+  return indexes;
+}
+
+/** Ids of the points `numericPointIndexes` names, in the same order. */
+export function numericPointIds(protocol: ProtocolDefinition): string[] {
+  const points = pointsOf(protocol);
+  return numericPointIndexes(protocol).map((index) => points[index]?.id ?? '');
 }

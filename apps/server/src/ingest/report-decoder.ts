@@ -1,6 +1,6 @@
 import { type ReportPayload, ReportPayloadSchema } from '@sunward/contracts/gateway-protocol';
-import { decodeBlocks, decodeEvents, numericPointIds, registersFromHex } from '@sunward/protocol/codec';
-import type { ProtocolDefinition, RegisterBlock } from '@sunward/protocol/types';
+import { decodeBlocksIndexed, decodeEventsIndexed, mapPoints, numericPointIndexes, registersFromHex } from '@sunward/protocol/codec';
+import type { PointRole, ProtocolDefinition, RegisterBlock } from '@sunward/protocol/types';
 
 /** Why a report or one device of it was not stored; counted and logged by the pipeline. */
 export type RejectReason =
@@ -33,11 +33,6 @@ export interface DecodedReading {
   activeEvents: { code: number; level: string }[];
   /** The device's own nameplate strings (SunSpec Mn, Md, Vr), when the report carries them. */
   nameplate: { brand: string | null; model: string | null; firmware: string | null };
-}
-
-function text(values: Record<string, number | string>, id: string): string | null {
-  const value = values[id];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 64) : null;
 }
 
 export interface DecodeContext {
@@ -75,8 +70,10 @@ export function parseReport(
 }
 
 interface StoragePlan {
-  order: string[];
-  roles: Map<string, string>;
+  /** Point indexes (of `mapPoints`) stored, in storage order. */
+  order: number[];
+  indexById: Map<string, number>;
+  roles: Map<PointRole, number>;
 }
 
 // Worked out once per map: the storage order and which point plays which role.
@@ -84,18 +81,26 @@ const plans = new WeakMap<ProtocolDefinition, StoragePlan>();
 function storagePlan(protocol: ProtocolDefinition): StoragePlan {
   let plan = plans.get(protocol);
   if (!plan) {
-    const roles = new Map<string, string>();
-    for (const point of protocol.points) if (point.role && !roles.has(point.role)) roles.set(point.role, point.id);
-    plan = { order: numericPointIds(protocol), roles };
+    const indexById = new Map<string, number>();
+    const roles = new Map<PointRole, number>();
+    mapPoints(protocol).forEach((point, index) => {
+      if (!indexById.has(point.id)) indexById.set(point.id, index);
+      if (point.role && !roles.has(point.role)) roles.set(point.role, index);
+    });
+    plan = { order: numericPointIndexes(protocol), indexById, roles };
     plans.set(protocol, plan);
   }
   return plan;
 }
 
-function pick(plan: StoragePlan, values: Record<string, number | string>, role: string): number | null {
-  const id = plan.roles.get(role);
-  const value = id === undefined ? undefined : values[id];
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+function pick(plan: StoragePlan, numbers: Float64Array, role: PointRole): number | null {
+  const value = numbers[plan.roles.get(role) ?? -1];
+  return value !== undefined && Number.isFinite(value) ? value : null;
+}
+
+function text(plan: StoragePlan, texts: Map<number, string>, id: string): string | null {
+  const value = texts.get(plan.indexById.get(id) ?? -1)?.trim();
+  return value ? value.slice(0, 64) : null;
 }
 
 /**
@@ -138,26 +143,30 @@ export function decodeReport(report: ReportPayload, context: DecodeContext): Dec
       if (!registers) badBlock = true;
       else blocks.push({ functionCode: block.fc, address: block.addr, registers });
     }
-    const decoded = decodeBlocks(protocol, blocks);
-    if (badBlock || (decoded.problems.length > 0 && Object.keys(decoded.values).length === 0)) {
+    const decoded = decodeBlocksIndexed(protocol, blocks);
+    const { numbers, texts } = decoded;
+    if (badBlock || (decoded.problems.length > 0 && texts.size === 0 && numbers.every(Number.isNaN))) {
       rejected.push({ reason: 'bad_registers', sn: device.sn, detail: decoded.problems.slice(0, 3).join('; ') });
       continue;
     }
-    const values: Record<string, number | string> = { ...device.values, ...decoded.values };
     const plan = storagePlan(protocol);
+    // Values the gateway decoded itself fill the points no register block carried.
+    for (const [id, value] of Object.entries(device.values ?? {})) {
+      const index = plan.indexById.get(id);
+      if (index !== undefined && Number.isNaN(numbers[index]) && !texts.has(index) && Number.isFinite(value)) numbers[index] = value;
+    }
+    const values = new Array<number>(plan.order.length);
+    for (let i = 0; i < plan.order.length; i++) values[i] = numbers[plan.order[i] ?? -1] ?? Number.NaN;
     readings.push({
       deviceId: known.id,
       ts,
-      values: plan.order.map((id) => {
-        const v = values[id];
-        return typeof v === 'number' && Number.isFinite(v) ? v : Number.NaN;
-      }),
-      powerW: pick(plan, values, 'power'),
-      energyTotalWh: pick(plan, values, 'energy_total'),
-      soc: pick(plan, values, 'soc'),
-      operatingState: pick(plan, values, 'operating_state'),
-      activeEvents: decodeEvents(protocol, values).map((e) => ({ code: e.code, level: e.level })),
-      nameplate: { brand: text(values, 'Mn'), model: text(values, 'Md'), firmware: text(values, 'Vr') },
+      values,
+      powerW: pick(plan, numbers, 'power'),
+      energyTotalWh: pick(plan, numbers, 'energy_total'),
+      soc: pick(plan, numbers, 'soc'),
+      operatingState: pick(plan, numbers, 'operating_state'),
+      activeEvents: decodeEventsIndexed(protocol, numbers).map((e) => ({ code: e.code, level: e.level })),
+      nameplate: { brand: text(plan, texts, 'Mn'), model: text(plan, texts, 'Md'), firmware: text(plan, texts, 'Vr') },
     });
   }
   return { seq: report.seq, readings, rejected };
