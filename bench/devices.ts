@@ -58,9 +58,7 @@ await db.execute(sql`insert into device_realtime (device_id, ts, values, power_w
   select d.id, now() - make_interval(secs => d.id % 300), array_fill(1::real, array[${width}::int]), (d.id * 37 % 10000)::float8, (d.id * 53 % 900000) * 100.0,
          (now() at time zone 'Europe/Berlin')::date, (d.id * 17 % 60000)::float8
   from devices d`);
-await db.execute(
-  sql`update devices set last_report_at = now() - make_interval(secs => id % 300), brand = 'Sunward', model = case when id % 2 = 0 then 'SW-10K' else 'SW-20K' end`,
-);
+await db.execute(sql`update devices set brand = 'Sunward', model = case when id % 2 = 0 then 'SW-10K' else 'SW-20K' end`);
 await db.execute(sql`insert into device_energy_daily (device_id, day, counter_min_wh, counter_max_wh)
   select d.id, (current_date - k), (d.id * 53 % 900000) * 100.0 - k * 20000 - 20000, (d.id * 53 % 900000) * 100.0 - k * 20000
   from devices d, generate_series(0, 364) k`);

@@ -406,7 +406,6 @@ export const devices = pgTable(
     /** The firmware version the device reports (SunSpec Vr); an upgrade to it answers 4001. */
     firmwareVersion: text('firmware_version'),
     status: smallint('status').notNull().default(2),
-    lastReportAt: timestamp('last_report_at', { withTimezone: true }),
     /** Meters: the plant's main (grid-connection) meter; at most one per plant. */
     mainMeter: boolean('main_meter').notNull().default(false),
     /** Family-specific settings kept by the console (a meter's CT/PT ratios, offsets, prices). */

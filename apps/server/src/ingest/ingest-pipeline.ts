@@ -68,8 +68,6 @@ export function createIngestPipeline(deps: {
   const devicesById = new Map<number, DeviceRecord>();
   const openEvents = new Map<number, Set<number>>();
   const lastSeq = new Map<number, number>();
-  // Last status written per device: plant statuses are recomputed only when one changes.
-  const knownStatus = new Map<number, number>();
   const stats: IngestStats = { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
   let queue: Pending[] = [];
   // Plant-days with new readings; their plant totals are refreshed together every few seconds.
@@ -173,7 +171,7 @@ export function createIngestPipeline(deps: {
       }
     }
     try {
-      await repository.writeBatch({
+      const { statusChanges } = await repository.writeBatch({
         readings: readings.map((r) => ({ deviceId: r.deviceId, ts: r.ts, values: r.values })),
         realtime: [...latest.values()].map((r) => ({
           deviceId: r.deviceId,
@@ -196,14 +194,10 @@ export function createIngestPipeline(deps: {
         const plantId = devicesById.get(row.deviceId)?.plantId;
         if (plantId != null) dirtyPlantDays.set(`${plantId}|${row.day}`, { plantId, day: row.day });
       }
+      // Plant statuses are recomputed only when a device's status changed; the database says which did,
+      // so several server processes sharing the ingest agree.
       const changedPlants = new Set<number>();
-      for (const s of statuses) {
-        if (knownStatus.get(s.deviceId) !== s.status) {
-          knownStatus.set(s.deviceId, s.status);
-          const plantId = devicesById.get(s.deviceId)?.plantId;
-          if (plantId != null) changedPlants.add(plantId);
-        }
-      }
+      for (const change of statusChanges) if (change.plantId !== null) changedPlants.add(change.plantId);
       await refreshPlantStatuses([...changedPlants]);
       stats.batches++;
       stats.reportsStored += batch.length;
@@ -332,7 +326,6 @@ export function createIngestPipeline(deps: {
 
     async sweepOffline(multiple: number, offlineStatus: number): Promise<void> {
       const changed = await repository.markSilentDevicesOffline(multiple, new Date(), offlineStatus);
-      for (const deviceId of changed.deviceIds) knownStatus.set(deviceId, offlineStatus);
       await refreshPlantStatuses(changed.plantIds);
     },
 

@@ -130,7 +130,7 @@ export function createTelemetryRepository(db: Database) {
     /**
      * Stores one batch in one transaction: raw readings (a redelivered one is a no-op), the realtime
      * snapshot (only moving forward in time), daily counters, device statuses, events and gateway
-     * sequence numbers.
+     * sequence numbers. Returns the devices whose status changed.
      */
     async writeBatch(batch: {
       readings: ReadingRow[];
@@ -140,8 +140,8 @@ export function createTelemetryRepository(db: Database) {
       openEvents: { deviceId: number; plantId: number | null; code: number; level: string; at: Date }[];
       clearEvents: { deviceId: number; code: number; at: Date }[];
       gateways: { gatewayId: number; lastSeq: number; gaps: number; at: Date }[];
-    }): Promise<void> {
-      await db.transaction(async (tx) => {
+    }): Promise<{ statusChanges: { deviceId: number; plantId: number | null }[] }> {
+      return db.transaction(async (tx) => {
         // Column arrays through unnest: one parameter per column instead of three per row, several
         // times faster than multi-row VALUES. Each row's values travel as one array literal.
         for (const part of chunks(batch.readings, MAX_ROWS_PER_STATEMENT)) {
@@ -175,15 +175,22 @@ export function createTelemetryRepository(db: Database) {
               counter_max_wh = greatest(${deviceEnergyDaily.counterMaxWh}, excluded.counter_max_wh),
               peak_w = greatest(${deviceEnergyDaily.peakW}, excluded.peak_w)`);
         }
-        if (batch.statuses.length > 0) {
-          // One statement per batch; a row is only rewritten when it moves forward in time.
-          await tx.execute(sql`
-            update ${devices} d set status = v.status, last_report_at = v.ts
-            from (select unnest(${sql.param(batch.statuses.map((s) => s.deviceId))}::int[]) as id,
-                         unnest(${sql.param(batch.statuses.map((s) => s.status))}::smallint[]) as status,
-                         unnest(${sql.param(batch.statuses.map((s) => s.ts.toISOString()))}::timestamptz[]) as ts) v
-            where d.id = v.id and (d.last_report_at is null or d.last_report_at <= v.ts)`);
-        }
+        // A device row is rewritten only when its status changes, and only by its newest reading (the
+        // realtime row above already holds the newest time): the report time itself lives in device_realtime.
+        // Writing every device on every report cost as much as storing the readings.
+        const changed =
+          batch.statuses.length === 0
+            ? []
+            : await queryRows<{ id: number; plant_id: number | null }>(
+                tx,
+                sql`
+            update ${devices} d set status = v.status
+            from unnest(${sql.param(batch.statuses.map((s) => s.deviceId))}::int[], ${sql.param(batch.statuses.map((s) => s.status))}::smallint[],
+                        ${sql.param(batch.statuses.map((s) => s.ts.toISOString()))}::timestamptz[]) as v(id, status, ts)
+            where d.id = v.id and d.status <> v.status
+              and v.ts >= (select r.ts from ${deviceRealtime} r where r.device_id = d.id)
+            returning d.id, d.plant_id`,
+              );
         if (batch.openEvents.length > 0) {
           await tx
             .insert(deviceEvents)
@@ -207,6 +214,7 @@ export function createTelemetryRepository(db: Database) {
                          unnest(${sql.param(batch.gateways.map((g) => g.at.toISOString()))}::timestamptz[]) as at) v
             where g.id = v.id`);
         }
+        return { statusChanges: changed.map((r) => ({ deviceId: r.id, plantId: r.plant_id })) };
       });
     },
 
@@ -279,7 +287,8 @@ export function createTelemetryRepository(db: Database) {
         update ${devices} d set status = ${offline}
         from ${gateways} g
         where g.id = d.gateway_id and d.status <> ${offline}
-          and (d.last_report_at is null or d.last_report_at < ${now}::timestamptz - make_interval(secs => g.report_interval_s * ${multiple}))
+          and not exists (select 1 from ${deviceRealtime} r where r.device_id = d.id
+                          and r.ts >= ${now}::timestamptz - make_interval(secs => g.report_interval_s * ${multiple}))
         returning d.id, d.plant_id`,
       );
       return {

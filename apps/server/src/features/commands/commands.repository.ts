@@ -119,7 +119,7 @@ export function createCommandsRepository(db: Database) {
               -- Settled: a gateway subscribes to its commands just after connecting; a report since then (or a few
               -- seconds online) shows it listens, so the upgrade is not published into the gap.
               and (g.last_online_at < now() - interval '5 seconds'
-                   or exists (select 1 from devices d where d.gateway_id = g.id and d.last_report_at > g.last_online_at))
+                   or g.last_report_at > g.last_online_at)
             order by c.id limit ${limit}`,
       );
       return rows.map((r) => ({ id: Number(r.id), gatewaySn: r.gateway_sn, firmId: Number(r.request?.firmId ?? 0), userId: r.user_id }));

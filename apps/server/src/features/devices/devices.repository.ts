@@ -46,7 +46,7 @@ const SORTS: Record<DeviceListQuery['sort'], SQL> = {
   powerW: sql`r.power_w`,
   energyTodayWh: ENERGY_TODAY,
   energyTotalWh: sql`r.energy_total_wh`,
-  lastReportAt: sql`d.last_report_at`,
+  lastReportAt: sql`r.ts`,
   plantName: sql`p.name`,
 };
 
@@ -82,7 +82,7 @@ export function createDevicesRepository(db: Database) {
       db,
       sql`select d.id, d.sn, d.alias, d.family, d.protocol_id, d.brand, d.model, d.firmware_version, d.rated_power_w, d.plant_id, p.name as plant_name,
                  coalesce(p.timezone, 'UTC') as timezone, coalesce(p.company_id, g.company_id) as company_id, g.sn as gateway_sn, d.status,
-                 r.power_w, r.energy_total_wh, r.soc, d.last_report_at, d.parent_id, d.main_meter, d.settings,
+                 r.power_w, r.energy_total_wh, r.soc, r.ts as last_report_at, d.parent_id, d.main_meter, d.settings,
                  ${ENERGY_TODAY} as energy_today_wh,
                  (select count(*) from devices s where s.parent_id = d.id)::int as slave_count
                  ${withValues ? sql`, r.values` : sql``}

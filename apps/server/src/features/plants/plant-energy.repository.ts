@@ -113,8 +113,8 @@ export function createPlantEnergyRepository(db: Database) {
     async devices(plantId: number): Promise<DeviceRecord[]> {
       const rows = await queryRows<Record<string, unknown>>(
         db,
-        sql`select id, sn, alias, family, protocol_id, model, rated_power_w, status, parent_id, last_report_at
-            from devices where plant_id = ${plantId} order by id`,
+        sql`select d.id, d.sn, d.alias, d.family, d.protocol_id, d.model, d.rated_power_w, d.status, d.parent_id, r.ts as last_report_at
+            from devices d left join device_realtime r on r.device_id = d.id where d.plant_id = ${plantId} order by d.id`,
       );
       return rows.map((r) => ({
         id: Number(r.id),
