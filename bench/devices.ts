@@ -54,10 +54,14 @@ const protocol = protocolById('sunspec-inverter-3p');
 if (!protocol) throw new Error('no inverter map');
 const width = numericPointIds(protocol).length;
 const powerIndex = pointIndex(protocol.id, 'W') ?? 1;
-await db.execute(sql`insert into device_realtime (device_id, ts, values, power_w, energy_total_wh, energy_day, energy_today_wh)
-  select d.id, now() - make_interval(secs => d.id % 300), array_fill(1::real, array[${width}::int]), (d.id * 37 % 10000)::float8, (d.id * 53 % 900000) * 100.0,
+await db.execute(sql`insert into device_realtime (device_id, ts, power_w, energy_total_wh, energy_day, energy_today_wh)
+  select d.id, now() - make_interval(secs => d.id % 300), (d.id * 37 % 10000)::float8, (d.id * 53 % 900000) * 100.0,
          (now() at time zone 'Europe/Berlin')::date, (d.id * 17 % 60000)::float8
   from devices d`);
+// Each device's latest reading, whose values the detail page shows.
+await db.execute(
+  sql`insert into readings (device_id, ts, values) select device_id, ts, array_fill(1::real, array[${width}::int]) from device_realtime`,
+);
 await db.execute(sql`update devices set brand = 'Sunward', model = case when id % 2 = 0 then 'SW-10K' else 'SW-20K' end`);
 await db.execute(sql`insert into device_energy_daily (device_id, day, counter_min_wh, counter_max_wh)
   select d.id, (current_date - k), (d.id * 53 % 900000) * 100.0 - k * 20000 - 20000, (d.id * 53 % 900000) * 100.0 - k * 20000

@@ -39,6 +39,18 @@ const lastTs = new Map<string, number>();
 let sent = 0;
 let readings = 0;
 let acked = 0;
+// Reports the server refused to acknowledge (not stored): sent again, as a gateway's store and forward does.
+let refused = 0;
+const resend: { client: mqtt.MqttClient; topic: string; payload: string }[] = [];
+function publish(client: mqtt.MqttClient, topic: string, payload: string) {
+  client.publish(topic, payload, { qos: 1 }, (error) => {
+    if (!error) acked++;
+    else {
+      refused++;
+      resend.push({ client, topic, payload });
+    }
+  });
+}
 const started = Date.now();
 const intervalMs = 1000 / job.ratePerSecond;
 let next = started;
@@ -52,9 +64,8 @@ while (Date.now() - started < job.seconds * 1000) {
   lastTs.set(gateway.sn, ts);
   const devices = gateway.devices.map((sn) => `{"sn":"${sn}","proto":"${job.protocolId}","blocks":${blocksJson}}`).join(',');
   const payload = `{"v":1,"seq":${index},"ts":${ts},"devices":[${devices}]}`;
-  client.publish(gatewayTopic(gateway.sn, 'report'), payload, { qos: 1 }, () => {
-    acked++;
-  });
+  publish(client, gatewayTopic(gateway.sn, 'report'), payload);
+  for (const again of resend.splice(0)) publish(again.client, again.topic, again.payload);
   sent++;
   readings += gateway.devices.length;
   next += intervalMs;
@@ -64,6 +75,9 @@ while (Date.now() - started < job.seconds * 1000) {
 }
 // Wait for the acknowledgements (PUBACK = stored) of everything sent.
 const deadline = Date.now() + 120_000;
-while (acked < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+while (acked < sent && Date.now() < deadline) {
+  for (const again of resend.splice(0)) publish(again.client, again.topic, again.payload);
+  await new Promise((r) => setTimeout(r, 50));
+}
 await Promise.all(clients.map((c) => c.endAsync()));
-process.stdout.write(`${JSON.stringify({ sent, readings, acked })}\n`);
+process.stdout.write(`${JSON.stringify({ sent, readings, acked, refused })}\n`);

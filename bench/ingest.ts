@@ -84,7 +84,9 @@ const results = await Promise.all(
     const job = { url, gateways: fleet.filter((_, i) => i % P === p), protocolId: args.protocol, ratePerSecond: rate / P, seconds };
     return run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ingest-publisher.ts'), JSON.stringify(job)], {
       maxBuffer: 1 << 20,
-    }).then((r) => JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { sent: number; readings: number; acked: number });
+    }).then(
+      (r) => JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { sent: number; readings: number; acked: number; refused: number },
+    );
   }),
 );
 const elapsed = (Date.now() - started) / 1000;
@@ -95,6 +97,7 @@ const distinct = await db.execute(sql`select count(distinct (device_id, ts)) as 
 const sentReadings = results.reduce((n, r) => n + r.readings, 0);
 const sentReports = results.reduce((n, r) => n + r.sent, 0);
 const ackedReports = results.reduce((n, r) => n + r.acked, 0);
+const refusedReports = results.reduce((n, r) => n + (r.refused ?? 0), 0);
 const sorted = [...lags].sort((a, b) => a - b);
 const pct = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const steady = perSecond.slice(2, -2);
@@ -104,7 +107,11 @@ const distinctCount = Number((distinct as unknown as { rows: { n: number | strin
 console.log(
   `database: ${args.db}; ${G} gateways × ${D} devices (${args.protocol}), ${P} publisher processes, offered ${rate} reports/s (${rate * D} device readings/s) for ${seconds} s`,
 );
-console.log(`sent ${sentReports} reports (${sentReadings} readings), acknowledged ${ackedReports}, in ${elapsed.toFixed(1)} s`);
+console.log(
+  `sent ${sentReports} reports (${sentReadings} readings), acknowledged ${ackedReports}, in ${elapsed.toFixed(1)} s; refused then resent ${refusedReports}`,
+);
+const { rejected, gaps } = server.telemetry.pipeline.stats;
+console.log(`rejected by reason: ${JSON.stringify(rejected)}; sequence gaps seen: ${gaps}`);
 console.log(`stored ${storedCount} readings: lost ${sentReadings - storedCount}, duplicated ${storedCount - distinctCount}`);
 console.log(
   `throughput: ${(storedCount / elapsed).toFixed(0)} device readings/s average; steady-state median ${steady.sort((a, b) => a - b)[Math.floor(steady.length / 2)] ?? 0}/s, max ${Math.max(...perSecond)}/s`,

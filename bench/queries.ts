@@ -46,8 +46,8 @@ await db.execute(sql`insert into devices (sn, plant_id, family, protocol_id)
 await db.execute(sql`insert into device_energy_daily (device_id, day, counter_min_wh, counter_max_wh, peak_w)
   select d.id, day::date, (day::date - date '2025-01-01') * 40000.0, (day::date - date '2025-01-01') * 40000.0 + 38000 + (d.id % 7) * 500, 9000
   from devices d, generate_series(current_date - 364, current_date, interval '1 day') day`);
-await db.execute(sql`insert into device_realtime (device_id, ts, values, power_w, energy_total_wh, soc)
-  select id, now(), array_fill(1.5::real, array[40]), 5000, 1e6, null from devices`);
+await db.execute(sql`insert into device_realtime (device_id, ts, power_w, energy_total_wh, soc)
+  select id, now(), 5000, 1e6, null from devices`);
 // Raw readings: recent days for all devices, a full year for a few.
 await server.telemetry.pipeline.drain();
 await db.execute(sql`insert into readings (device_id, ts, values)

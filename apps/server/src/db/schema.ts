@@ -439,8 +439,8 @@ export const deviceRealtime = pgTable('device_realtime', {
   deviceId: integer('device_id')
     .primaryKey()
     .references(() => devices.id, { onDelete: 'cascade' }),
+  /** Time of the device's newest reading; its values are that row of `readings` (LATEST_VALUES). */
   ts: timestamp('ts', { withTimezone: true }).notNull(),
-  values: real('values').array().notNull(),
   powerW: doublePrecision('power_w'),
   energyTotalWh: doublePrecision('energy_total_wh'),
   soc: real('soc'),

@@ -1,6 +1,7 @@
 import { type DeviceStatusValue, worstStatus } from '@sunward/contracts/device-status';
 import { protocolById } from '@sunward/protocol/maps/index';
 import type { FastifyBaseLogger } from 'fastify';
+import { isTransientConflict } from '../db/errors.js';
 import { statusFromReading } from './device-state.js';
 import type { LiveHub } from './live-hub.js';
 import { localDay } from './local-day.js';
@@ -23,6 +24,13 @@ export interface IngestSettings {
 }
 
 const PLANT_DAY_REFRESH_MS = 5000;
+/** A batch that lost a deadlock or serialization conflict (another server process) is tried again. */
+const BATCH_ATTEMPTS = 3;
+
+/** Rows in device order, so concurrent writers lock them in the same order and cannot deadlock. */
+function byDevice<T extends { deviceId: number }>(rows: Iterable<T>): T[] {
+  return [...rows].sort((a, b) => a.deviceId - b.deviceId);
+}
 
 export const DEFAULT_INGEST_SETTINGS: IngestSettings = {
   maxBatchReadings: 2000,
@@ -72,20 +80,41 @@ export function createIngestPipeline(deps: {
   let queue: Pending[] = [];
   // Plant-days with new readings; their plant totals are refreshed together every few seconds.
   const dirtyPlantDays = new Map<string, { plantId: number; day: string }>();
+  // The refresh takes its turn between batches: it rewrites the same realtime rows, and two writers
+  // locking them in different orders deadlocked under load (the batch then failed and went unacknowledged).
   const plantDayTimer = setInterval(() => {
     if (dirtyPlantDays.size === 0 || !deps.refreshPlantDays) return;
-    const days = [...dirtyPlantDays.values()];
-    dirtyPlantDays.clear();
-    deps.refreshPlantDays(days).catch((error: unknown) => {
-      for (const d of days) dirtyPlantDays.set(`${d.plantId}|${d.day}`, d);
-      log.error({ err: error }, 'plant energy refresh failed; retrying');
-    });
+    flushing = flushing.then(refreshDirtyPlantDays);
   }, PLANT_DAY_REFRESH_MS);
   plantDayTimer.unref();
   let queuedReadings = 0;
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
   const waiters: (() => void)[] = [];
+
+  async function refreshDirtyPlantDays(): Promise<void> {
+    if (dirtyPlantDays.size === 0 || !deps.refreshPlantDays) return;
+    const days = [...dirtyPlantDays.values()];
+    dirtyPlantDays.clear();
+    try {
+      await deps.refreshPlantDays(days);
+    } catch (error) {
+      for (const d of days) dirtyPlantDays.set(`${d.plantId}|${d.day}`, d);
+      log.error({ err: error }, 'plant energy refresh failed; retrying');
+    }
+  }
+
+  /** Writes a batch, again when it lost a conflict with another writer, up to BATCH_ATTEMPTS times. */
+  async function writeWithRetry(batch: Parameters<TelemetryRepository['writeBatch']>[0]) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await repository.writeBatch(batch);
+      } catch (error) {
+        if (attempt >= BATCH_ATTEMPTS || !isTransientConflict(error)) throw error;
+        log.warn({ err: error, attempt }, 'ingest batch lost a conflict; trying again');
+      }
+    }
+  }
 
   function remember(device: DeviceRecord) {
     devicesBySn.set(device.sn, device);
@@ -138,10 +167,11 @@ export function createIngestPipeline(deps: {
       if (r.powerW !== null) row.peakW = row.peakW === null ? r.powerW : Math.max(row.peakW, r.powerW);
       daily.set(key, row);
     }
+    const newest = byDevice(latest.values());
     const statuses: { deviceId: number; status: DeviceStatusValue; ts: Date }[] = [];
     const toOpen: { deviceId: number; plantId: number | null; code: number; level: string; at: Date }[] = [];
     const toClear: { deviceId: number; code: number; at: Date }[] = [];
-    for (const r of latest.values()) {
+    for (const r of newest) {
       statuses.push({ deviceId: r.deviceId, status: statusFromReading(r.operatingState, r.activeEvents), ts: r.ts });
       const open = openEvents.get(r.deviceId) ?? new Set<number>();
       const active = new Set(r.activeEvents.map((e) => e.code));
@@ -171,21 +201,20 @@ export function createIngestPipeline(deps: {
       }
     }
     try {
-      const { statusChanges } = await repository.writeBatch({
+      const { statusChanges } = await writeWithRetry({
         readings: readings.map((r) => ({ deviceId: r.deviceId, ts: r.ts, values: r.values })),
-        realtime: [...latest.values()].map((r) => ({
+        realtime: newest.map((r) => ({
           deviceId: r.deviceId,
           ts: r.ts,
-          values: r.values,
           powerW: r.powerW,
           energyTotalWh: r.energyTotalWh,
           soc: r.soc,
         })),
-        daily: [...daily.values()],
+        daily: byDevice(daily.values()),
         statuses,
         openEvents: toOpen,
         clearEvents: toClear,
-        gateways: [...gatewayRows.values()],
+        gateways: [...gatewayRows.values()].sort((a, b) => a.gatewayId - b.gatewayId),
       });
       await recordNameplates(latest.values());
       for (const e of toOpen) openEvents.set(e.deviceId, (openEvents.get(e.deviceId) ?? new Set()).add(e.code));
@@ -337,6 +366,7 @@ export function createIngestPipeline(deps: {
       if (dirtyPlantDays.size > 0 && deps.refreshPlantDays) {
         const days = [...dirtyPlantDays.values()];
         dirtyPlantDays.clear();
+        // Here a failure is the caller's to see (shutdown, tests), not retried in the background.
         await deps.refreshPlantDays(days);
       }
     },

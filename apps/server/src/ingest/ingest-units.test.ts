@@ -2,6 +2,7 @@ import { DeviceStatus } from '@sunward/contracts/device-status';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import { describe, expect, it } from 'vitest';
+import { isTransientConflict, isUniqueViolation } from '../db/errors.js';
 import { isSilent, statusFromReading } from './device-state.js';
 import { gatewayKeyMatches, hashGatewayKey, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
 import { localDay } from './local-day.js';
@@ -114,5 +115,16 @@ describe('localDay', () => {
     expect(localDay(instant, 'Europe/Berlin')).toBe('2026-06-02');
     expect(localDay(instant, 'America/Phoenix')).toBe('2026-06-01');
     expect(localDay(instant, 'Asia/Shanghai')).toBe('2026-06-02');
+  });
+});
+
+describe('database conflicts', () => {
+  it('knows a deadlock or serialization failure, also wrapped by the driver, as worth another attempt', () => {
+    expect(isTransientConflict({ code: '40P01' })).toBe(true);
+    expect(isTransientConflict(Object.assign(new Error('Failed query'), { cause: { code: '40001' } }))).toBe(true);
+    expect(isTransientConflict({ code: '23505' })).toBe(false);
+    expect(isTransientConflict(new Error('connection lost'))).toBe(false);
+    expect(isTransientConflict(null)).toBe(false);
+    expect(isUniqueViolation({ cause: { code: '23505' } })).toBe(true);
   });
 });

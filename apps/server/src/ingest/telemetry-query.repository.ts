@@ -4,6 +4,13 @@ import { pointIndex } from '@sunward/protocol/positions';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../db/client.js';
 
+/**
+ * The point values of a device's latest reading, for a query that names device_realtime `r`. The realtime
+ * row keeps the reading's time and headline figures; the values stay in `readings` alone, so ingest
+ * writes each array once (empty when the reading expired from raw retention).
+ */
+export const LATEST_VALUES: SQL = sql`coalesce((select rd.values from readings rd where rd.device_id = r.device_id and rd.ts = r.ts), '{}'::real[])`;
+
 /** Device families whose energy counter is generation (heat pumps and switches count consumption). */
 export const GENERATING_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_inverter'] as const;
 
@@ -15,7 +22,7 @@ export const GENERATING_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_invert
 const HYBRID_BATTERY_W: SQL = (() => {
   const cases = BUILT_IN_PROTOCOLS.flatMap((protocol) => {
     const index = pointIndex(protocol.id, 'BatW');
-    return index === undefined ? [] : [sql`when ${protocol.id} then r.values[${sql.raw(String(index))}]`];
+    return index === undefined ? [] : [sql`when ${protocol.id} then (${LATEST_VALUES})[${sql.raw(String(index))}]`];
   });
   return cases.length === 0
     ? sql`0`
@@ -133,7 +140,7 @@ export function createTelemetryQueries(db: Database) {
     async realtimeValues(deviceId: number): Promise<{ ts: Date; values: number[] } | undefined> {
       const [row] = await queryRows<{ ts: Date; values: number[] }>(
         db,
-        sql`select ts, values from device_realtime where device_id = ${deviceId}`,
+        sql`select r.ts, ${LATEST_VALUES} as values from device_realtime r where r.device_id = ${deviceId}`,
       );
       return row;
     },

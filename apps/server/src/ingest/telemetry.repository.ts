@@ -20,7 +20,6 @@ export interface ReadingRow {
 export interface RealtimeRow {
   deviceId: number;
   ts: Date;
-  values: number[];
   powerW: number | null;
   energyTotalWh: number | null;
   soc: number | null;
@@ -155,12 +154,12 @@ export function createTelemetryRepository(db: Database) {
         if (batch.realtime.length > 0) {
           const rt = batch.realtime;
           await tx.execute(sql`
-            insert into ${deviceRealtime} (device_id, ts, values, power_w, energy_total_wh, soc)
-            select d, t, v::real[], p, e, s
+            insert into ${deviceRealtime} (device_id, ts, power_w, energy_total_wh, soc)
+            select d, t, p, e, s
             from unnest(${sql.param(rt.map((r) => r.deviceId))}::int[], ${sql.param(rt.map((r) => r.ts.toISOString()))}::timestamptz[],
-                        ${sql.param(rt.map((r) => arrayLiteral(r.values)))}::text[], ${sql.param(rt.map((r) => r.powerW))}::float8[],
-                        ${sql.param(rt.map((r) => r.energyTotalWh))}::float8[], ${sql.param(rt.map((r) => r.soc))}::real[]) as rows(d, t, v, p, e, s)
-            on conflict (device_id) do update set ts = excluded.ts, values = excluded.values, power_w = excluded.power_w,
+                        ${sql.param(rt.map((r) => r.powerW))}::float8[], ${sql.param(rt.map((r) => r.energyTotalWh))}::float8[],
+                        ${sql.param(rt.map((r) => r.soc))}::real[]) as rows(d, t, p, e, s)
+            on conflict (device_id) do update set ts = excluded.ts, power_w = excluded.power_w,
               energy_total_wh = excluded.energy_total_wh, soc = excluded.soc
             where ${deviceRealtime.ts} < excluded.ts`);
         }

@@ -1,6 +1,7 @@
 import type { DeviceListQuery } from '@sunward/contracts/devices';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
+import { LATEST_VALUES } from '../../ingest/telemetry-query.repository.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { deviceVisibleCondition } from './device-access.js';
 
@@ -85,7 +86,7 @@ export function createDevicesRepository(db: Database) {
                  r.power_w, r.energy_total_wh, r.soc, r.ts as last_report_at, d.parent_id, d.main_meter, d.settings,
                  ${ENERGY_TODAY} as energy_today_wh,
                  (select count(*) from devices s where s.parent_id = d.id)::int as slave_count
-                 ${withValues ? sql`, r.values` : sql``}
+                 ${withValues ? sql`, ${LATEST_VALUES} as values` : sql``}
           from ${FROM} left join gateways g on g.id = d.gateway_id
           where ${where}`,
     );

@@ -14,12 +14,13 @@ import type {
 import { Code } from '@sunward/contracts/codes';
 import type { Language } from '@sunward/contracts/languages';
 import { type MessageKey, translate } from '@sunward/contracts/messages';
+import { isUniqueViolation } from '../../db/errors.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { OperationLog } from '../audit/operation-log.js';
 import type { BatteryFirmwareRepository, BatteryProductRecord, BatteryTypeRecord } from './battery-firmware.repository.js';
 import type { FirmwareRecord } from './firmware.repository.js';
-import { type FirmwareService, isUniqueViolation, present } from './firmware.service.js';
+import { type FirmwareService, present } from './firmware.service.js';
 
 const invalid = (language: Language, field: string, key: MessageKey) =>
   new ApiError(Code.VALIDATION, {}, { errors: [{ field, message: translate(language, key) }] });

@@ -14,6 +14,7 @@ import {
 import { type FirmwareReleaseLog, type FirmwareReleaseQuery, groupReleasesByProduct } from '@sunward/contracts/firmware-releases';
 import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
+import { isUniqueViolation } from '../../db/errors.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { OperationLog } from '../audit/operation-log.js';
@@ -26,13 +27,6 @@ const validation = (field: string, message: string) => new ApiError(Code.VALIDAT
 
 export function present({ storageKey: _key, batteryTypeId: _type, batteryProductId: _product, ...row }: FirmwareRecord): FirmwareRow {
   return row;
-}
-
-/** A unique index refused the write (PostgreSQL 23505), possibly wrapped by drizzle. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
-    if ((e as { code?: unknown }).code === '23505') return true;
-  return false;
 }
 
 /**

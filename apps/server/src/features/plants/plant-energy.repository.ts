@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
+import { LATEST_VALUES } from '../../ingest/telemetry-query.repository.js';
 
 /** One value the overview reads from a device's point arrays, with the sign it enters a sum with. */
 export interface SeriesChannel {
@@ -134,7 +135,8 @@ export function createPlantEnergyRepository(db: Database) {
       if (deviceIds.length === 0) return [];
       const rows = await queryRows<Record<string, unknown>>(
         db,
-        sql`select device_id, ts, values, power_w, energy_total_wh, soc from device_realtime where device_id = any(${sql.param([...deviceIds])}::int[])`,
+        sql`select r.device_id, r.ts, ${LATEST_VALUES} as values, r.power_w, r.energy_total_wh, r.soc
+            from device_realtime r where r.device_id = any(${sql.param([...deviceIds])}::int[])`,
       );
       return rows.map((r) => ({
         deviceId: Number(r.device_id),

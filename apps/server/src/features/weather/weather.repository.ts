@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
+import { LATEST_VALUES } from '../../ingest/telemetry-query.repository.js';
 
 export interface StationSnapshot {
   protocolId: string;
@@ -22,7 +23,7 @@ export function createWeatherRepository(db: Database) {
     async station(plantId: number): Promise<StationSnapshot | undefined> {
       const [row] = await queryRows<{ protocol_id: string; ts: Date | string; values: number[] }>(
         db,
-        sql`select d.protocol_id, r.ts, r.values from devices d join device_realtime r on r.device_id = d.id
+        sql`select d.protocol_id, r.ts, ${LATEST_VALUES} as values from devices d join device_realtime r on r.device_id = d.id
             where d.plant_id = ${plantId} and d.family = 'weather_station' order by d.id limit 1`,
       );
       return row ? { protocolId: row.protocol_id, ts: new Date(row.ts), values: row.values.map(Number) } : undefined;

@@ -1,0 +1,1 @@
+ALTER TABLE "device_realtime" DROP COLUMN "values";
