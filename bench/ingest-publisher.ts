@@ -36,6 +36,8 @@ const clients = await Promise.all(
   ),
 );
 const lastTs = new Map<string, number>();
+// Each gateway numbers its own reports, +1 each, as the protocol says (the server counts gaps per gateway).
+const seqOf = new Map<string, number>();
 let sent = 0;
 let readings = 0;
 let acked = 0;
@@ -63,7 +65,9 @@ while (Date.now() - started < job.seconds * 1000) {
   const ts = Math.max(Date.now(), (lastTs.get(gateway.sn) ?? 0) + 1);
   lastTs.set(gateway.sn, ts);
   const devices = gateway.devices.map((sn) => `{"sn":"${sn}","proto":"${job.protocolId}","blocks":${blocksJson}}`).join(',');
-  const payload = `{"v":1,"seq":${index},"ts":${ts},"devices":[${devices}]}`;
+  const seq = (seqOf.get(gateway.sn) ?? 0) + 1;
+  seqOf.set(gateway.sn, seq);
+  const payload = `{"v":1,"seq":${seq},"ts":${ts},"devices":[${devices}]}`;
   publish(client, gatewayTopic(gateway.sn, 'report'), payload);
   for (const again of resend.splice(0)) publish(again.client, again.topic, again.payload);
   sent++;

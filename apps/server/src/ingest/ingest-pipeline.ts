@@ -80,15 +80,20 @@ export function createIngestPipeline(deps: {
   let queue: Pending[] = [];
   // Plant-days with new readings; their plant totals are refreshed together every few seconds.
   const dirtyPlantDays = new Map<string, { plantId: number; day: string }>();
-  // The refresh takes its turn between batches: it rewrites the same realtime rows, and two writers
-  // locking them in different orders deadlocked under load (the batch then failed and went unacknowledged).
+  // The refresh runs beside the batches, on another connection. It rewrites the same realtime rows, so
+  // both lock them in device order (see refreshPlantDays), else they deadlock under load.
+  let refreshing = false;
   const plantDayTimer = setInterval(() => {
-    if (dirtyPlantDays.size === 0 || !deps.refreshPlantDays) return;
-    flushing = flushing.then(refreshDirtyPlantDays);
+    if (refreshing) return;
+    refreshing = true;
+    void refreshDirtyPlantDays().finally(() => {
+      refreshing = false;
+    });
   }, PLANT_DAY_REFRESH_MS);
   plantDayTimer.unref();
   let queuedReadings = 0;
   let timer: NodeJS.Timeout | null = null;
+  let flushRequested = false;
   let flushing: Promise<void> = Promise.resolve();
   const waiters: (() => void)[] = [];
 
@@ -281,16 +286,24 @@ export function createIngestPipeline(deps: {
     }
   }
 
+  // One flush waits behind the running one at most, and takes everything queued when its turn comes:
+  // batches grow with the database's latency instead of splitting into many small ones (chaining a flush
+  // per report over the threshold made batches of ~300 readings at 10,000/s, and the fixed cost per
+  // batch kept the database busy).
+  function requestFlush() {
+    if (flushRequested) return;
+    flushRequested = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    flushing = flushing.then(() => {
+      flushRequested = false;
+      return flush();
+    });
+  }
+
   function schedule() {
-    if (queuedReadings >= settings.maxBatchReadings || queue.length >= settings.flushAtReports) {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      flushing = flushing.then(flush);
-    } else if (!timer) {
-      timer = setTimeout(() => {
-        flushing = flushing.then(flush);
-      }, settings.maxBatchDelayMs);
-    }
+    if (queuedReadings >= settings.maxBatchReadings || queue.length >= settings.flushAtReports) requestFlush();
+    else if (!timer && !flushRequested) timer = setTimeout(requestFlush, settings.maxBatchDelayMs);
   }
 
   return {

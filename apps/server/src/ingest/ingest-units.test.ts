@@ -7,6 +7,7 @@ import { isSilent, statusFromReading } from './device-state.js';
 import { gatewayKeyMatches, hashGatewayKey, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
 import { localDay } from './local-day.js';
 import { decodeReport, parseReport } from './report-decoder.js';
+import { packValues } from './telemetry.repository.js';
 
 describe('gateway topic rules', () => {
   it('lets a gateway publish only on its own up topics', () => {
@@ -126,5 +127,26 @@ describe('database conflicts', () => {
     expect(isTransientConflict(new Error('connection lost'))).toBe(false);
     expect(isTransientConflict(null)).toBe(false);
     expect(isUniqueViolation({ cause: { code: '23505' } })).toBe(true);
+  });
+});
+
+describe('values packed for the readings insert', () => {
+  it('puts every row in one binary real[] with its slice, NaN and empty rows included', () => {
+    const { packed, starts, ends } = packValues([{ values: [1.5, Number.NaN] }, { values: [] }, { values: [230.1] }]);
+    expect(starts).toEqual([1, 3, 3]);
+    expect(ends).toEqual([2, 2, 3]);
+    // array_recv's header: 1 dimension, no nulls, float4, 3 elements from index 1; then length + value each.
+    expect([0, 4, 8, 12, 16].map((at) => packed.readInt32BE(at))).toEqual([1, 0, 700, 3, 1]);
+    expect([0, 1, 2].map((i) => packed.readInt32BE(20 + 8 * i))).toEqual([4, 4, 4]);
+    expect(packed.readFloatBE(24)).toBe(1.5);
+    expect(packed.readFloatBE(32)).toBeNaN();
+    expect(packed.readFloatBE(40)).toBe(Math.fround(230.1));
+    expect(packed.length).toBe(44);
+  });
+
+  it('sends an empty array when no row has values', () => {
+    const { packed, starts, ends } = packValues([{ values: [] }]);
+    expect([packed.readInt32BE(0), packed.length]).toEqual([0, 12]);
+    expect([starts, ends]).toEqual([[1], [0]]);
   });
 });

@@ -164,10 +164,17 @@ export function createTelemetryQueries(db: Database) {
         ) e on true
         group by pd.plant_id, pd.day
         on conflict (plant_id, day) do update set energy_wh = excluded.energy_wh`);
-      // Each device's energy of the same days, on its realtime row, so device lists sort on a column.
+      // Each device's energy of the same days, on its realtime row, so device lists sort on a column. The
+      // rows are locked in device order first, the order ingest batches write them in, so the two never
+      // deadlock.
       await db.execute(sql`
+        with locked as (
+          select l.device_id from device_realtime l join devices d on d.id = l.device_id
+          where d.plant_id = any(${sql.param([...new Set(plantDays.map((p) => p.plantId))])}::int[])
+          order by l.device_id for update of l
+        )
         update device_realtime r set energy_day = e.day, energy_today_wh = e.energy
-        from (
+        from locked, (
           select c.device_id, c.day, ${DAY_ENERGY} as energy
           from unnest(${sql.param(plantDays.map((p) => p.plantId))}::int[], ${sql.param(plantDays.map((p) => p.day))}::date[]) as pd(plant_id, day)
           join devices d on d.plant_id = pd.plant_id
@@ -177,7 +184,7 @@ export function createTelemetryQueries(db: Database) {
             from device_energy_daily dd where dd.device_id = d.id and dd.day = pd.day and dd.counter_max_wh is not null
           ) c on true
         ) e
-        where r.device_id = e.device_id and (r.energy_day is null or r.energy_day <= e.day)`);
+        where r.device_id = locked.device_id and r.device_id = e.device_id and (r.energy_day is null or r.energy_day <= e.day)`);
       await refreshPlantSummaries([...new Set(plantDays.map((p) => p.plantId))]);
     },
 
