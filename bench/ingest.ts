@@ -118,6 +118,9 @@ console.log(
 );
 console.log(`publish-to-stored lag: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${sorted.at(-1) ?? 0} ms (${sorted.length} samples)`);
 console.log(`server rss: first ${mb(rss[0] ?? 0)}, peak ${mb(Math.max(...rss))}, last ${mb(rss.at(-1) ?? 0)}`);
+// Memory over the run: a steady state shows as a flat line after the first minute.
+const tenths = Array.from({ length: 10 }, (_, i) => rss[Math.min(rss.length - 1, Math.floor(((i + 1) * rss.length) / 10) - 1)] ?? 0);
+console.log(`server rss at each tenth of the run: ${tenths.map(mb).join(', ')}`);
 await server.close();
 await scratch?.drop();
 process.exit(0);

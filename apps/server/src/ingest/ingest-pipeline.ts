@@ -286,10 +286,9 @@ export function createIngestPipeline(deps: {
     }
   }
 
-  // One flush waits behind the running one at most, and takes everything queued when its turn comes:
-  // batches grow with the database's latency instead of splitting into many small ones (chaining a flush
-  // per report over the threshold made batches of ~300 readings at 10,000/s, and the fixed cost per
-  // batch kept the database busy).
+  // One flush waits behind the running one at most, and takes everything queued when its turn comes, so
+  // batches grow with the database's latency. Before, every report over the threshold chained a flush of
+  // its own: under a backlog thousands of them waited, most finding nothing to write.
   function requestFlush() {
     if (flushRequested) return;
     flushRequested = true;

@@ -1,0 +1,103 @@
+import { encodeValues, registersToHex } from '@sunward/protocol/codec';
+import { protocolById } from '@sunward/protocol/maps/index';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createIngestPipeline } from './ingest-pipeline.js';
+import { createLiveHub } from './live-hub.js';
+import type { TelemetryRepository } from './telemetry.repository.js';
+
+// The pipeline's batching and retries against an in-memory repository: no database, no broker.
+
+const protocol = protocolById('sunspec-inverter-3p');
+if (!protocol) throw new Error('map missing');
+const blocks = encodeValues(protocol, { W: 4321, WH: 99_000, St: 4 }).map((b) => ({
+  fc: b.functionCode,
+  addr: b.address,
+  hex: registersToHex(b.registers),
+}));
+const GATEWAYS = 60;
+
+function report(gateway: number, seq: number): Buffer {
+  return Buffer.from(JSON.stringify({ v: 1, seq, ts: Date.now(), devices: [{ sn: `INV${gateway}`, proto: protocol?.id, blocks }] }));
+}
+
+type WriteBatch = TelemetryRepository['writeBatch'];
+
+function fakeRepository(writeBatch: WriteBatch): TelemetryRepository {
+  const devices = Array.from({ length: GATEWAYS }, (_, i) => ({
+    id: i + 1,
+    sn: `INV${i}`,
+    gatewayId: i,
+    plantId: null,
+    protocolId: protocol?.id ?? '',
+    timezone: 'UTC',
+  }));
+  const repository: Partial<TelemetryRepository> = {
+    loadDevices: async () => devices,
+    openEvents: async () => [],
+    findDevice: async (sn) => devices.find((d) => d.sn === sn),
+    writeBatch,
+    updateNameplates: async () => undefined,
+    plantDeviceStatuses: async () => [],
+  };
+  return repository as TelemetryRepository;
+}
+
+async function pipelineWith(writeBatch: WriteBatch) {
+  const pipeline = createIngestPipeline({
+    repository: fakeRepository(writeBatch),
+    log: pino({ level: 'silent' }),
+    live: createLiveHub(),
+    settings: { maxBatchDelayMs: 1 },
+  });
+  await pipeline.start();
+  return pipeline;
+}
+
+describe('ingest pipeline', () => {
+  it('writes a batch again after a deadlock, and acknowledges the report once stored', async () => {
+    let attempts = 0;
+    const pipeline = await pipelineWith(async () => {
+      attempts++;
+      if (attempts === 1) throw Object.assign(new Error('Failed query'), { cause: { code: '40P01' } });
+      return { statusChanges: [] };
+    });
+    await expect(pipeline.submitReport({ id: 0, sn: 'GW0' }, report(0, 1))).resolves.toBeUndefined();
+    expect(attempts).toBe(2);
+    expect(pipeline.stats.reportsStored).toBe(1);
+    pipeline.stop();
+  });
+
+  it('does not acknowledge a report whose batch failed for another reason, and tries it once', async () => {
+    let attempts = 0;
+    const pipeline = await pipelineWith(async () => {
+      attempts++;
+      throw Object.assign(new Error('disk full'), { code: '53100' });
+    });
+    await expect(pipeline.submitReport({ id: 0, sn: 'GW0' }, report(0, 1))).rejects.toThrow('disk full');
+    expect(attempts).toBe(1);
+    expect(pipeline.stats.reportsStored).toBe(0);
+    pipeline.stop();
+  });
+
+  it('gathers what arrives during a slow write into the next batch instead of many small ones', async () => {
+    const batchSizes: number[] = [];
+    let release: () => void = () => undefined;
+    const firstWriteHeld = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const pipeline = await pipelineWith(async (batch) => {
+      batchSizes.push(batch.readings.length);
+      if (batchSizes.length === 1) await firstWriteHeld;
+      return { statusChanges: [] };
+    });
+    const first = pipeline.submitReport({ id: 0, sn: 'GW0' }, report(0, 1));
+    await expect.poll(() => batchSizes.length).toBe(1);
+    // The first batch is being written: everything submitted now waits for the next one.
+    const rest = Array.from({ length: GATEWAYS - 1 }, (_, i) => pipeline.submitReport({ id: i + 1, sn: `GW${i + 1}` }, report(i + 1, 1)));
+    release();
+    await Promise.all([first, ...rest]);
+    expect(batchSizes).toEqual([1, GATEWAYS - 1]);
+    pipeline.stop();
+  });
+});
