@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type BenefitFactors, DEFAULT_BENEFIT_FACTORS } from '@sunward/contracts/plants';
 import { z } from 'zod';
@@ -48,6 +49,16 @@ const EnvSchema = z.object({
     .regex(/^[\w-]{1,64}$/)
     .default('sunward-ingest'),
   MQTT_SESSION_EXPIRY_S: z.coerce.number().int().min(0).max(604_800).default(86_400),
+  /** PEM certificate (chain) and key: the embedded broker then also takes MQTT over TLS on MQTT_TLS_PORT. */
+  MQTT_TLS_CERT_FILE: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MQTT_TLS_KEY_FILE: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MQTT_TLS_PORT: z.coerce.number().int().min(0).max(65535).default(8883),
   OFFLINE_AFTER_INTERVALS: z.coerce.number().min(1.5).max(100).default(3),
   RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(730),
   /** Where devices reach this server over HTTP (firmware images for upgrades); default: its own address. */
@@ -161,6 +172,8 @@ export interface Config {
     consumerId: string | undefined;
     shareGroup: string;
     sessionExpirySeconds: number;
+    /** MQTT over TLS on the embedded broker (MQTT_TLS_*), beside the plain port. */
+    tls: { port: number; cert: Buffer; key: Buffer } | undefined;
   };
   /** A device is offline after this many of its gateway's report intervals without a report. */
   offlineAfterIntervals: number;
@@ -211,6 +224,27 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Reads a file a setting names, or stops with a message naming the setting. */
+function readSettingFile(setting: string, path: string): Buffer {
+  try {
+    return readFileSync(resolve(path));
+  } catch (error) {
+    throw new ConfigError(`Setting ${setting} is invalid: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+function mqttTls(certFile: string | undefined, keyFile: string | undefined, port: number): Config['mqtt']['tls'] {
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile) throw new ConfigError('Setting MQTT_TLS_CERT_FILE is invalid: MQTT_TLS_KEY_FILE needs it');
+  if (!keyFile) throw new ConfigError('Setting MQTT_TLS_KEY_FILE is invalid: MQTT_TLS_CERT_FILE needs it');
+  const cert = readSettingFile('MQTT_TLS_CERT_FILE', certFile);
+  const key = readSettingFile('MQTT_TLS_KEY_FILE', keyFile);
+  if (!cert.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError('Setting MQTT_TLS_CERT_FILE is invalid: not a PEM certificate');
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key.toString('latin1')))
+    throw new ConfigError('Setting MQTT_TLS_KEY_FILE is invalid: not a PEM private key');
+  return { port, cert, key };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -245,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       consumerId: e.MQTT_CONSUMER_ID,
       shareGroup: e.MQTT_SHARE_GROUP,
       sessionExpirySeconds: e.MQTT_SESSION_EXPIRY_S,
+      tls: mqttTls(e.MQTT_TLS_CERT_FILE, e.MQTT_TLS_KEY_FILE, e.MQTT_TLS_PORT),
     },
     offlineAfterIntervals: e.OFFLINE_AFTER_INTERVALS,
     rawRetentionDays: e.RAW_RETENTION_DAYS,

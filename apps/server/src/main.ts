@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     );
     if (server.telemetry.mqttPort !== undefined)
       process.stdout.write(`Gateways connect to mqtt://localhost:${server.telemetry.mqttPort}\n`);
+    if (server.telemetry.mqttTlsPort !== undefined)
+      process.stdout.write(`Gateways connect over TLS to mqtts://localhost:${server.telemetry.mqttTlsPort}\n`);
     const simulator = config.simulator ? await startDemoFleet(server, config) : undefined;
     const shutdown = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
@@ -57,7 +59,7 @@ async function main(): Promise<void> {
   } catch (error) {
     if (isAddressInUse(error)) {
       const setting = (error as { setting?: string }).setting ?? 'PORT';
-      const port = setting === 'MQTT_PORT' ? config.mqtt.port : config.port;
+      const port = setting === 'MQTT_PORT' ? config.mqtt.port : setting === 'MQTT_TLS_PORT' ? (config.mqtt.tls?.port ?? 0) : config.port;
       process.stderr.write(`Port ${port} is already in use: set ${setting} to a free port (e.g. ${setting}=${port + 1} npm start).\n`);
       process.exit(1);
     }

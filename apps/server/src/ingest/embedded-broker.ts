@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { Aedes, type AuthenticateError } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,6 +10,8 @@ import type { TelemetryRepository } from './telemetry.repository.js';
 
 export interface EmbeddedBroker {
   port: number;
+  /** The MQTT-over-TLS port, when a certificate is configured. */
+  tlsPort: number | undefined;
   /** Publishes a command to a gateway's command topic (QoS 1). */
   publishCommand(gatewaySn: string, payload: string): Promise<void>;
   close(): Promise<void>;
@@ -33,6 +36,8 @@ export async function startEmbeddedBroker(deps: {
   onReply: (gatewaySn: string, payload: Buffer) => void;
   /** With the default port taken (another broker on this machine), try this many following ports. */
   fallbackPorts: number;
+  /** Also accept MQTT over TLS (mqtts://) with this certificate, on its own port. */
+  tls?: { port: number; cert: Buffer; key: Buffer } | undefined;
 }): Promise<EmbeddedBroker> {
   const { repository, pipeline, log } = deps;
   const gatewayIds = new Map<string, number>();
@@ -118,17 +123,21 @@ export async function startEmbeddedBroker(deps: {
   });
 
   const server: Server = createServer(broker.handle);
-  const listen = (port: number) =>
+  const listen = (on: Server, port: number) =>
     new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, deps.host, () => {
-        server.off('error', reject);
+      on.once('error', reject);
+      on.listen(port, deps.host, () => {
+        on.off('error', reject);
         resolve();
       });
     });
+  const portOf = (on: Server, fallback: number) => {
+    const address = on.address();
+    return typeof address === 'object' && address ? address.port : fallback;
+  };
   for (let attempt = 0; ; attempt++) {
     try {
-      await listen(deps.port + attempt);
+      await listen(server, deps.port + attempt);
       break;
     } catch (error) {
       const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
@@ -139,11 +148,23 @@ export async function startEmbeddedBroker(deps: {
       log.warn({ port: deps.port + attempt }, 'MQTT port in use (another broker?): trying the next one; set MQTT_PORT to choose');
     }
   }
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : deps.port;
+  const port = portOf(server, deps.port);
   log.info({ port }, 'MQTT broker listening');
+  // The same broker behind TLS: gateways that can, connect with mqtts:// and the registry's credentials.
+  const tlsServer = deps.tls ? createTlsServer({ cert: deps.tls.cert, key: deps.tls.key }, broker.handle) : undefined;
+  if (tlsServer && deps.tls) {
+    try {
+      await listen(tlsServer, deps.tls.port);
+    } catch (error) {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw Object.assign(error as Error, { setting: 'MQTT_TLS_PORT' });
+    }
+    log.info({ port: portOf(tlsServer, deps.tls.port) }, 'MQTT over TLS listening');
+  }
   return {
     port,
+    tlsPort: tlsServer && deps.tls ? portOf(tlsServer, deps.tls.port) : undefined,
     publishCommand(gatewaySn, payload) {
       return new Promise((resolve, reject) =>
         broker.publish(
@@ -155,6 +176,7 @@ export async function startEmbeddedBroker(deps: {
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (tlsServer) await new Promise<void>((resolve) => tlsServer.close(() => resolve()));
     },
   };
 }

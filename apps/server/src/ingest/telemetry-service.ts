@@ -19,6 +19,8 @@ export interface Telemetry {
   live: LiveHub;
   /** The embedded broker's port (undefined with an external broker). */
   mqttPort: number | undefined;
+  /** The embedded broker's MQTT-over-TLS port, when MQTT_TLS_CERT_FILE and MQTT_TLS_KEY_FILE are set. */
+  mqttTlsPort: number | undefined;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function startTelemetry(
       pipeline,
       log,
       fallbackPorts: config.mqtt.portExplicit ? 0 : 10,
+      tls: config.mqtt.tls,
       onReply,
     });
   }
@@ -106,6 +109,7 @@ export async function startTelemetry(
     queries,
     live,
     mqttPort: broker?.port,
+    mqttTlsPort: broker?.tlsPort,
     async close() {
       clearInterval(sweep);
       clearInterval(partitions);
