@@ -65,9 +65,24 @@ await server.telemetry.pipeline.start();
 
 // Lag: from the report's time (set when published) to the moment its batch is committed.
 const lags: number[] = [];
+// The worst lag of each second of the run, to see when a stall happened.
+const worstLagBySecond = new Map<number, number>();
+let runStarted = Date.now();
 server.telemetry.live.subscribe((event) => {
-  if (event.type === 'device') lags.push(Date.now() - Date.parse(event.ts));
+  if (event.type !== 'device') return;
+  const lag = Date.now() - Date.parse(event.ts);
+  lags.push(lag);
+  const second = Math.floor((Date.now() - runStarted) / 1000);
+  worstLagBySecond.set(second, Math.max(worstLagBySecond.get(second) ?? 0, lag));
 });
+const checkpointsBefore = await checkpoints();
+async function checkpoints(): Promise<number> {
+  if (args.db !== 'postgres') return 0;
+  const rows = (await db.execute(sql`select checkpoints_timed + checkpoints_req as n from pg_stat_bgwriter`)) as unknown as {
+    rows: { n: string | number }[];
+  };
+  return Number(rows.rows[0]?.n ?? 0);
+}
 const rss: number[] = [];
 const perSecond: number[] = [];
 let lastStored = server.telemetry.pipeline.stats.readingsStored;
@@ -79,6 +94,7 @@ const sampler = setInterval(() => {
 }, 1000);
 
 const started = Date.now();
+runStarted = started;
 const results = await Promise.all(
   Array.from({ length: P }, (_, p) => {
     const job = { url, gateways: fleet.filter((_, i) => i % P === p), protocolId: args.protocol, ratePerSecond: rate / P, seconds };
@@ -121,6 +137,18 @@ console.log(`server rss: first ${mb(rss[0] ?? 0)}, peak ${mb(Math.max(...rss))},
 // Memory over the run: a steady state shows as a flat line after the first minute.
 const tenths = Array.from({ length: 10 }, (_, i) => rss[Math.min(rss.length - 1, Math.floor(((i + 1) * rss.length) / 10) - 1)] ?? 0);
 console.log(`server rss at each tenth of the run: ${tenths.map(mb).join(', ')}`);
+const stalls = [...worstLagBySecond].filter(([, lag]) => lag > 2000);
+console.log(
+  `seconds with a lag over 2 s: ${stalls.length}${
+    stalls.length > 0
+      ? ` (${stalls
+          .slice(0, 30)
+          .map(([s, lag]) => `${s}s: ${(lag / 1000).toFixed(1)} s`)
+          .join(', ')})`
+      : ''
+  }`,
+);
+if (args.db === 'postgres') console.log(`PostgreSQL checkpoints during the run: ${(await checkpoints()) - checkpointsBefore}`);
 await server.close();
 await scratch?.drop();
 process.exit(0);

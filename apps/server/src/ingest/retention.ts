@@ -19,11 +19,37 @@ const TIERS = {
 export type Tier = keyof typeof TIERS;
 
 export function createRetention(db: Database, log: FastifyBaseLogger, settings: { rawRetentionDays: number }) {
+  /**
+   * Where aggregation starts before it has a watermark: the first month partition holding a reading (or
+   * earlier rows in the default partition). `min(ts)` over readings would read every row, since the key
+   * leads with the device: on a fresh server with millions of rows that stalled ingest every 10 minutes.
+   * Empty hours from the month's start cost little, as the time index skips them.
+   */
+  async function firstReadingHour(): Promise<Date | undefined> {
+    const [stray] = await queryRows<{ ts: Date | string | null }>(db, sql`select min(ts) as ts from readings_default`);
+    const months = await queryRows<{ name: string }>(
+      db,
+      sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
+          where p.relname = 'readings' and c.relname ~ '^readings_[0-9]{4}_[0-9]{2}$' order by c.relname`,
+    );
+    let first: Date | undefined;
+    for (const { name } of months) {
+      // Names come from the catalog and match the pattern above.
+      const [row] = await queryRows<{ one: number }>(db, sql.raw(`select 1 as one from "${name}" limit 1`));
+      if (!row) continue;
+      const [, year, month] = /^readings_(\d{4})_(\d{2})$/.exec(name) ?? [];
+      first = new Date(Date.UTC(Number(year), Number(month) - 1, 1));
+      break;
+    }
+    const strayHour = stray?.ts ? new Date(Math.floor(new Date(stray.ts).getTime() / HOUR_MS) * HOUR_MS) : undefined;
+    if (!first) return strayHour;
+    return strayHour && strayHour < first ? strayHour : first;
+  }
+
   async function watermark(tier: Tier): Promise<Date | undefined> {
     const [row] = await queryRows<{ watermark: Date | string }>(db, sql`select watermark from job_state where name = ${tier}`);
     if (row) return new Date(row.watermark);
-    const [first] = await queryRows<{ ts: Date | string | null }>(db, sql`select min(ts) as ts from readings`);
-    return first?.ts ? new Date(Math.floor(new Date(first.ts).getTime() / HOUR_MS) * HOUR_MS) : undefined;
+    return firstReadingHour();
   }
 
   /** Averages the closed buckets of a tier after its watermark (a bounded span per run). Returns buckets done. */

@@ -1,0 +1,1 @@
+CREATE INDEX "readings_ts_brin" ON "readings" USING brin ("ts") WITH (autosummarize=true);
