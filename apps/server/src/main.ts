@@ -58,8 +58,8 @@ async function main(): Promise<void> {
     process.once('SIGTERM', () => shutdown('SIGTERM'));
   } catch (error) {
     if (isAddressInUse(error)) {
-      const setting = (error as { setting?: string }).setting ?? 'PORT';
-      const port = setting === 'MQTT_PORT' ? config.mqtt.port : setting === 'MQTT_TLS_PORT' ? (config.mqtt.tls?.port ?? 0) : config.port;
+      // The broker names its setting and the port it was given; the HTTP listener's is PORT.
+      const { setting = 'PORT', port = config.port } = error as { setting?: string; port?: number };
       process.stderr.write(`Port ${port} is already in use: set ${setting} to a free port (e.g. ${setting}=${port + 1} npm start).\n`);
       process.exit(1);
     }

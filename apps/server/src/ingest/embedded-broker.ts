@@ -143,7 +143,7 @@ export async function startEmbeddedBroker(deps: {
       const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
       if (!inUse || attempt >= deps.fallbackPorts || deps.port === 0) {
         await new Promise<void>((resolve) => broker.close(() => resolve()));
-        throw Object.assign(error as Error, { setting: 'MQTT_PORT' });
+        throw Object.assign(error as Error, { setting: 'MQTT_PORT', port: deps.port });
       }
       log.warn({ port: deps.port + attempt }, 'MQTT port in use (another broker?): trying the next one; set MQTT_PORT to choose');
     }
@@ -151,20 +151,23 @@ export async function startEmbeddedBroker(deps: {
   const port = portOf(server, deps.port);
   log.info({ port }, 'MQTT broker listening');
   // The same broker behind TLS: gateways that can, connect with mqtts:// and the registry's credentials.
-  const tlsServer = deps.tls ? createTlsServer({ cert: deps.tls.cert, key: deps.tls.key }, broker.handle) : undefined;
-  if (tlsServer && deps.tls) {
+  let tlsServer: Server | undefined;
+  let tlsPort: number | undefined;
+  if (deps.tls) {
+    tlsServer = createTlsServer({ cert: deps.tls.cert, key: deps.tls.key }, broker.handle);
     try {
       await listen(tlsServer, deps.tls.port);
     } catch (error) {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      throw Object.assign(error as Error, { setting: 'MQTT_TLS_PORT' });
+      throw Object.assign(error as Error, { setting: 'MQTT_TLS_PORT', port: deps.tls.port });
     }
-    log.info({ port: portOf(tlsServer, deps.tls.port) }, 'MQTT over TLS listening');
+    tlsPort = portOf(tlsServer, deps.tls.port);
+    log.info({ port: tlsPort }, 'MQTT over TLS listening');
   }
   return {
     port,
-    tlsPort: tlsServer && deps.tls ? portOf(tlsServer, deps.tls.port) : undefined,
+    tlsPort,
     publishCommand(gatewaySn, payload) {
       return new Promise((resolve, reject) =>
         broker.publish(

@@ -86,7 +86,7 @@ export function createIngestPipeline(deps: {
   const plantDayTimer = setInterval(() => {
     if (refreshing) return;
     refreshing = true;
-    void refreshDirtyPlantDays().finally(() => {
+    void refreshDirtyPlantDays('retry').finally(() => {
       refreshing = false;
     });
   }, PLANT_DAY_REFRESH_MS);
@@ -97,13 +97,15 @@ export function createIngestPipeline(deps: {
   let flushing: Promise<void> = Promise.resolve();
   const waiters: (() => void)[] = [];
 
-  async function refreshDirtyPlantDays(): Promise<void> {
+  /** Refreshes the plant-days with new readings. A failure puts them back for the next turn, or reaches the caller. */
+  async function refreshDirtyPlantDays(onFailure: 'retry' | 'throw'): Promise<void> {
     if (dirtyPlantDays.size === 0 || !deps.refreshPlantDays) return;
     const days = [...dirtyPlantDays.values()];
     dirtyPlantDays.clear();
     try {
       await deps.refreshPlantDays(days);
     } catch (error) {
+      if (onFailure === 'throw') throw error;
       for (const d of days) dirtyPlantDays.set(`${d.plantId}|${d.day}`, d);
       log.error({ err: error }, 'plant energy refresh failed; retrying');
     }
@@ -375,12 +377,8 @@ export function createIngestPipeline(deps: {
       if (timer) clearTimeout(timer);
       flushing = flushing.then(flush);
       await flushing;
-      if (dirtyPlantDays.size > 0 && deps.refreshPlantDays) {
-        const days = [...dirtyPlantDays.values()];
-        dirtyPlantDays.clear();
-        // Here a failure is the caller's to see (shutdown, tests), not retried in the background.
-        await deps.refreshPlantDays(days);
-      }
+      // Here a failure is the caller's to see (shutdown, tests), not retried in the background.
+      await refreshDirtyPlantDays('throw');
     },
 
     stop(): void {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Database, queryRows } from '../db/client.js';
+import { listReadingPartitions } from './reading-partitions.js';
 
 const HOUR_MS = 3_600_000;
 // Buckets are aggregated once closed, with a margin for late (store-and-forward) reports.
@@ -27,18 +28,12 @@ export function createRetention(db: Database, log: FastifyBaseLogger, settings: 
    */
   async function firstReadingHour(): Promise<Date | undefined> {
     const [stray] = await queryRows<{ ts: Date | string | null }>(db, sql`select min(ts) as ts from readings_default`);
-    const months = await queryRows<{ name: string }>(
-      db,
-      sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
-          where p.relname = 'readings' and c.relname ~ '^readings_[0-9]{4}_[0-9]{2}$' order by c.relname`,
-    );
     let first: Date | undefined;
-    for (const { name } of months) {
-      // Names come from the catalog and match the pattern above.
+    for (const { name, month } of await listReadingPartitions(db)) {
+      // Names come from the catalog and match the partition pattern.
       const [row] = await queryRows<{ one: number }>(db, sql.raw(`select 1 as one from "${name}" limit 1`));
       if (!row) continue;
-      const [, year, month] = /^readings_(\d{4})_(\d{2})$/.exec(name) ?? [];
-      first = new Date(Date.UTC(Number(year), Number(month) - 1, 1));
+      first = month;
       break;
     }
     const strayHour = stray?.ts ? new Date(Math.floor(new Date(stray.ts).getTime() / HOUR_MS) * HOUR_MS) : undefined;
@@ -94,14 +89,9 @@ export function createRetention(db: Database, log: FastifyBaseLogger, settings: 
       // A partition goes only when both tiers have averaged it.
       const [fine, coarse] = await Promise.all([watermark('5m'), watermark('hourly')]);
       const done = fine && coarse ? new Date(Math.min(fine.getTime(), coarse.getTime())) : undefined;
-      const partitions = await queryRows<{ name: string }>(
-        db,
-        sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relname = 'readings' and c.relname ~ '^readings_[0-9]{4}_[0-9]{2}$'`,
-      );
       const dropped: string[] = [];
-      for (const { name } of partitions) {
-        const [, year, month] = /^readings_(\d{4})_(\d{2})$/.exec(name) ?? [];
-        const end = new Date(Date.UTC(Number(year), Number(month), 1));
+      for (const { name, month } of await listReadingPartitions(db)) {
+        const end = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
         if (end > cutoff || !done || end > done) continue;
         await db.execute(sql.raw(`drop table if exists "${name}"`));
         dropped.push(name);

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../db/client.js';
 import { deviceEnergyDaily, deviceEvents, deviceRealtime, devices, gateways, plants, readings } from '../db/schema.js';
+import { readingPartitionName } from './reading-partitions.js';
 
 export interface DeviceRecord {
   id: number;
@@ -315,8 +316,8 @@ export function createTelemetryRepository(db: Database) {
     },
 
     /** Devices silent for longer than `multiple` report intervals of their gateway become offline. */
-    async markSilentDevicesOffline(multiple: number, now: Date, offline: number): Promise<{ deviceIds: number[]; plantIds: number[] }> {
-      const rows = await queryRows<{ id: number; plant_id: number | null }>(
+    async markSilentDevicesOffline(multiple: number, now: Date, offline: number): Promise<{ plantIds: number[] }> {
+      const rows = await queryRows<{ plant_id: number | null }>(
         db,
         sql`
         update ${devices} d set status = ${offline}
@@ -324,12 +325,9 @@ export function createTelemetryRepository(db: Database) {
         where g.id = d.gateway_id and d.status <> ${offline}
           and not exists (select 1 from ${deviceRealtime} r where r.device_id = d.id
                           and r.ts >= ${now}::timestamptz - make_interval(secs => g.report_interval_s * ${multiple}))
-        returning d.id, d.plant_id`,
+        returning d.plant_id`,
       );
-      return {
-        deviceIds: rows.map((r) => r.id),
-        plantIds: [...new Set(rows.map((r) => r.plant_id).filter((id): id is number => id !== null))],
-      };
+      return { plantIds: [...new Set(rows.map((r) => r.plant_id).filter((id): id is number => id !== null))] };
     },
 
     /** Monthly partitions of readings for this month and the next ones, created ahead of the data. */
@@ -337,7 +335,7 @@ export function createTelemetryRepository(db: Database) {
       for (let i = 0; i <= monthsAhead; i++) {
         const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + i, 1));
         const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
-        const name = `readings_${start.getUTCFullYear()}_${String(start.getUTCMonth() + 1).padStart(2, '0')}`;
+        const name = readingPartitionName(start);
         const exists = await queryRows<{ n: number }>(db, sql`select 1 as n from pg_class where relname = ${name}`);
         if (exists.length > 0) continue;
         // Rows already in the default partition for that month would block the new partition: move them.
