@@ -854,6 +854,35 @@ export const companyAgents = pgTable(
   (t) => [uniqueIndex('company_agents_agent').on(t.agentUserId)],
 );
 
+/**
+ * Invitations (issue 15.4): an agent appointment or a customer link waits here until the invited account
+ * accepts it; nothing is linked or disclosed before. Addressed by account name (lower case), so an unknown
+ * account gets the same pending row as a real one. Status pending, accepted, declined, withdrawn or
+ * expired (a pending row past expires_at counts as expired). details: the customer's name, type, remark
+ * and plants to link on acceptance.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    invitedBy: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    account: text('account').notNull(),
+    status: text('status').notNull().default('pending'),
+    details: jsonb('details'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('invitations_pending').on(t.kind, t.companyId, t.account).where(sql`${t.status} = 'pending'`),
+    index('invitations_account').on(t.account, t.status),
+  ],
+);
+
 // ---- Notices and versions (issue 8) -------------------------------------------------------------------
 
 /**
