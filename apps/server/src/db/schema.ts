@@ -421,6 +421,23 @@ export const devices = pgTable(
 );
 
 /**
+ * Devices a user deleted, by the gateway that reported them: ingest refuses that gateway's reports for
+ * the SN (reason deleted_device) instead of discovering the device again. Gone with the gateway
+ * (docs/decisions.md, "Deleted devices stay deleted").
+ */
+export const deletedDevices = pgTable(
+  'deleted_devices',
+  {
+    gatewayId: integer('gateway_id')
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    sn: text('sn').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.gatewayId, t.sn] })],
+);
+
+/**
  * One row per device report: the decoded numeric points in the protocol's order (numericPointIds).
  * Partitioned by month on ts (see the migration); the key makes a redelivered report a no-op.
  */
