@@ -100,4 +100,54 @@ describe('ingest pipeline', () => {
     expect(batchSizes).toEqual([1, GATEWAYS - 1]);
     pipeline.stop();
   });
+
+  it('follows events reading by reading through a backlog, and a late batch changes none', async () => {
+    const batches: Parameters<WriteBatch>[0][] = [];
+    const pipeline = createIngestPipeline({
+      repository: fakeRepository(async (batch) => {
+        batches.push(batch);
+        return { statusChanges: [] };
+      }),
+      log: pino({ level: 'silent' }),
+      live: createLiveHub(),
+      settings: { maxBatchDelayMs: 50 },
+    });
+    await pipeline.start();
+    const t0 = Date.now() - 3_600_000;
+    const reading = (seq: number, minute: number, evt: number) =>
+      Buffer.from(
+        JSON.stringify({
+          v: 1,
+          seq,
+          ts: t0 + minute * 60_000,
+          devices: [
+            {
+              sn: 'INV0',
+              proto: protocol?.id,
+              blocks: encodeValues(protocol as NonNullable<typeof protocol>, { W: 100, WH: 1000 + minute, St: 4, Evt1: evt }).map((b) => ({
+                fc: b.functionCode,
+                addr: b.address,
+                hex: registersToHex(b.registers),
+              })),
+            },
+          ],
+        }),
+      );
+    // A gateway's backlog in one batch: the fault (bit 1) is set at minutes 10 and 11 only.
+    await Promise.all(
+      [0, 5, 10, 11, 15, 20].map((minute, i) =>
+        pipeline.submitReport({ id: 0, sn: 'GW0' }, reading(i + 1, minute, minute === 10 || minute === 11 ? 2 : 0)),
+      ),
+    );
+    expect(batches).toHaveLength(1);
+    const [backlog] = batches;
+    expect(backlog?.openEvents.map((e) => e.at.getTime())).toEqual([t0 + 10 * 60_000]);
+    expect(backlog?.clearEvents.map((e) => e.at.getTime())).toEqual([t0 + 15 * 60_000]);
+    // Readings older than the newest already followed (a late store-and-forward batch): stored, no event.
+    await pipeline.submitReport({ id: 0, sn: 'GW0' }, reading(7, 12, 2));
+    expect(batches[1]?.readings).toHaveLength(1);
+    expect(batches[1]?.openEvents).toEqual([]);
+    expect(batches[1]?.clearEvents).toEqual([]);
+    pipeline.stop();
+  });
 });

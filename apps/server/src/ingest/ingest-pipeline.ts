@@ -75,6 +75,8 @@ export function createIngestPipeline(deps: {
   const devicesBySn = new Map<string, DeviceRecord>();
   const devicesById = new Map<number, DeviceRecord>();
   const openEvents = new Map<number, Set<number>>();
+  // Per device, the time of the newest reading whose events were followed.
+  const eventCursor = new Map<number, number>();
   const lastSeq = new Map<number, number>();
   const stats: IngestStats = { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
   let queue: Pending[] = [];
@@ -178,20 +180,39 @@ export function createIngestPipeline(deps: {
     const statuses: { deviceId: number; status: DeviceStatusValue; ts: Date }[] = [];
     const toOpen: { deviceId: number; plantId: number | null; code: number; level: string; at: Date }[] = [];
     const toClear: { deviceId: number; code: number; at: Date }[] = [];
-    for (const r of newest) {
-      statuses.push({ deviceId: r.deviceId, status: statusFromReading(r.operatingState, r.activeEvents), ts: r.ts });
-      const open = openEvents.get(r.deviceId) ?? new Set<number>();
+    for (const r of newest) statuses.push({ deviceId: r.deviceId, status: statusFromReading(r.operatingState, r.activeEvents), ts: r.ts });
+    // Events follow every reading in time order, not only the newest: a fault that opened and cleared
+    // inside one batch (a store-and-forward backlog) is recorded with its own times. Readings older than
+    // the last one that moved a device's events (a late batch) are stored but change no event.
+    const eventState = new Map<number, Set<number>>();
+    const clearedHere = new Set<string>();
+    const ordered = [...readings].sort((a, b) => a.deviceId - b.deviceId || a.ts.getTime() - b.ts.getTime());
+    for (const r of ordered) {
+      if (r.ts.getTime() <= (eventCursor.get(r.deviceId) ?? Number.NEGATIVE_INFINITY)) continue;
+      let open = eventState.get(r.deviceId);
+      if (!open) {
+        open = new Set(openEvents.get(r.deviceId));
+        eventState.set(r.deviceId, open);
+      }
       const active = new Set(r.activeEvents.map((e) => e.code));
-      for (const e of r.activeEvents)
-        if (!open.has(e.code))
-          toOpen.push({
-            deviceId: r.deviceId,
-            plantId: devicesById.get(r.deviceId)?.plantId ?? null,
-            code: e.code,
-            level: e.level,
-            at: r.ts,
-          });
-      for (const code of open) if (!active.has(code)) toClear.push({ deviceId: r.deviceId, code, at: r.ts });
+      for (const e of r.activeEvents) {
+        // Reopened after clearing in this same batch: left to the next reading (one row per open event).
+        if (open.has(e.code) || clearedHere.has(`${r.deviceId}|${e.code}`)) continue;
+        open.add(e.code);
+        toOpen.push({
+          deviceId: r.deviceId,
+          plantId: devicesById.get(r.deviceId)?.plantId ?? null,
+          code: e.code,
+          level: e.level,
+          at: r.ts,
+        });
+      }
+      for (const code of open)
+        if (!active.has(code)) {
+          open.delete(code);
+          clearedHere.add(`${r.deviceId}|${code}`);
+          toClear.push({ deviceId: r.deviceId, code, at: r.ts });
+        }
     }
     const gatewayRows = new Map<number, { gatewayId: number; lastSeq: number; gaps: number; at: Date }>();
     for (const p of batch) {
@@ -224,8 +245,8 @@ export function createIngestPipeline(deps: {
         gateways: [...gatewayRows.values()].sort((a, b) => a.gatewayId - b.gatewayId),
       });
       await recordNameplates(latest.values());
-      for (const e of toOpen) openEvents.set(e.deviceId, (openEvents.get(e.deviceId) ?? new Set()).add(e.code));
-      for (const e of toClear) openEvents.get(e.deviceId)?.delete(e.code);
+      for (const [deviceId, open] of eventState) openEvents.set(deviceId, open);
+      for (const r of newest) if (r.ts.getTime() > (eventCursor.get(r.deviceId) ?? 0)) eventCursor.set(r.deviceId, r.ts.getTime());
       for (const row of daily.values()) {
         const plantId = devicesById.get(row.deviceId)?.plantId;
         if (plantId != null) dirtyPlantDays.set(`${plantId}|${row.day}`, { plantId, day: row.day });
