@@ -30,6 +30,8 @@ export const Code = {
   TWO_FACTOR_REQUIRED_BY_COMPANY: 114,
   /** Sunward: the company requires two-factor sign-in; set it up in personal settings before anything else. */
   TWO_FACTOR_SETUP_REQUIRED: 115,
+  /** Sunward: too many wrong attempts at this password, code or gateway key (or from this address); retry after the minutes given (data.retryAt). */
+  TOO_MANY_ATTEMPTS: 135,
   // Third-party sign-in (OpenID Connect), 120-127: Sunward's, documented in docs/decisions.md.
   /** Sunward: no sign-in provider with this id is configured. */
   THIRD_PARTY_PROVIDER_UNKNOWN: 120,
@@ -106,6 +108,11 @@ export const Code = {
   AGENT_INTERNAL_EMPLOYEE: 901,
   AGENT_NOT_MANAGER: 902,
   AGENT_ALREADY: 903,
+  // Invitations (issue 15.4; docs/decisions.md "Invitations"), 210-219.
+  /** Sunward: an invitation of this kind from this company to this account is already open. */
+  INVITATION_PENDING: 210,
+  /** Sunward: the invitation is not open to the caller: answered, withdrawn, expired, or not theirs. */
+  INVITATION_CLOSED: 211,
   FIRMWARE_NAME_DUPLICATE: 4000,
   FIRMWARE_ALREADY_LATEST: 4001,
   /** Sunward: the image's hardware version or compatible software range does not match the device. */
@@ -161,6 +168,7 @@ export function httpStatusForCode(code: ResponseCode): number {
     case Code.NOT_FOUND:
       return 404;
     case Code.SIGN_IN_LOCKED:
+    case Code.TOO_MANY_ATTEMPTS:
     case Code.RATE_LIMITED:
       return 429;
     case Code.SERVER_ERROR:
