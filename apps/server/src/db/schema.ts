@@ -446,7 +446,7 @@ export const readings = pgTable(
   {
     deviceId: integer('device_id').notNull(),
     ts: timestamp('ts', { withTimezone: true }).notNull(),
-    values: real('values').array().notNull(),
+    values: doublePrecision('values').array().notNull(),
   },
   // BRIN on time: readings arrive in time order, so a few bytes per block range let the background
   // aggregation read only the hours it averages instead of the whole month's partition.
@@ -469,9 +469,11 @@ export const deviceRealtime = pgTable('device_realtime', {
 });
 
 /**
- * Per device and plant-local day: the lowest and highest reading of the cumulative energy counter and
- * the peak power. Upserts with least/greatest are order-independent and idempotent, so replays and
- * redeliveries never double-count; a day's energy is its highest counter minus the previous day's.
+ * Per device and plant-local day, the energy model (docs/decisions.md "One energy model"): the day's first
+ * and last counter reading, its energy (Σ of the rises between consecutive readings in time order, each in
+ * the day of the later reading) and its drops (counter resets), kept by the ingest pipeline; late readings
+ * have their days recomputed from raw readings. Lifetime = newest counter + Σ drops. The lowest and highest
+ * counter and the peak power merge order-independently.
  */
 export const deviceEnergyDaily = pgTable(
   'device_energy_daily',
@@ -483,8 +485,14 @@ export const deviceEnergyDaily = pgTable(
     counterMinWh: doublePrecision('counter_min_wh'),
     counterMaxWh: doublePrecision('counter_max_wh'),
     peakW: doublePrecision('peak_w'),
+    firstTs: timestamp('first_ts', { withTimezone: true }),
+    firstWh: doublePrecision('first_wh'),
+    lastTs: timestamp('last_ts', { withTimezone: true }),
+    lastWh: doublePrecision('last_wh'),
+    energyWh: doublePrecision('energy_wh').notNull().default(0),
+    dropWh: doublePrecision('drop_wh').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.deviceId, t.day] })],
+  (t) => [primaryKey({ columns: [t.deviceId, t.day] }), index('device_energy_daily_drops').on(t.deviceId).where(sql`${t.dropWh} > 0`)],
 );
 
 /** Device events opened and cleared from the protocol's event table. */
@@ -534,7 +542,7 @@ export const readingsHourly = pgTable(
   {
     deviceId: integer('device_id').notNull(),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
-    values: real('values').array().notNull(),
+    values: doublePrecision('values').array().notNull(),
     samples: integer('samples').notNull(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.hour] })],
@@ -546,7 +554,7 @@ export const readings5m = pgTable(
   {
     deviceId: integer('device_id').notNull(),
     bucket: timestamp('bucket', { withTimezone: true }).notNull(),
-    values: real('values').array().notNull(),
+    values: doublePrecision('values').array().notNull(),
     samples: integer('samples').notNull(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.bucket] })],

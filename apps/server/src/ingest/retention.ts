@@ -64,7 +64,7 @@ export function createRetention(db: Database, log: FastifyBaseLogger, settings: 
         select device_id, b, array_agg(avg_v order by idx), max(n)
         from (
           select r.device_id, date_bin('${spec.interval}', r.ts, timestamptz 'epoch') as b, u.idx,
-                 avg(u.v) filter (where u.v <> 'NaN')::real as avg_v, count(distinct r.ts)::int as n
+                 avg(u.v) filter (where u.v <> 'NaN')::float8 as avg_v, count(distinct r.ts)::int as n
           from readings r, unnest(r.values) with ordinality as u(v, idx)
           where r.ts >= '${from.toISOString()}'::timestamptz and r.ts < '${until.toISOString()}'::timestamptz
           group by 1, 2, 3

@@ -222,7 +222,7 @@ export function createPlantEnergyRepository(db: Database) {
               select (floor(extract(epoch from p.ts) / ${step}) * ${step} * 1000)::float8 as t, m.name, m.device_id, m.idx, m.coef,
                      avg(p.values[m.idx]::float8) as v
               from pts p join m on m.device_id = p.device_id
-              where p.values[m.idx] is not null and p.values[m.idx] <> 'NaN'::real
+              where p.values[m.idx] is not null and p.values[m.idx] <> 'NaN'::float8
               group by 1, 2, 3, 4, 5)
             select t, name, sum(v * coef)::float8 as v from per_device group by t, name order by t`,
       );
@@ -245,7 +245,7 @@ export function createPlantEnergyRepository(db: Database) {
             select m.name, m.device_id, to_char((p.ts at time zone ${timezone})::date, 'YYYY-MM-DD') as day,
                    min(p.values[m.idx]::float8) as min, max(p.values[m.idx]::float8) as max
             from pts p join m on m.device_id = p.device_id
-            where p.values[m.idx] is not null and p.values[m.idx] <> 'NaN'::real
+            where p.values[m.idx] is not null and p.values[m.idx] <> 'NaN'::float8
             group by 1, 2, 3 order by 1, 2, 3`,
       );
       const previous = await queryRows<{ name: string; device_id: number; prev: number | null }>(
