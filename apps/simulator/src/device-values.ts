@@ -1,7 +1,6 @@
 import type { SimulatedGateway } from '@sunward/contracts/simulated-fleet';
 import { sampleValues } from '@sunward/protocol/sample-values';
 import type { DecodedValue, ProtocolDefinition } from '@sunward/protocol/types';
-import { createEnergyCounter, type EnergyCounter, integrate } from './physics/counters.js';
 import type { Random } from './physics/random.js';
 import type { PlantSnapshot } from './plant-model.js';
 
@@ -13,13 +12,13 @@ const St = { OFF: 1, SLEEPING: 2, MPPT: 4, FAULT: 7, STANDBY: 8 } as const;
 
 const round = (value: number, decimals = 0) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
-/** State a device keeps between reports: its own counters and any fault it is going through. */
+/** State a device keeps between reports: any fault it is going through and what the server set. */
 export interface DeviceState {
   device: Device;
   protocol: ProtocolDefinition;
   base: Values;
-  counter: EnergyCounter;
   random: Random;
+  /** The fault or warning under way; `stepsLeft` Infinity for one the history schedules (it clears it). */
   fault: { point: string; bit: number; level: string; stepsLeft: number } | undefined;
   /** Parameters the server set (writable points); they stay until changed again. */
   overrides: Values;
@@ -34,7 +33,6 @@ export function createDeviceState(device: Device, protocol: ProtocolDefinition, 
     device,
     protocol,
     base,
-    counter: createEnergyCounter(Math.round(random.next() * 5e6)),
     random,
     fault: undefined,
     overrides: {},
@@ -50,7 +48,7 @@ function stepFault(state: DeviceState, faultRate: number) {
     if (state.fault.stepsLeft <= 0) state.fault = undefined;
     return;
   }
-  if (state.protocol.events.length === 0 || state.random.next() > faultRate) return;
+  if (state.protocol.events.length === 0 || faultRate <= 0 || state.random.next() > faultRate) return;
   const event = state.random.pick(state.protocol.events);
   state.fault = { point: event.point, bit: event.bit, level: event.level, stepsLeft: state.random.int(3, 20) };
 }
@@ -83,14 +81,51 @@ function phases(
   return out;
 }
 
+const pointIndex = new WeakMap<ProtocolDefinition, Map<string, ProtocolDefinition['points'][number]>>();
+
+/**
+ * `x` on the resolution the device's register map gives point `id` (its scale factor in `values`), so
+ * that a total computed from its parts still equals their sum once both are encoded.
+ */
+function onResolution(protocol: ProtocolDefinition, values: Values, id: string, x: number): number {
+  let points = pointIndex.get(protocol);
+  if (!points) {
+    points = new Map(protocol.points.map((p) => [p.id, p]));
+    pointIndex.set(protocol, points);
+  }
+  const point = points.get(id);
+  if (!point) return x;
+  const exponent = point.scaleFactorPoint ? Number(values[point.scaleFactorPoint] ?? 0) : Math.round(Math.log10(point.scale ?? 1));
+  return round(Math.round(x / 10 ** exponent) * 10 ** exponent, Math.max(0, -exponent));
+}
+
+/** Σ of the phase currents written by `phases` (SunSpec A is the total AC current). */
+function totalCurrent(values: Values, ids: readonly string[]): number {
+  return round(
+    ids.reduce((sum, id) => sum + (typeof values[id] === 'number' ? Number(values[id]) : 0), 0),
+    2,
+  );
+}
+
+/** SunSpec 802 ChaSt: what the bank is doing. */
+function chargeState(powerW: number, socPct: number): number {
+  if (powerW < -1) return 4;
+  if (powerW > 1) return 3;
+  if (socPct >= 99.5) return 5;
+  if (socPct <= 10.5) return 2;
+  return 6;
+}
+
 /**
  * A device's point values at a snapshot: the map's plausible defaults overridden by what the plant's
- * physics says (power, counters, temperatures, battery, grid).
+ * physics says (power, counters, temperatures, battery, grid). Values that are one quantity seen from
+ * two devices agree (the hybrid's battery page and the BMS), and totals are the sums of their parts
+ * (strings → DC input, phases → AC current).
  */
 export function deviceValues(
   state: DeviceState,
   snapshot: PlantSnapshot,
-  dtSeconds: number,
+  _dtSeconds: number,
   options: { faultRate: number; shutdown: boolean; powerLimitPct: number; upgrading?: boolean; bankPacks?: number },
 ): Values {
   stepFault(state, options.faultRate);
@@ -98,7 +133,10 @@ export function deviceValues(
   const values: Values = { ...state.base, ...eventBits(state) };
   const faulted = state.fault?.level === 'fault';
   const pv = snapshot.pvDevices.get(device.sn);
+  const own = snapshot.otherDevices.get(device.sn);
+  const bank = snapshot.battery;
   const night = snapshot.poa < 5;
+  const PHASE_A = ['AphA', 'AphB', 'AphC'];
   switch (device.family) {
     case 'inverter':
     case 'hybrid_inverter':
@@ -106,11 +144,8 @@ export function deviceValues(
       const hybrid = device.family === 'hybrid_inverter';
       const acW = faulted ? 0 : (pv?.acW ?? 0) + (hybrid ? snapshot.batteryW : 0);
       const threePhase = state.protocol.points.some((p) => p.id === 'PhVphC');
-      Object.assign(
-        values,
-        phases(acW, threePhase ? 3 : 1, 230, random, { v: ['PhVphA', 'PhVphB', 'PhVphC'], a: ['AphA', 'AphB', 'AphC'] }),
-      );
-      values.A = round(Math.abs(acW) / 230 / (threePhase ? 3 : 1), 2);
+      Object.assign(values, phases(acW, threePhase ? 3 : 1, 230, random, { v: ['PhVphA', 'PhVphB', 'PhVphC'], a: PHASE_A }));
+      values.A = totalCurrent(values, threePhase ? PHASE_A : ['AphA']);
       if (threePhase)
         Object.assign(values, {
           PPVphAB: round(400 + random.normal(0, 2), 1),
@@ -122,30 +157,47 @@ export function deviceValues(
       values.VAr = round(acW * 0.05);
       values.PF = acW === 0 ? 100 : 99.5;
       values.Hz = round(snapshot.frequencyHz, 2);
-      values.WH = snapshot.counters.pv.get(device.sn) ?? 0;
-      const dcW = faulted ? 0 : (pv?.dcW ?? 0);
-      const mppt = pv?.mppt ?? [];
-      const dcV = mppt.length > 0 ? mppt.reduce((s, m) => s + m.voltageV, 0) / mppt.length : 0;
-      values.DCW = round(dcW);
-      values.DCV = round(night ? 0 : dcV, 1);
-      values.DCA = round(dcV > 0 ? dcW / dcV : 0, 2);
-      mppt.forEach((m, i) => {
-        values[`DCV${i + 1}`] = round(night ? 0 : m.voltageV, 1);
-        values[`DCA${i + 1}`] = round(faulted ? 0 : m.currentA, 2);
-        values[`DCW${i + 1}`] = round(faulted ? 0 : m.powerW);
-        values[`DCWH${i + 1}`] = Math.round((Number(values.WH) * 1.02) / mppt.length);
+      values.WH = pv?.acEnergyWh ?? 0;
+      // The strings are rounded first and the DC totals are their sums, so the page adds up.
+      const strings = (pv?.strings ?? []).map((m, i) => ({
+        v: round(faulted || m.powerW <= 0 ? 0 : m.voltageV, 1),
+        a: onResolution(state.protocol, values, `DCA${i + 1}`, faulted ? 0 : m.currentA),
+        w: onResolution(state.protocol, values, `DCW${i + 1}`, faulted ? 0 : m.powerW),
+        wh: m.energyWh,
+      }));
+      const dcW = strings.reduce((sum, m) => sum + m.w, 0);
+      const dcA = round(
+        strings.reduce((sum, m) => sum + m.a, 0),
+        2,
+      );
+      values.DCW = dcW;
+      values.DCA = dcA;
+      values.DCV = round(dcA > 0 ? dcW / dcA : 0, 1);
+      strings.forEach((m, i) => {
+        values[`DCV${i + 1}`] = m.v;
+        values[`DCA${i + 1}`] = m.a;
+        values[`DCW${i + 1}`] = m.w;
+        values[`DCWH${i + 1}`] = m.wh;
       });
       const load = (device.ratedPowerW ?? 5000) > 0 ? Math.abs(acW) / (device.ratedPowerW ?? 5000) : 0;
       values.TmpCab = round(snapshot.ambientC + 8 + load * 15, 1);
       values.TmpSnk = round(snapshot.ambientC + 12 + load * 25, 1);
-      values.St = options.shutdown ? St.OFF : faulted ? St.FAULT : night ? St.SLEEPING : St.MPPT;
+      values.St = options.shutdown ? St.OFF : faulted ? St.FAULT : night && acW === 0 ? St.SLEEPING : St.MPPT;
       values.Conn = options.shutdown ? 0 : 1;
       values.WMaxLimPct = options.powerLimitPct;
       values.WMaxLim_Ena = options.powerLimitPct < 100 ? 1 : 0;
       if (hybrid) {
         values.SoC = round(snapshot.socPct, 1);
         values.BatW = round(snapshot.batteryW);
-        values.BatA = round(snapshot.batteryW / (device.protocolId.endsWith('hv') ? 400 : 51.2), 1);
+        if (bank) {
+          values.BatV = round(bank.voltageV, 1);
+          values.BatA = round(snapshot.batteryW / bank.voltageV, 1);
+          values.BatTmp = round(bank.tempC, 1);
+          values.CellVMax = Math.max(...bank.cellV);
+          values.CellVMin = Math.min(...bank.cellV);
+        } else values.BatA = round(snapshot.batteryW / Number(values.BatV ?? 51.2), 1);
+        values.ChaSt = chargeState(snapshot.batteryW, snapshot.socPct);
+        values.State = 3;
         values.GridW = round(snapshot.gridW);
         values.LoadW = round(snapshot.loadW);
         values.BatChaWH = snapshot.counters.chargeWh;
@@ -153,7 +205,7 @@ export function deviceValues(
         values.GridImpWH = snapshot.counters.gridImportWh;
         values.GridExpWH = snapshot.counters.gridExportWh;
         values.LoadWH = snapshot.counters.loadWh;
-        values.PvWH = snapshot.counters.pv.get(device.sn) ?? 0;
+        values.PvWH = strings.reduce((sum, m) => sum + m.wh, 0);
         // The plant model dispatches for self-consumption (physics/battery.ts), so that is the mode it reports.
         values.WorkMode = 0;
       }
@@ -162,14 +214,11 @@ export function deviceValues(
     case 'meter': {
       Object.assign(
         values,
-        phases(snapshot.gridW, 3, 230, random, {
-          v: ['PhVphA', 'PhVphB', 'PhVphC'],
-          a: ['AphA', 'AphB', 'AphC'],
-          w: ['WphA', 'WphB', 'WphC'],
-        }),
+        phases(snapshot.gridW, 3, 230, random, { v: ['PhVphA', 'PhVphB', 'PhVphC'], a: PHASE_A, w: ['WphA', 'WphB', 'WphC'] }),
       );
-      values.W = round(snapshot.gridW);
-      values.A = round(Math.abs(snapshot.gridW) / 230, 2);
+      for (const id of ['WphA', 'WphB', 'WphC']) values[id] = onResolution(state.protocol, values, id, Number(values[id] ?? 0));
+      values.W = ['WphA', 'WphB', 'WphC'].reduce((sum, id) => sum + Number(values[id] ?? 0), 0);
+      values.A = totalCurrent(values, PHASE_A);
       values.Hz = round(snapshot.frequencyHz, 2);
       values.TotWhImp = snapshot.counters.gridImportWh;
       values.TotWhExp = snapshot.counters.gridExportWh;
@@ -177,35 +226,50 @@ export function deviceValues(
     }
     case 'battery': {
       // The master reports the bank; a slave pack carries its share of the bank's power.
-      const packs = device.parentSn ? 1 / (options.bankPacks ?? 1) : 1;
-      const voltage = 51.2 + (snapshot.socPct - 50) * 0.04;
+      const share = device.parentSn ? 1 / (options.bankPacks ?? 1) : 1;
+      const voltage = bank?.voltageV ?? 51.2;
+      const w = round(snapshot.batteryW * share);
       values.SoC = round(snapshot.socPct + (device.parentSn ? random.normal(0, 0.3) : 0), 1);
-      values.W = round(snapshot.batteryW * packs);
+      values.W = w;
       values.V = round(voltage, 1);
-      values.A = round((snapshot.batteryW * packs) / voltage, 1);
-      values.ChaWH = Math.round(snapshot.counters.chargeWh * packs);
-      values.DisChaWH = Math.round(snapshot.counters.dischargeWh * packs);
-      values.Tmp = round(snapshot.ambientC + 4 + Math.abs(snapshot.batteryW) / 2000, 1);
-      const cell = 3.2 + snapshot.socPct * 0.0015;
-      for (let i = 1; i <= 16; i++) values[`CellV${i}`] = round(cell + random.normal(0, 0.004), 3);
-      for (let i = 1; i <= 8; i++) values[`CellT${i}`] = round(Number(values.Tmp) + random.normal(0, 0.6), 1);
-      values.CellVMax = Math.max(...Array.from({ length: 16 }, (_, i) => Number(values[`CellV${i + 1}`])));
-      values.CellVMin = Math.min(...Array.from({ length: 16 }, (_, i) => Number(values[`CellV${i + 1}`])));
+      values.A = round(w / voltage, 1);
+      values.ChaWH = Math.round(snapshot.counters.chargeWh * share);
+      values.DisChaWH = Math.round(snapshot.counters.dischargeWh * share);
+      // The same pack temperature and cells the hybrid inverter shows on its battery page.
+      const tempC = bank?.tempC ?? snapshot.ambientC + 4;
+      values.Tmp = round(tempC, 1);
+      const cells = bank?.cellV ?? Array.from({ length: 16 }, () => 3.3);
+      cells.forEach((v, i) => {
+        values[`CellV${i + 1}`] = v;
+      });
+      (bank?.cellT ?? []).forEach((t, i) => {
+        values[`CellT${i + 1}`] = t;
+      });
+      values.CellVMax = Math.max(...cells);
+      values.CellVMin = Math.min(...cells);
+      values.CellVAvg = round(cells.reduce((sum, v) => sum + v, 0) / cells.length, 3);
+      values.ChaSt = chargeState(w, snapshot.socPct);
+      // Connected: main + and main − relays closed (bits 0 and 1) whenever the bank charges, discharges or stands by.
+      values.SetOp = 1;
+      values.RelaySt = faulted ? 0 : 0b11;
+      values.SysSt = faulted ? 1 : w < -1 ? 4 : w > 1 ? 5 : 1;
+      if (faulted) {
+        values.W = 0;
+        values.A = 0;
+        values.ChaSt = 6;
+      }
       break;
     }
     case 'optimizer': {
-      const w =
-        faulted || night
-          ? 0
-          : Math.min(device.ratedPowerW ?? 450, (snapshot.poa / 1000) * (device.ratedPowerW ?? 450) * (0.92 + random.normal(0, 0.01)));
-      state.counter.add(integrate(w, dtSeconds));
+      const w = faulted ? 0 : (own?.powerW ?? 0);
+      const dcV = night ? 0 : round(38 + random.normal(0, 0.5), 1);
       values.DCW = round(w);
-      values.DCV = round(night ? 0 : 38 + random.normal(0, 0.5), 1);
-      values.DCA = round(night ? 0 : w / 38, 2);
+      values.DCV = dcV;
+      values.DCA = round(dcV > 0 ? w / dcV : 0, 2);
       values.OutW = round(w * 0.99);
       values.OutV = round(night ? 0 : 40, 1);
       values.OutA = round(night ? 0 : (w * 0.99) / 40, 2);
-      values.DCWH = state.counter.value();
+      values.DCWH = own?.energyWh ?? 0;
       values.Tmp = round(snapshot.moduleC, 1);
       break;
     }
@@ -222,30 +286,34 @@ export function deviceValues(
       break;
     }
     case 'combiner_box': {
-      const dcW = snapshot.pvW * 0.3;
-      const voltage = night ? 0 : 650 + random.normal(0, 3);
+      const dcW = own?.powerW ?? 0;
+      const voltage = dcW <= 0 ? 0 : round(650 + random.normal(0, 3), 1);
       const total = voltage > 0 ? dcW / voltage : 0;
-      for (let i = 1; i <= 16; i++)
-        values[`InDCA${i}`] = round((total / 16) * (i === 7 && state.fault ? 0.2 : 1 + random.normal(0, 0.02)), 2);
-      values.DCA = round(total, 2);
-      values.DCV = round(voltage, 1);
+      // Sixteen strings whose currents add up to the box's; string 7 sags while a fault is under way.
+      const weights = Array.from({ length: 16 }, (_, i) => (i === 6 && state.fault ? 0.2 : 1 + random.normal(0, 0.02)));
+      const sum = weights.reduce((a, b) => a + b, 0);
+      const currents = weights.map((w, i) => onResolution(state.protocol, values, `InDCA${i + 1}`, (total * w) / sum));
+      currents.forEach((a, i) => {
+        values[`InDCA${i + 1}`] = a;
+      });
+      values.DCA = round(
+        currents.reduce((a, b) => a + b, 0),
+        2,
+      );
+      values.DCV = voltage;
       values.DCW = round(dcW);
-      state.counter.add(integrate(dcW, dtSeconds));
-      values.DCWh = state.counter.value();
+      values.DCWh = own?.energyWh ?? 0;
       break;
     }
     case 'heat_pump':
     case 'ac_switch': {
-      const w = Math.max(0, snapshot.loadW * (device.family === 'heat_pump' ? 0.3 : 0.15) + random.normal(0, 20));
-      state.counter.add(integrate(w, dtSeconds));
+      const w = own?.powerW ?? 0;
       values.W = round(w);
-      values.WH = state.counter.value();
-      if (device.family === 'ac_switch')
-        Object.assign(
-          values,
-          phases(w, 3, 230, random, { v: ['PhVphA', 'PhVphB', 'PhVphC'], a: ['AphA', 'AphB', 'AphC'], w: ['WphA', 'WphB', 'WphC'] }),
-        );
-      else values.AmbTmp = round(snapshot.ambientC, 1);
+      values.WH = own?.energyWh ?? 0;
+      if (device.family === 'ac_switch') {
+        Object.assign(values, phases(w, 3, 230, random, { v: ['PhVphA', 'PhVphB', 'PhVphC'], a: PHASE_A, w: ['WphA', 'WphB', 'WphC'] }));
+        values.W = ['WphA', 'WphB', 'WphC'].reduce((sum, id) => sum + Number(values[id] ?? 0), 0);
+      } else values.AmbTmp = round(snapshot.ambientC, 1);
       break;
     }
     default:

@@ -9,7 +9,8 @@ import {
 import mqtt, { type MqttClient } from 'mqtt';
 
 export interface GatewayConnection {
-  publishReport(report: Omit<ReportPayload, 'v' | 'seq'>): void;
+  /** Publishes a report (QoS 1); resolves when the server acknowledged it, i.e. stored it. */
+  publishReport(report: Omit<ReportPayload, 'v' | 'seq'>): Promise<void>;
   publishReply(reply: ReplyPayload): void;
   /** Publishes the status again (retained), e.g. after the gateway's settings changed. */
   publishStatus(): void;
@@ -76,8 +77,12 @@ export function connectGateway(options: {
       seq += 1;
       inFlight += 1;
       const payload: ReportPayload = { v: GATEWAY_PROTOCOL_VERSION, seq, ...report };
-      client.publish(gatewayTopic(options.sn, 'report'), JSON.stringify(payload), { qos: 1 }, () => {
-        inFlight -= 1;
+      return new Promise((resolve) => {
+        client.publish(gatewayTopic(options.sn, 'report'), JSON.stringify(payload), { qos: 1 }, (error) => {
+          inFlight -= 1;
+          if (error) options.onError?.(error);
+          resolve();
+        });
       });
     },
     publishReply(reply) {

@@ -1,18 +1,24 @@
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { ReportPayload } from '@sunward/contracts/gateway-protocol';
 import { SimulatedFleetSchema } from '@sunward/contracts/simulated-fleet';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import { createCommandHandler, createControls, createGatewaySettings, gatewaySettingsState } from './command-handler.js';
 import { createDeviceState, type DeviceState, deviceValues } from './device-values.js';
 import { connectGateway } from './gateway-client.js';
+import { activeIncident, planDays, planHistory } from './history.js';
 import { createRandom } from './physics/random.js';
 import { createPlantModel } from './plant-model.js';
+import { createSlots, historyProgress } from './run-history.js';
 
 /**
  * The simulator: plays every gateway of a fleet file over the real gateway protocol.
  *   node --import tsx apps/simulator/src/main.ts --fleet data/demo-fleet.json [--url mqtt://…] [--seed 42] [--interval 60]
+ *     [--history-days 60 --history-interval 300 --history-concurrency 4]
+ * With --history-days each gateway first sends its past (store-and-forward reports with past
+ * timestamps, over the same connection and protocol), then the readings it made meanwhile, then live.
  */
 const { values: args } = parseArgs({
   options: {
@@ -24,11 +30,14 @@ const { values: args } = parseArgs({
     'upgrade-step-ms': { type: 'string' },
     'firmware-key': { type: 'string' },
     gateways: { type: 'string' },
+    'history-days': { type: 'string' },
+    'history-interval': { type: 'string' },
+    'history-concurrency': { type: 'string' },
   },
 });
 if (!args.fleet) {
   process.stderr.write(
-    'usage: simulator --fleet FILE [--gateways N] [--url mqtt://host:port] [--seed N] [--interval SECONDS] [--fault-rate 0..1] [--firmware-key PEM]\n',
+    'usage: simulator --fleet FILE [--gateways N] [--url mqtt://host:port] [--seed N] [--interval SECONDS] [--fault-rate 0..1] [--firmware-key PEM] [--history-days N] [--history-interval SECONDS] [--history-concurrency N]\n',
   );
   process.exit(2);
 }
@@ -44,6 +53,18 @@ const firmwareKey = args['firmware-key'] ? createPublicKey(readFileSync(args['fi
 const timers: NodeJS.Timeout[] = [];
 const connections: ReturnType<typeof connectGateway>[] = [];
 const handlers: ReturnType<typeof createCommandHandler>[] = [];
+const historyDays = args['history-days'] ? Number(args['history-days']) : 0;
+const startedAt = Date.now();
+// Gateways sending their history at the same time; the others wait their turn (store and forward).
+const historySlots = createSlots(args['history-concurrency'] ? Number(args['history-concurrency']) : 4);
+// Reports of one gateway in flight (sent, not yet acknowledged = stored) during its backlog.
+const BACKLOG_WINDOW = 16;
+const playing = fleet.gateways.filter((g) => !g.spare);
+const progress = historyProgress({
+  gateways: historyDays > 0 ? playing.length : 0,
+  days: historyDays,
+  write: (line) => process.stdout.write(`${line}\n`),
+});
 
 for (const gateway of fleet.gateways) {
   const random = root.fork(gateway.sn);
@@ -78,17 +99,19 @@ for (const gateway of fleet.gateways) {
   });
   handlers.push(handler);
   connections.push(connection);
-  let last = Date.now();
-  plant.step(new Date(last), controls);
   // Battery packs of the bank: the master and its slaves share its power.
   const bankPacks = 1 + gateway.devices.filter((d) => d.parentSn).length;
-  const tick = () => {
-    const now = Date.now();
-    const dt = (now - last) / 1000;
-    last = now;
-    const snapshot = plant.step(new Date(now), controls);
-    connection.publishReport({
-      ts: now,
+  let last: number | undefined;
+  /** Steps the plant to `ts` and reads every device's registers, as the gateway does at each interval. */
+  const read = (ts: number, rate: number): Omit<ReportPayload, 'v' | 'seq'> => {
+    const dt = last === undefined ? 0 : Math.max(0, (ts - last) / 1000);
+    last = ts;
+    // A device in a fault (or switched off) produces nothing, so its counters stand still too.
+    const off = new Set(controls.shutdown);
+    for (const state of states) if (state.fault?.level === 'fault') off.add(state.device.sn);
+    const snapshot = plant.step(new Date(ts), { shutdown: off, powerLimitPct: controls.powerLimitPct });
+    return {
+      ts,
       devices: states.map((state) => ({
         sn: state.device.sn,
         proto: state.device.protocolId,
@@ -96,7 +119,7 @@ for (const gateway of fleet.gateways) {
         blocks: encodeValues(
           state.protocol,
           deviceValues(state, snapshot, dt, {
-            faultRate,
+            faultRate: rate,
             shutdown: controls.shutdown.has(state.device.sn),
             powerLimitPct: controls.powerLimitPct.get(state.device.sn) ?? 100,
             upgrading: controls.upgrading.has(state.device.sn),
@@ -108,19 +131,84 @@ for (const gateway of fleet.gateways) {
           hex: registersToHex(b.registers),
         })),
       })),
-    });
+    };
+  };
+  const tick = () => {
+    void connection.publishReport(read(Date.now(), faultRate));
     // Now and then a gateway loses its uplink for a few intervals; its reports wait and follow later.
     if (random.next() < 0.0003) connection.dropConnection(intervalSeconds * 1000 * random.int(2, 6));
   };
-  // Spread the gateways over the first seconds so they do not all report at once.
-  const first = setTimeout(
-    () => {
-      tick();
-      timers.push(setInterval(tick, intervalSeconds * 1000));
-    },
-    random.next() * Math.min(5000, intervalSeconds * 1000),
-  );
-  timers.push(first);
+  const goLive = (firstAt: number) => {
+    const first = setTimeout(
+      () => {
+        tick();
+        timers.push(setInterval(tick, intervalSeconds * 1000));
+      },
+      Math.max(0, firstAt - Date.now()),
+    );
+    timers.push(first);
+  };
+  if (historyDays > 0 && !gateway.spare) {
+    const plan = planHistory(gateway, playing.indexOf(gateway), {
+      days: historyDays,
+      intervalSeconds: args['history-interval'] ? Number(args['history-interval']) : intervalSeconds,
+      end: startedAt,
+      random: random.fork('history'),
+    });
+    const sendBacklog = async (): Promise<number> => {
+      await historySlots.acquire();
+      try {
+        const inFlight = new Set<Promise<void>>();
+        const send = async (report: Omit<ReportPayload, 'v' | 'seq'>) => {
+          while (inFlight.size >= BACKLOG_WINDOW) await Promise.race(inFlight);
+          const acked: Promise<void> = connection.publishReport(report).then(() => {
+            inFlight.delete(acked);
+          });
+          inFlight.add(acked);
+          progress.readings(report.devices.length);
+        };
+        const held: Omit<ReportPayload, 'v' | 'seq'>[] = [];
+        let replaced = false;
+        let dayMark = plan.start;
+        for (let t = plan.start; t < plan.end; t += plan.intervalMs) {
+          for (const state of states) {
+            const due = activeIncident(plan, state.device.sn, t);
+            if (due) state.fault = { point: due.point, bit: due.bit, level: due.level, stepsLeft: Number.POSITIVE_INFINITY };
+            else if (state.fault?.stepsLeft === Number.POSITIVE_INFINITY) state.fault = undefined;
+          }
+          if (plan.counterReplacement && !replaced && t >= plan.counterReplacement.at) {
+            plant.replaceCounters(plan.counterReplacement.deviceSn);
+            replaced = true;
+          }
+          const report = read(t, 0);
+          if (plan.lateBatch && t >= plan.lateBatch.from && t < plan.lateBatch.to) held.push(report);
+          else await send(report);
+          if (plan.lateBatch && held.length > 0 && t >= plan.lateBatch.sendAfter) for (const h of held.splice(0)) await send(h);
+          if (t - dayMark >= 86_400_000) {
+            progress.day(gateway.sn);
+            dayMark += 86_400_000;
+          }
+        }
+        for (const h of held.splice(0)) await send(h);
+        for (const state of states) if (state.fault?.stepsLeft === Number.POSITIVE_INFINITY) state.fault = undefined;
+        // What the gateway read while it sent its past follows, in order, then it reports live.
+        let t = plan.end;
+        for (; t <= Date.now(); t += intervalSeconds * 1000) await send(read(t, faultRate));
+        await Promise.all(inFlight);
+        progress.done(gateway.sn, planDays(plan));
+        return t;
+      } finally {
+        historySlots.release();
+      }
+    };
+    sendBacklog().then(goLive, (error: unknown) => {
+      process.stderr.write(`gateway ${gateway.sn}: history failed (${String(error)}); reporting live\n`);
+      goLive(Date.now());
+    });
+  } else {
+    // Spread the gateways over the first seconds so they do not all report at once.
+    goLive(Date.now() + random.next() * Math.min(5000, intervalSeconds * 1000));
+  }
 }
 process.stdout.write(
   `Simulator: ${fleet.gateways.length} gateways, ${fleet.gateways.reduce((n, g) => n + g.devices.length, 0)} devices, seed ${seed}, to ${url}\n`,

@@ -1,4 +1,5 @@
 import type { SimulatedGateway } from '@sunward/contracts/simulated-fleet';
+import { protocolById } from '@sunward/protocol/maps/index';
 import { type BatteryState, dispatchSelfConsumption, stepBattery } from './physics/battery.js';
 import { type CloudModel, createCloudModel } from './physics/clouds.js';
 import { createEnergyCounter, type EnergyCounter, integrate } from './physics/counters.js';
@@ -7,6 +8,39 @@ import { localDayOfWeek, localHour } from './physics/local-time.js';
 import { pvPower, splitMppt } from './physics/pv.js';
 import type { Random } from './physics/random.js';
 import { clearSkyGhi, planeOfArray, solarPosition } from './physics/sun.js';
+
+/** One PV string (MPP tracker) of an inverter: its DC side and its own lifetime energy. */
+export interface StringSnapshot {
+  voltageV: number;
+  currentA: number;
+  powerW: number;
+  energyWh: number;
+}
+
+/** A PV inverter's (or hybrid's) PV side: the strings add up to the DC totals. */
+export interface PvDeviceSnapshot {
+  acW: number;
+  dcW: number;
+  /** Σ string currents (the trackers are in parallel on the DC bus). */
+  dcA: number;
+  /** Power-weighted mean string voltage, so dcW = dcV × dcA. */
+  dcV: number;
+  strings: StringSnapshot[];
+  /** Lifetime AC energy (the inverter's WH). */
+  acEnergyWh: number;
+  /** Lifetime PV (DC) energy: exactly Σ strings' energyWh. */
+  dcEnergyWh: number;
+}
+
+/** The battery bank as every device that looks at it sees it (BMS, hybrid inverter's battery page). */
+export interface BatterySnapshot {
+  tempC: number;
+  voltageV: number;
+  /** + discharge, − charge, = powerW / voltageV. */
+  currentA: number;
+  cellV: number[];
+  cellT: number[];
+}
 
 /** What a plant's devices measure at one instant, in engineering units. */
 export interface PlantSnapshot {
@@ -25,8 +59,11 @@ export interface PlantSnapshot {
   gridW: number;
   socPct: number;
   frequencyHz: number;
-  /** Per PV device (inverters, hybrids, optimizers): its AC (or DC for optimizers) power and MPPT split. */
-  pvDevices: Map<string, { acW: number; dcW: number; mppt: { voltageV: number; currentA: number; powerW: number }[] }>;
+  /** Per PV device (inverters, hybrids, micro-inverters). */
+  pvDevices: Map<string, PvDeviceSnapshot>;
+  /** Devices with a power and a counter of their own (optimizers, combiner boxes, heat pumps, switches). */
+  otherDevices: Map<string, { powerW: number; energyWh: number }>;
+  battery: BatterySnapshot | undefined;
   counters: {
     pv: Map<string, number>;
     gridImportWh: number;
@@ -37,13 +74,34 @@ export interface PlantSnapshot {
   };
 }
 
-/** One plant's physics: sun, clouds, PV, load, battery and grid balance, with counters that only grow. */
+export interface StepOptions {
+  /** Devices producing nothing (switched off by a command, or in a fault). */
+  shutdown: ReadonlySet<string>;
+  powerLimitPct: ReadonlyMap<string, number>;
+}
+
+const CELLS = 16;
+const CELL_SENSORS = 8;
+const PV_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_inverter'];
+
+/** MPP trackers of a device: as many as its register map has string points (DCW1, DCW2, …). */
+export function trackerCount(protocolId: string): number {
+  const protocol = protocolById(protocolId);
+  const count = protocol ? protocol.points.filter((p) => /^DCW\d+$/.test(p.id)).length : 0;
+  return Math.max(1, count);
+}
+
+/**
+ * One plant's physics: sun, day-to-day weather, clouds, PV, load, battery and grid balance, with
+ * counters that only grow. Counters start at zero: the plant's lifetime is what the simulator played.
+ */
 export function createPlantModel(gateway: SimulatedGateway, random: Random) {
   const plant = gateway.plant;
   const clouds: CloudModel = createCloudModel(random.fork('clouds'), { cloudiness: random.fork('climate').next() * 0.6 });
-  const pvDevices = gateway.devices.filter((d) => ['inverter', 'hybrid_inverter', 'micro_inverter'].includes(d.family));
+  const weather = random.fork('weather');
+  const pvDevices = gateway.devices.filter((d) => PV_FAMILIES.includes(d.family));
   const totalRated = pvDevices.reduce((sum, d) => sum + (d.ratedPowerW ?? 0), 0) || 1;
-  const batteryDevice = gateway.devices.find((d) => d.family === 'battery');
+  const batteryDevice = gateway.devices.find((d) => d.family === 'battery' && !d.parentSn);
   let battery: BatteryState | undefined = batteryDevice
     ? {
         socPct: 40 + random.fork('soc').next() * 40,
@@ -55,37 +113,63 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
         roundTripEfficiency: 0.92,
       }
     : undefined;
-  // Counters start where a plant of this size and a few years of age would be.
-  const ageWh = plant.capacityKwp * 1000 * 1200 * (1 + random.fork('age').next() * 3);
-  const pvCounters = new Map<string, EnergyCounter>(
-    pvDevices.map((d) => [d.sn, createEnergyCounter(Math.round((ageWh * (d.ratedPowerW ?? 0)) / totalRated))]),
-  );
-  const gridImport = createEnergyCounter(Math.round(ageWh * 0.4));
-  const gridExport = createEnergyCounter(Math.round(ageWh * 0.3));
-  const load = createEnergyCounter(Math.round(ageWh * 0.9));
-  const charge = createEnergyCounter(Math.round(ageWh * 0.1));
-  const discharge = createEnergyCounter(Math.round(ageWh * 0.09));
+  let batteryTempC: number | undefined;
+  const trackers = new Map(pvDevices.map((d) => [d.sn, d.family === 'micro_inverter' ? 4 : trackerCount(d.protocolId)]));
+  // Each inverter's strings have their own length and orientation (fixed per device), plus a little jitter.
+  const stringRandom = new Map(pvDevices.map((d) => [d.sn, random.fork(`strings-${d.sn}`)]));
+  const acCounters = new Map<string, EnergyCounter>();
+  const stringCounters = new Map<string, EnergyCounter[]>();
+  const resetPvCounters = (sn: string) => {
+    acCounters.set(sn, createEnergyCounter());
+    stringCounters.set(
+      sn,
+      Array.from({ length: trackers.get(sn) ?? 1 }, () => createEnergyCounter()),
+    );
+  };
+  for (const d of pvDevices) resetPvCounters(d.sn);
+  const otherFamilies = ['optimizer', 'combiner_box', 'heat_pump', 'ac_switch'];
+  const others = gateway.devices.filter((d) => otherFamilies.includes(d.family));
+  const otherCounters = new Map(others.map((d) => [d.sn, createEnergyCounter()]));
+  const gridImport = createEnergyCounter();
+  const gridExport = createEnergyCounter();
+  const load = createEnergyCounter();
+  const charge = createEnergyCounter();
+  const discharge = createEnergyCounter();
   const noise = random.fork('noise');
+  const cellSpread = random.fork('cells');
+  const cellOffsets = Array.from({ length: CELLS }, () => cellSpread.normal(0, 0.004));
+  const sensorOffsets = Array.from({ length: CELL_SENSORS }, () => cellSpread.normal(0, 0.6));
   const baseLoadKw = plant.load === 'commercial' ? plant.capacityKwp * 0.5 : Math.max(0.6, plant.capacityKwp * 0.12);
   const panelAzimuth = plant.latitude >= 0 ? 180 : 0;
   const tilt = Math.min(35, Math.abs(plant.latitude) * 0.8 + 5);
   const gridHz = plant.longitude < -30 && plant.longitude > -170 && plant.latitude > 0 ? 60 : 50;
+  // Day-to-day weather: a clear, hazy or overcast day, persisting a little from one day to the next.
+  let weatherDay: number | undefined;
+  let dayFactor = 1;
   let last: Date | undefined;
 
   return {
     /** Advances the plant to `at` and returns what its devices measure. */
-    step(at: Date, options: { shutdown: ReadonlySet<string>; powerLimitPct: ReadonlyMap<string, number> }): PlantSnapshot {
+    step(at: Date, options: StepOptions): PlantSnapshot {
       const dt = last ? Math.max(0, (at.getTime() - last.getTime()) / 1000) : 0;
       last = at;
+      const day = Math.floor((at.getTime() + (plant.longitude / 15) * 3_600_000) / 86_400_000);
+      if (day !== weatherDay) {
+        const draw = weather.next();
+        const today = draw < 0.55 ? 1 : draw < 0.8 ? 0.75 : draw < 0.93 ? 0.5 : 0.25;
+        dayFactor = weatherDay === undefined ? today : 0.4 * dayFactor + 0.6 * today;
+        weatherDay = day;
+      }
       const sun = solarPosition(at, plant.latitude, plant.longitude);
-      const ghi = clearSkyGhi(sun.elevationDeg) * clouds.step(dt);
+      const ghi = clearSkyGhi(sun.elevationDeg) * clouds.step(dt) * dayFactor;
       const poa = planeOfArray(ghi, sun.elevationDeg, sun.azimuthDeg, tilt, panelAzimuth);
       const hour = localHour(at, plant.timezone);
       const climate = 22 - Math.abs(plant.latitude) * 0.3;
-      const ambientC = climate + 6 * Math.sin(((hour - 9) / 24) * 2 * Math.PI) + noise.normal(0, 0.3);
+      const ambientC = climate + 6 * Math.sin(((hour - 9) / 24) * 2 * Math.PI) + noise.normal(0, 0.3) - (1 - dayFactor) * 3;
       const windMs = Math.max(0, 2.5 + noise.normal(0, 0.8));
-      const perDevice = new Map<string, { acW: number; dcW: number; mppt: { voltageV: number; currentA: number; powerW: number }[] }>();
+      const perDevice = new Map<string, PvDeviceSnapshot>();
       let pvW = 0;
+      let pvDcW = 0;
       let moduleC = ambientC;
       for (const device of pvDevices) {
         const share = (device.ratedPowerW ?? 0) / totalRated;
@@ -101,16 +185,29 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
         const acW = off ? 0 : out.acW;
         const dcW = off ? 0 : out.dcW;
         moduleC = out.moduleTempC;
+        const counters = stringCounters.get(device.sn) ?? [];
+        const split = splitMppt(dcW, counters.length || 1, stringRandom.get(device.sn) ?? noise);
+        const strings = split.map((m, i) => {
+          counters[i]?.add(integrate(m.powerW, dt));
+          return { voltageV: m.voltageV, currentA: m.currentA, powerW: m.powerW, energyWh: counters[i]?.value() ?? 0 };
+        });
+        const dcA = strings.reduce((s, m) => s + m.currentA, 0);
+        acCounters.get(device.sn)?.add(integrate(acW, dt));
         perDevice.set(device.sn, {
           acW,
           dcW,
-          mppt: splitMppt(dcW, device.family === 'micro_inverter' ? 4 : device.protocolId.endsWith('1p') ? 2 : 3, noise),
+          dcA,
+          dcV: dcA > 0 ? dcW / dcA : 0,
+          strings,
+          acEnergyWh: acCounters.get(device.sn)?.value() ?? 0,
+          dcEnergyWh: strings.reduce((s, m) => s + m.energyWh, 0),
         });
         pvW += acW;
-        pvCounters.get(device.sn)?.add(integrate(acW, dt));
+        pvDcW += dcW;
       }
       const loadW = loadPower(plant.load, hour, localDayOfWeek(at, plant.timezone), baseLoadKw, noise);
       let batteryW = 0;
+      let batterySnapshot: BatterySnapshot | undefined;
       if (battery) {
         const plan = dispatchSelfConsumption({ pvW, loadW, battery, dtSeconds: Math.max(dt, 1) });
         const result = stepBattery(battery, plan.batteryW, dt);
@@ -118,6 +215,37 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
         batteryW = result.actualW;
         charge.add(result.chargedWh);
         discharge.add(result.dischargedWh);
+        // The pack warms with its current and follows the room (the ambient) over an hour or so.
+        const target = ambientC + 4 + Math.abs(batteryW) / 2000;
+        batteryTempC = batteryTempC === undefined ? target : batteryTempC + (target - batteryTempC) * Math.min(1, dt / 3600);
+        const cell = 3.2 + battery.socPct * 0.0015 - batteryW / 1e6;
+        const cellV = cellOffsets.map((o) => Math.round((cell + o) * 1000) / 1000);
+        const voltageV = cellV.reduce((s, v) => s + v, 0);
+        const tempC = batteryTempC;
+        batterySnapshot = {
+          tempC,
+          voltageV,
+          currentA: batteryW / voltageV,
+          cellV,
+          cellT: sensorOffsets.map((o) => Math.round((tempC + o) * 10) / 10),
+        };
+      }
+      const otherDevices = new Map<string, { powerW: number; energyWh: number }>();
+      const firstInverter = perDevice.values().next().value;
+      for (const device of others) {
+        let w = 0;
+        if (device.family === 'optimizer') {
+          const rated = device.ratedPowerW ?? 450;
+          w = options.shutdown.has(device.sn) || poa < 5 ? 0 : Math.min(rated, (poa / 1000) * rated * (0.92 + noise.normal(0, 0.01)));
+        } else if (device.family === 'combiner_box') {
+          // The combiner gathers the strings of the plant's first inverter.
+          w = firstInverter?.dcW ?? pvDcW;
+        } else {
+          w = Math.max(0, loadW * (device.family === 'heat_pump' ? 0.3 : 0.15) + noise.normal(0, 20));
+        }
+        const counter = otherCounters.get(device.sn);
+        counter?.add(integrate(w, dt));
+        otherDevices.set(device.sn, { powerW: w, energyWh: counter?.value() ?? 0 });
       }
       const gridW = loadW - pvW - batteryW;
       gridImport.add(integrate(Math.max(0, gridW), dt));
@@ -130,7 +258,7 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
         ambientC,
         moduleC,
         windMs,
-        humidityPct: Math.min(100, Math.max(15, 60 - (ambientC - climate) * 3 + noise.normal(0, 2))),
+        humidityPct: Math.min(100, Math.max(15, 60 - (ambientC - climate) * 3 + (1 - dayFactor) * 25 + noise.normal(0, 2))),
         pvW,
         loadW,
         batteryW,
@@ -138,8 +266,10 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
         socPct: battery?.socPct ?? 0,
         frequencyHz: gridHz + noise.normal(0, 0.01),
         pvDevices: perDevice,
+        otherDevices,
+        battery: batterySnapshot,
         counters: {
-          pv: new Map([...pvCounters].map(([sn, c]) => [sn, c.value()])),
+          pv: new Map([...acCounters].map(([sn, c]) => [sn, c.value()])),
           gridImportWh: gridImport.value(),
           gridExportWh: gridExport.value(),
           loadWh: load.value(),
@@ -147,6 +277,12 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
           dischargeWh: discharge.value(),
         },
       };
+    },
+
+    /** The device's energy counters were replaced (a new board): they start again from zero. */
+    replaceCounters(sn: string): void {
+      if (acCounters.has(sn)) resetPvCounters(sn);
+      if (otherCounters.has(sn)) otherCounters.set(sn, createEnergyCounter());
     },
   };
 }

@@ -1,0 +1,89 @@
+import type { SimulatedGateway } from '@sunward/contracts/simulated-fleet';
+import { protocolById } from '@sunward/protocol/maps/index';
+import type { Random } from './physics/random.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** A fault or warning the history raises on a device, through its map's event bits, and clears again. */
+export interface HistoryIncident {
+  deviceSn: string;
+  point: string;
+  bit: number;
+  level: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * What a gateway's past looks like: readings from `start` every `intervalMs` until `end` (the moment the
+ * simulator started), the incidents on the way, a device whose counters were replaced, and a stretch of
+ * readings its store-and-forward buffer sends late (after the readings that followed it).
+ */
+export interface HistoryPlan {
+  start: number;
+  end: number;
+  intervalMs: number;
+  incidents: HistoryIncident[];
+  counterReplacement: { deviceSn: string; at: number } | undefined;
+  lateBatch: { from: number; to: number; sendAfter: number } | undefined;
+}
+
+const PV_FAMILIES = new Set(['inverter', 'hybrid_inverter', 'micro_inverter']);
+
+function incident(gateway: SimulatedGateway, level: string, from: number, hours: number, random: Random): HistoryIncident | undefined {
+  const candidates = gateway.devices.flatMap((device) => {
+    // Faults go on the PV inverters (their production stops); warnings on any device that has them.
+    if (level === 'fault' && !PV_FAMILIES.has(device.family)) return [];
+    const protocol = protocolById(device.protocolId);
+    return (protocol?.events ?? []).filter((e) => e.level === level).map((e) => ({ device, e }));
+  });
+  if (candidates.length === 0) return undefined;
+  const { device, e } = random.pick(candidates);
+  return { deviceSn: device.sn, point: e.point, bit: e.bit, level, from, to: from + hours * HOUR };
+}
+
+/**
+ * The history of the `index`-th gateway of the fleet over `days` days before `end`. Deterministic for a
+ * seed. The first gateway gets a fault (and, over a week or more, a counter replacement on an inverter);
+ * the second a warning and a late store-and-forward batch; the others now and then a fault or warning.
+ */
+export function planHistory(
+  gateway: SimulatedGateway,
+  index: number,
+  options: { days: number; intervalSeconds: number; end: number; random: Random },
+): HistoryPlan {
+  const { random } = options;
+  const intervalMs = options.intervalSeconds * 1000;
+  const start = Math.ceil((options.end - options.days * DAY) / intervalMs) * intervalMs;
+  const span = options.end - start;
+  // Somewhere in the second half of the history, on the hour.
+  const later = () => Math.floor((start + span * (0.5 + 0.4 * random.next())) / HOUR) * HOUR;
+  const incidents: HistoryIncident[] = [];
+  const levels =
+    index === 0 ? ['fault'] : index === 1 ? ['warning'] : random.next() < 0.5 ? [random.pick(['fault', 'warning', 'protect'])] : [];
+  for (const level of levels) {
+    const found = incident(gateway, level, later(), random.int(1, 4), random);
+    if (found && found.to < options.end) incidents.push(found);
+  }
+  const inverter = gateway.devices.find((d) => d.family === 'inverter');
+  const counterReplacement =
+    index === 0 && inverter && options.days >= 7
+      ? { deviceSn: inverter.sn, at: start + Math.floor((span * 2) / 3 / HOUR) * HOUR }
+      : undefined;
+  // Four hours in the first half of the history reach the server half a day late.
+  const lateFrom = Math.floor((start + span * 0.3) / HOUR) * HOUR;
+  const lateBatch =
+    index === 1 && options.days >= 2 ? { from: lateFrom, to: lateFrom + 4 * HOUR, sendAfter: lateFrom + 16 * HOUR } : undefined;
+  return { start, end: options.end, intervalMs, incidents, counterReplacement, lateBatch };
+}
+
+/** The incident under way on a device at `t`, if any. */
+export function activeIncident(plan: HistoryPlan, deviceSn: string, t: number): HistoryIncident | undefined {
+  return plan.incidents.find((i) => i.deviceSn === deviceSn && t >= i.from && t < i.to);
+}
+
+/** Days (whole or not) the plan covers. */
+export function planDays(plan: HistoryPlan): number {
+  return (plan.end - plan.start) / DAY;
+}
