@@ -12,7 +12,22 @@ export type RejectReason =
   | 'protocol_mismatch'
   | 'bad_registers'
   | 'timestamp_in_future'
-  | 'timestamp_too_old';
+  | 'timestamp_too_old'
+  | 'value_out_of_range'
+  | 'deleted_device'
+  | 'unstorable';
+
+/**
+ * The accepted window for what a gateway sends (docs/gateway-protocol.md, "Refused readings"). A reading
+ * before 2000 is a gateway whose clock was never set; after now + maxFutureMs (or past what a Date can
+ * hold) a clock gone wrong. Numbers beyond ±1e15 (a petawatt-hour counter) are a scale-factor or register
+ * glitch that would wreck the energy rollups.
+ */
+export const REPORT_LIMITS = {
+  /** 2000-01-01T00:00:00Z. */
+  minTs: Date.UTC(2000, 0, 1),
+  maxAbsValue: 1e15,
+} as const;
 
 export interface KnownDevice {
   id: number;
@@ -109,65 +124,88 @@ function text(plan: StoragePlan, texts: Map<number, string>, id: string): string
  */
 export function decodeReport(report: ReportPayload, context: DecodeContext): DecodedReport {
   const rejected: DecodedReport['rejected'] = [];
+  const window = timestampRefusal(report.ts, context);
+  if (window) return { seq: report.seq, readings: [], rejected: [window] };
   const ts = new Date(report.ts);
-  if (ts.getTime() > context.now.getTime() + context.maxFutureMs) {
-    return { seq: report.seq, readings: [], rejected: [{ reason: 'timestamp_in_future', detail: ts.toISOString() }] };
-  }
-  if (ts.getTime() < context.now.getTime() - context.maxAgeMs) {
-    return { seq: report.seq, readings: [], rejected: [{ reason: 'timestamp_too_old', detail: ts.toISOString() }] };
-  }
   const readings: DecodedReading[] = [];
   for (const device of report.devices) {
-    const known = context.findDevice(device.sn);
-    if (!known) {
-      rejected.push({ reason: 'unknown_device', sn: device.sn });
-      continue;
+    // One device's data can never take the report (or the server) down with it.
+    try {
+      const outcome = decodeDevice(device, ts, context);
+      if ('reason' in outcome) rejected.push(outcome);
+      else readings.push(outcome);
+    } catch (error) {
+      rejected.push({
+        reason: 'bad_registers',
+        sn: device.sn,
+        detail: error instanceof Error ? error.message.slice(0, 200) : 'decode failed',
+      });
     }
-    if (known.gatewayId !== context.gatewayId) {
-      rejected.push({ reason: 'device_of_other_gateway', sn: device.sn });
-      continue;
-    }
-    if (device.proto !== known.protocolId) {
-      rejected.push({ reason: 'protocol_mismatch', sn: device.sn, detail: device.proto });
-      continue;
-    }
-    const protocol = context.findProtocol(device.proto);
-    if (!protocol) {
-      rejected.push({ reason: 'unknown_protocol', sn: device.sn, detail: device.proto });
-      continue;
-    }
-    const blocks: RegisterBlock[] = [];
-    let badBlock = false;
-    for (const block of device.blocks) {
-      const registers = registersFromHex(block.hex);
-      if (!registers) badBlock = true;
-      else blocks.push({ functionCode: block.fc, address: block.addr, registers });
-    }
-    const decoded = decodeBlocksIndexed(protocol, blocks);
-    const { numbers, texts } = decoded;
-    if (badBlock || (decoded.problems.length > 0 && texts.size === 0 && numbers.every(Number.isNaN))) {
-      rejected.push({ reason: 'bad_registers', sn: device.sn, detail: decoded.problems.slice(0, 3).join('; ') });
-      continue;
-    }
-    const plan = storagePlan(protocol);
-    // Values the gateway decoded itself fill the points no register block carried.
-    for (const [id, value] of Object.entries(device.values ?? {})) {
-      const index = plan.indexById.get(id);
-      if (index !== undefined && Number.isNaN(numbers[index]) && !texts.has(index) && Number.isFinite(value)) numbers[index] = value;
-    }
-    const values = new Array<number>(plan.order.length);
-    for (let i = 0; i < plan.order.length; i++) values[i] = numbers[plan.order[i] ?? -1] ?? Number.NaN;
-    readings.push({
-      deviceId: known.id,
-      ts,
-      values,
-      powerW: pick(plan, numbers, 'power'),
-      energyTotalWh: pick(plan, numbers, 'energy_total'),
-      soc: pick(plan, numbers, 'soc'),
-      operatingState: pick(plan, numbers, 'operating_state'),
-      activeEvents: decodeEventsIndexed(protocol, numbers).map((e) => ({ code: e.code, level: e.level })),
-      nameplate: { brand: text(plan, texts, 'Mn'), model: text(plan, texts, 'Md'), firmware: text(plan, texts, 'Vr') },
-    });
   }
   return { seq: report.seq, readings, rejected };
+}
+
+/** Why a report's time is outside the accepted window, or null when it is inside. */
+export function timestampRefusal(
+  tsMs: number,
+  context: Pick<DecodeContext, 'now' | 'maxAgeMs' | 'maxFutureMs'>,
+): DecodedReport['rejected'][number] | null {
+  const now = context.now.getTime();
+  // NaN (a time past what a Date holds, ±8.64e15 ms) fails every comparison, hence the explicit checks.
+  if (!Number.isFinite(tsMs) || !Number.isFinite(new Date(tsMs).getTime()) || tsMs > now + context.maxFutureMs)
+    return { reason: 'timestamp_in_future', detail: String(tsMs) };
+  if (tsMs < REPORT_LIMITS.minTs || tsMs < now - context.maxAgeMs) return { reason: 'timestamp_too_old', detail: String(tsMs) };
+  return null;
+}
+
+/** The first numeric point outside ±REPORT_LIMITS.maxAbsValue (NaN is "absent" and fine), or null. */
+function outOfRange(numbers: Float64Array, points: readonly { id: string }[]): string | null {
+  for (let i = 0; i < numbers.length; i++) {
+    const value = numbers[i] ?? Number.NaN;
+    if (!Number.isNaN(value) && !(Math.abs(value) <= REPORT_LIMITS.maxAbsValue)) return `${points[i]?.id ?? i}: ${value}`;
+  }
+  return null;
+}
+
+type Refusal = DecodedReport['rejected'][number];
+
+function decodeDevice(device: ReportPayload['devices'][number], ts: Date, context: DecodeContext): DecodedReading | Refusal {
+  const known = context.findDevice(device.sn);
+  if (!known) return { reason: 'unknown_device', sn: device.sn };
+  if (known.gatewayId !== context.gatewayId) return { reason: 'device_of_other_gateway', sn: device.sn };
+  if (device.proto !== known.protocolId) return { reason: 'protocol_mismatch', sn: device.sn, detail: device.proto };
+  const protocol = context.findProtocol(device.proto);
+  if (!protocol) return { reason: 'unknown_protocol', sn: device.sn, detail: device.proto };
+  const blocks: RegisterBlock[] = [];
+  let badBlock = false;
+  for (const block of device.blocks) {
+    const registers = registersFromHex(block.hex);
+    if (!registers) badBlock = true;
+    else blocks.push({ functionCode: block.fc, address: block.addr, registers });
+  }
+  const decoded = decodeBlocksIndexed(protocol, blocks);
+  const { numbers, texts } = decoded;
+  if (badBlock || (decoded.problems.length > 0 && texts.size === 0 && numbers.every(Number.isNaN)))
+    return { reason: 'bad_registers', sn: device.sn, detail: decoded.problems.slice(0, 3).join('; ') };
+  const plan = storagePlan(protocol);
+  // Values the gateway decoded itself fill the points no register block carried.
+  for (const [id, value] of Object.entries(device.values ?? {})) {
+    const index = plan.indexById.get(id);
+    if (index !== undefined && Number.isNaN(numbers[index]) && !texts.has(index)) numbers[index] = value;
+  }
+  const wild = outOfRange(numbers, mapPoints(protocol));
+  if (wild !== null) return { reason: 'value_out_of_range', sn: device.sn, detail: wild };
+  const values = new Array<number>(plan.order.length);
+  for (let i = 0; i < plan.order.length; i++) values[i] = numbers[plan.order[i] ?? -1] ?? Number.NaN;
+  return {
+    deviceId: known.id,
+    ts,
+    values,
+    powerW: pick(plan, numbers, 'power'),
+    energyTotalWh: pick(plan, numbers, 'energy_total'),
+    soc: pick(plan, numbers, 'soc'),
+    operatingState: pick(plan, numbers, 'operating_state'),
+    activeEvents: decodeEventsIndexed(protocol, numbers).map((e) => ({ code: e.code, level: e.level })),
+    nameplate: { brand: text(plan, texts, 'Mn'), model: text(plan, texts, 'Md'), firmware: text(plan, texts, 'Vr') },
+  };
 }
