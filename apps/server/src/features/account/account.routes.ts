@@ -23,7 +23,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ service: AccountService }> =
   app.get(
     '/anonymous/getCode',
     {
-      config: { access: 'public' },
+      config: { access: { kind: 'public-write', reason: 'sends a verification code to the given address; one a minute per address' } },
       schema: {
         tags: TAGS,
         summary: 'Sends a verification code: type register or reset; e-mail, or SMS for a mainland mobile number',
@@ -78,12 +78,12 @@ export const accountRoutes: FastifyPluginAsyncZod<{ service: AccountService }> =
   app.post(
     '/anonymous/signup',
     {
-      config: { access: 'public' },
+      config: { access: { kind: 'public-write', reason: 'registers a plant owner; the code sent to the account proves it' } },
       schema: {
         tags: TAGS,
         summary: 'Registers a plant owner with the code sent to the account; the agreement must be accepted',
         description:
-          'Codes: 4 (agreement, account format, password rules or common password), 103 registered, 5 wrong code, 6 expired code.',
+          'Codes: 4 (agreement, account format, password rules or common password), 103 registered, 5 wrong code, 6 expired code, 135 too many wrong codes.',
         body: SignupBodySchema,
         response: { 200: envelopeSchema(SignupResultSchema) },
       },
@@ -97,7 +97,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ service: AccountService }> =
   app.post(
     '/anonymous/resetPwd',
     {
-      config: { access: 'public' },
+      config: { access: { kind: 'public-write', reason: 'sets a new password; the code sent to the account proves it' } },
       schema: {
         tags: TAGS,
         summary: 'Sets a new password with the code sent to the account; every session of the account is signed out',
@@ -115,7 +115,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ service: AccountService }> =
   app.get(
     '/anonymous/sendBindCode',
     {
-      config: { access: 'public' },
+      config: { access: { kind: 'public-write', reason: 'sends a code to an address so its owner can bind it; one a minute per address' } },
       schema: {
         tags: TAGS,
         summary: 'Sends a code to an e-mail or phone number to bind it to a profile (POST /api/v1/user/{userId} checks it)',

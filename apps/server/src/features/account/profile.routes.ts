@@ -65,7 +65,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/personalized',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'the caller’s own display preferences' } },
       schema: {
         tags: TAGS,
         summary: 'Changes personalized settings (any subset); answers all of them',
@@ -79,7 +79,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/avatar',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'the caller’s own avatar picture' } },
       schema: {
         tags: TAGS,
         summary: 'Uploads the avatar (multipart field "file": JPG or PNG by content, at most 6 MB); it applies at once',
@@ -110,7 +110,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/setup',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'starts two-factor sign-in for the caller’s own account' } },
       schema: {
         tags: TAGS,
         summary: 'Starts two-factor enrolment: a new TOTP secret and its otpauth:// URI for the QR code (207 when already on)',
@@ -123,7 +123,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/enable',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'turns on two-factor sign-in for the caller’s own account' } },
       schema: {
         tags: TAGS,
         summary: 'Confirms enrolment with a first code from the app; answers the one-time recovery codes, shown once',
@@ -138,7 +138,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/disable',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'turns off two-factor sign-in for the caller’s own account (password again)' } },
       schema: {
         tags: TAGS,
         summary: 'Turns two-factor sign-in off with the password',
@@ -156,7 +156,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/recoveryCodes',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'new recovery codes for the caller’s own account (password again)' } },
       schema: {
         tags: TAGS,
         summary: 'New recovery codes with the password; the previous ones stop working',
@@ -171,7 +171,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/:userId',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'the caller’s own profile; another user id answers 2 (profile.service)' } },
       schema: {
         tags: TAGS,
         summary: 'Updates one’s own profile: nickname, avatar, e-mail and phone (a new one with the code sendBindCode sent)',
@@ -188,7 +188,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/:userId/pwd',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'the caller’s own password; another user id answers 2 (profile.service)' } },
       schema: {
         tags: TAGS,
         summary: 'Changes one’s own password; every other session of the account is signed out',

@@ -11,7 +11,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ service: AuthService }> = async
   app.post(
     '/oauth/token',
     {
-      config: { access: 'public' },
+      config: {
+        access: { kind: 'public-write', reason: 'sign-in: the password or refresh token is the proof; throttled per account and address' },
+      },
       schema: {
         tags: ['Authentication and account'],
         summary: 'Sign in (grant_type=password) or exchange a refresh token (grant_type=refresh_token)',
@@ -35,7 +37,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ service: AuthService }> = async
   app.post(
     '/oauth/revoke',
     {
-      config: { access: 'public' },
+      config: { access: { kind: 'public-write', reason: 'sign-out: revokes only the session whose token is presented' } },
       schema: {
         tags: ['Authentication and account'],
         summary: 'Sign out: revokes the session of the bearer token and/or of the refresh token given as `token`',

@@ -26,7 +26,7 @@ export const batchTasksRoutes: FastifyPluginAsyncZod<{ service: BatchTasksServic
   app.post(
     '/api/v1/tasks',
     {
-      config: { access: 'inverter.upgrade' },
+      config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
       schema: {
         tags: TAGS,
         summary: 'Creates a batch upgrade task (password once); it runs at once or at runAt, in waves',
@@ -39,7 +39,7 @@ export const batchTasksRoutes: FastifyPluginAsyncZod<{ service: BatchTasksServic
   app.get(
     '/api/v1/tasks',
     {
-      config: { access: 'inverter.upgrade' },
+      config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
       schema: {
         tags: TAGS,
         summary: 'Batch tasks with their item counts, newest first',
@@ -64,7 +64,10 @@ export const batchTasksRoutes: FastifyPluginAsyncZod<{ service: BatchTasksServic
 
   app.get(
     '/api/v1/tasks/:id',
-    { config: { access: 'inverter.upgrade' }, schema: { tags: TAGS, summary: 'A batch task with each item’s result', params: IdParams } },
+    {
+      config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
+      schema: { tags: TAGS, summary: 'A batch task with each item’s result', params: IdParams },
+    },
     async (request) => ok(request, await service.detail(request.requireAuth(), request.params.id)),
   );
 
@@ -72,7 +75,7 @@ export const batchTasksRoutes: FastifyPluginAsyncZod<{ service: BatchTasksServic
     app.post(
       `/api/v1/tasks/:id/${action}`,
       {
-        config: { access: 'inverter.upgrade' },
+        config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
         schema: {
           tags: TAGS,
           summary:

@@ -68,7 +68,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     app.post(
       `/api/v1/inverter/:sn/${op}`,
       {
-        config: { access: 'inverter.control' },
+        config: { access: { kind: 'operate', key: 'inverter.control' } },
         schema: { tags: TAGS, summary, params: SnParams, body: CommandBodySchema, response: { 200: Result } },
       },
       async (request) => ok(request, await run(request, request.params.sn, request.body ?? {})),
@@ -76,7 +76,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     app.get(
       `/api/v1/inverter/:sn/${op}`,
       {
-        config: { access: 'inverter.control' },
+        config: { access: { kind: 'operate', key: 'inverter.control' } },
         schema: {
           tags: TAGS,
           summary: `${summary} (GET as the spec writes it: key and password in headers)`,
@@ -99,7 +99,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.get(
     '/api/v1/inverter/:sn/custom/params',
     {
-      config: { access: 'inverter.setting' },
+      config: { access: { kind: 'operate', key: 'inverter.setting' } },
       schema: {
         tags: TAGS,
         summary: 'The inverter’s writable parameters with their values, ranges and choices',
@@ -113,7 +113,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.post(
     '/api/v1/inverter/:sn/custom/params',
     {
-      config: { access: 'inverter.setting' },
+      config: { access: { kind: 'operate', key: 'inverter.setting' } },
       schema: {
         tags: TAGS,
         summary: 'Writes parameters (ranges checked first), then confirms them from the device’s reply; password needed',
@@ -128,7 +128,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.get(
     '/api/v1/setting/:sn/support',
     {
-      config: { access: 'inverter.setting' },
+      config: { access: { kind: 'operate', key: 'inverter.setting' } },
       schema: {
         tags: TAGS,
         summary: 'Which settings the model supports (601 when none)',
@@ -142,7 +142,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.post(
     '/api/v1/inverter/:sn/debug',
     {
-      config: { access: 'inverter.debug' },
+      config: { access: { kind: 'operate', key: 'inverter.debug' } },
       schema: {
         tags: TAGS,
         summary: 'A raw Modbus read (01–04) or write (05/06/15/16, password needed) through the gateway; the reply decoded',
@@ -159,7 +159,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     app.route({
       method,
       url: '/api/v1/inverter/:sn/debug/reply',
-      config: { access: 'inverter.debug' },
+      config: { access: { kind: 'operate', key: 'inverter.debug' } },
       schema: {
         tags: TAGS,
         summary: 'The stored result of a debug command (also a reply that came after the timeout)',
@@ -172,7 +172,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.post(
     '/api/v1/inverter/:sn/upgrade',
     {
-      config: { access: 'inverter.upgrade' },
+      config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
       schema: {
         tags: TAGS,
         summary: 'Upgrades an inverter with a firmware record (firmId; method remote); answers pending, progress follows',
@@ -192,7 +192,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.post(
     '/api/v1/inverter/batchUpgrade',
     {
-      config: { access: 'inverter.upgrade' },
+      config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
       schema: {
         tags: TAGS,
         summary: 'Upgrades several inverters with one image: password once; each device started or listed with why not',
@@ -206,7 +206,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.post(
     '/api/v1/battery/:sn/upgrade',
     {
-      config: { access: 'battery.upgrade' },
+      config: { access: { kind: 'operate', key: 'battery.upgrade' } },
       schema: {
         tags: TAGS,
         summary: 'Upgrades a battery (master pack; a slave answers 605) with a battery firmware record (firmId); answers pending',
@@ -228,7 +228,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.post(
     '/api/v1/battery/batchUpgrade/check',
     {
-      config: { access: 'battery.upgrade' },
+      config: { access: { kind: 'operate', key: 'battery.upgrade' } },
       schema: {
         tags: TAGS,
         summary: 'Which batteries can take the image now, and why the others cannot (nothing is sent)',
@@ -242,7 +242,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.post(
     '/api/v1/battery/batchUpgrade',
     {
-      config: { access: 'battery.upgrade' },
+      config: { access: { kind: 'operate', key: 'battery.upgrade' } },
       schema: {
         tags: TAGS,
         summary: 'Upgrades several batteries with one image: password once; each started or listed with why not',
@@ -256,7 +256,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.post(
     '/api/v1/gateway/:sn/upgrade',
     {
-      config: { access: 'gateway.edit' },
+      config: { access: { kind: 'manage', key: 'gateway.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Upgrades a gateway with a gateway firmware record; an offline gateway is upgraded once it is online (queued)',
@@ -300,7 +300,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
   app.post(
     '/api/v1/inverter/:sn/cutUpgrade',
     {
-      config: { access: 'inverter.upgrade' },
+      config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
       schema: {
         tags: TAGS,
         summary: 'Cancels a running upgrade where the model supports it',
@@ -318,7 +318,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     app.get(
       `/api/v1/${family}`,
       {
-        config: { access: 'inverter.setting' },
+        config: { access: { kind: 'operate', key: 'inverter.setting' } },
         schema: {
           tags: TAGS,
           summary: `The ${family} settings form of a device (points, values, ranges); 601 when its model has none`,
@@ -331,7 +331,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     app.post(
       `/api/v1/${family}`,
       {
-        config: { access: 'inverter.setting' },
+        config: { access: { kind: 'operate', key: 'inverter.setting' } },
         schema: {
           tags: TAGS,
           summary: `Writes the ${family} settings of a device (ranges checked, password needed) and confirms them`,

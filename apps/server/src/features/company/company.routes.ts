@@ -69,7 +69,13 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/add',
     {
-      config: { access: 'signed-in' },
+      config: {
+        access: {
+          kind: 'own-account',
+          reason:
+            'an independent owner makes their own account the administrator of a new company; the service admits only owners and the platform administrator',
+        },
+      },
       schema: {
         tags: TAGS,
         summary:
@@ -84,7 +90,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/edit',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Edits the company information (203 duplicate name)',
@@ -102,7 +108,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/themeColor',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: "Sets the console's primary colour for the company's users (#RRGGBB)",
@@ -120,7 +126,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/uploadLogo',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Uploads a logo or icon image (multipart field "file": jpg, jpeg, gif or png by content); answers its URL',
@@ -138,7 +144,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/logo',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Sets the menu logo (expanded, 220x58) and icon (collapsed, 58x58) from uploaded images; null removes one',
@@ -169,7 +175,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/admin',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Transfers the administrator role to a member of the company, confirmed with the administrator’s password (705)',
@@ -203,7 +209,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.get(
     '/api/v1/company/user/check',
     {
-      config: { access: 'company.user.edit' },
+      config: { access: { kind: 'manage', key: 'company.user.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Whether an account can be added as a member (104 exists, 106 linked to another company)',
@@ -229,7 +235,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/user/add',
     {
-      config: { access: 'company.user.edit' },
+      config: { access: { kind: 'manage', key: 'company.user.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Adds a member with a new account and one role (form or JSON body; 104, 106)',
@@ -243,7 +249,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/user/edit/:id',
     {
-      config: { access: 'company.user.edit' },
+      config: { access: { kind: 'manage', key: 'company.user.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Edits a member: nickname, contacts, role (802 for one’s own role)',
@@ -261,7 +267,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/user/delete/:id',
     {
-      config: { access: 'company.user.edit' },
+      config: { access: { kind: 'manage', key: 'company.user.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Deletes a member (not the administrator, not oneself); their plants pass to the administrator',
@@ -293,7 +299,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.get(
     '/api/v1/company/role/check',
     {
-      config: { access: 'company.role.edit' },
+      config: { access: { kind: 'manage', key: 'company.role.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Whether a role name is free in the company (801 when taken); id leaves that role out',
@@ -310,7 +316,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/role',
     {
-      config: { access: 'company.role.edit' },
+      config: { access: { kind: 'manage', key: 'company.role.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Creates a custom role (at most 5: 800; unique name: 801) with permissions the caller holds',
@@ -324,7 +330,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/role/:id',
     {
-      config: { access: 'company.role.edit' },
+      config: { access: { kind: 'manage', key: 'company.role.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Updates a custom role (801; 802 for the caller’s own role); members get the change on their next request',
@@ -342,7 +348,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/role/:id/delete',
     {
-      config: { access: 'company.role.edit' },
+      config: { access: { kind: 'manage', key: 'company.role.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Deletes a custom role no member has (802 for the caller’s own role)',
@@ -374,7 +380,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/agent',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: "Makes another company's administrator an agent of this company (900-903, 202)",
@@ -388,7 +394,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/agent/:id/delete',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: { tags: TAGS, summary: 'Ends an agent appointment', params: IdParams, response: { 200: Done } },
     },
     async (request) => {

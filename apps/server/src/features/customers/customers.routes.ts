@@ -61,7 +61,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/v1/customer/check',
     {
-      config: { access: 'customer.edit' },
+      config: { access: { kind: 'manage', key: 'customer.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Whether an account can become a customer (106 company member, 204 already a customer) and whether it exists',
@@ -75,7 +75,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/customer',
     {
-      config: { access: 'customer.edit' },
+      config: { access: { kind: 'manage', key: 'customer.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Adds a customer: an existing account without a company, or a new one with a password; type and company plants',
@@ -89,7 +89,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/customer/:customerId/:companyId',
     {
-      config: { access: 'customer.edit' },
+      config: { access: { kind: 'manage', key: 'customer.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Edits a customer: name, type, remark and assigned plants',
@@ -108,7 +108,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.delete(
     '/api/v1/customers/delete/:companyId/:masterId',
     {
-      config: { access: 'customer.edit' },
+      config: { access: { kind: 'manage', key: 'customer.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Removes a customer from the company (the account stays, without the company’s plants)',
@@ -181,7 +181,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/customerType',
     {
-      config: { access: 'customer.type.edit' },
+      config: { access: { kind: 'manage', key: 'customer.type.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Creates a primary label, or a secondary one under parentId (206 name taken at that level)',
@@ -195,7 +195,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/customerType/:id',
     {
-      config: { access: 'customer.type.edit' },
+      config: { access: { kind: 'manage', key: 'customer.type.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Edits a customer type; moving a secondary label to another primary checks the name there (206)',
@@ -213,7 +213,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/customerType/:id/delete',
     {
-      config: { access: 'customer.type.edit' },
+      config: { access: { kind: 'manage', key: 'customer.type.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Deletes a customer type without subtypes (205); its customers keep no type',

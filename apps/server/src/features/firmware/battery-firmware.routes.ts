@@ -30,7 +30,7 @@ const Created = envelopeSchema(z.object({ id: z.number() }));
 /** Multipart bodies arrive as key → value (fields) or Buffer (files): see plugins/body-parsers.ts. */
 const UploadBody = BatteryFirmwareUploadFieldsSchema.extend({ file: z.unknown() });
 const VIEW = { access: 'firmware.battery.view' } as const;
-const EDIT = { access: 'firmware.battery.edit' } as const;
+const EDIT = { access: { kind: 'manage', key: 'firmware.battery.edit' } } as const;
 
 /**
  * The battery firmware library (spec 01 §7 Firmware, calls.tsv area Firmware): battery images, battery

@@ -89,7 +89,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
   app.post(
     '/api/v1/firmware',
     {
-      config: { access: 'firmware.edit' },
+      config: { access: { kind: 'manage', key: 'firmware.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Uploads a gateway or inverter image (multipart: the fields, fileName, md5 and one file "file", .bin or .hex)',
@@ -107,7 +107,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
   app.post(
     '/api/v1/firmware/:id',
     {
-      config: { access: 'firmware.edit' },
+      config: { access: { kind: 'manage', key: 'firmware.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Edits a record’s metadata (not its image); the same uniqueness rules as an upload',
@@ -122,7 +122,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
   app.post(
     '/api/v1/firmware/:id/enable',
     {
-      config: { access: 'firmware.edit' },
+      config: { access: { kind: 'manage', key: 'firmware.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Enables or disables a record (the console confirms first)',
@@ -140,7 +140,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
   app.get(
     '/api/v1/firmware/:id/delete',
     {
-      config: { access: 'firmware.edit' },
+      config: { access: { kind: 'manage', key: 'firmware.edit' } },
       schema: { tags: TAGS, summary: 'Deletes a record and its image', params: IdParams, response: { 200: Done } },
     },
     async (request) => {
@@ -152,7 +152,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
   app.get(
     '/api/v1/firmware/batchDelete',
     {
-      config: { access: 'firmware.edit' },
+      config: { access: { kind: 'manage', key: 'firmware.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Deletes several records and their images (ids=1,2,3)',
@@ -195,7 +195,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
   app.get(
     '/api/v1/firmware/options',
     {
-      config: { access: 'inverter.upgrade' },
+      config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
       schema: {
         tags: TAGS,
         summary: 'Enabled images of a type that install remotely, for the upgrade picker',

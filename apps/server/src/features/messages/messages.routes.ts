@@ -46,7 +46,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ service: MessagesService }>
   app.post(
     '/api/v1/message/:id/state',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'read or unread state of the caller’s own message' } },
       schema: {
         tags: TAGS,
         summary: 'Marks one of the caller’s messages read (state 1, the default) or unread (0); 404 for any other id',
@@ -61,7 +61,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ service: MessagesService }>
   app.post(
     '/api/v1/message/update/states',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'read or unread state of the caller’s own messages' } },
       schema: {
         tags: TAGS,
         summary: 'Sets the state of the caller’s listed messages (ids), or of all of them without ids (read all)',

@@ -40,7 +40,7 @@ export const noticesRoutes: FastifyPluginAsyncZod<{ service: NoticesService }> =
   app.post(
     '/api/v1/ss/notices',
     {
-      config: { access: 'system.notice' },
+      config: { access: { kind: 'manage', key: 'system.notice.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Creates an unpublished notice (start before end, effective time within the window)',
@@ -104,7 +104,7 @@ export const noticesRoutes: FastifyPluginAsyncZod<{ service: NoticesService }> =
   app.post(
     '/api/v1/ss/notices/:id',
     {
-      config: { access: 'system.notice' },
+      config: { access: { kind: 'manage', key: 'system.notice.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Updates a notice that is not invalid (4102 otherwise)',
@@ -119,7 +119,7 @@ export const noticesRoutes: FastifyPluginAsyncZod<{ service: NoticesService }> =
   app.post(
     '/api/v1/ss/notices/:id/status',
     {
-      config: { access: 'system.notice' },
+      config: { access: { kind: 'manage', key: 'system.notice.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Publishes (0), withdraws (1) or invalidates (2) a notice; invalid is final (4102), the same status again 207',

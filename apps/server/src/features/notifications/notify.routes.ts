@@ -29,7 +29,7 @@ export const notifyRoutes: FastifyPluginAsyncZod<{ service: NotifySettingsServic
   app.get(
     '/api/v1/user/notify/code',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'sends or checks a code for the caller’s own alarm e-mail address' } },
       schema: {
         tags: TAGS,
         summary:
@@ -44,7 +44,7 @@ export const notifyRoutes: FastifyPluginAsyncZod<{ service: NotifySettingsServic
   app.post(
     '/api/v1/user/notify',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'the caller’s own alarm e-mail settings' } },
       schema: {
         tags: TAGS,
         summary: 'Saves the e-mail alarm settings; a new address needs the code sent to it (5, 6); plants must be visible (700)',

@@ -1,5 +1,5 @@
 import { envelopeSchema } from '@sunward/contracts/envelope';
-import { PermissionEntrySchema, type PermissionKey, PermissionQuerySchema } from '@sunward/contracts/permissions';
+import { PermissionEntrySchema, type PermissionKey, type PermissionKeyOfKind, PermissionQuerySchema } from '@sunward/contracts/permissions';
 import { COMPANY_ASSIGNABLE_PERMISSIONS, CUSTOMER_ASSIGNABLE_PERMISSIONS } from '@sunward/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,7 +26,7 @@ export const permissionsRoutes: FastifyPluginAsyncZod<{ repository: PermissionsR
     },
   );
 
-  const catalogueRoute = (url: string, access: PermissionKey, keys: readonly PermissionKey[], summary: string) =>
+  const catalogueRoute = (url: string, access: PermissionKeyOfKind<'view'>, keys: readonly PermissionKey[], summary: string) =>
     app.get(
       url,
       {

@@ -11,7 +11,7 @@ export const smsRoutes: FastifyPluginAsyncZod<{ service: SmsService }> = async (
   app.post(
     '/api/v1/msg/send',
     {
-      config: { access: 'system.sms' },
+      config: { access: { kind: 'operate', key: 'system.sms.send' } },
       schema: {
         tags: TAGS,
         summary:

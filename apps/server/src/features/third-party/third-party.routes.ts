@@ -21,7 +21,13 @@ export const thirdPartyRoutes: FastifyPluginAsyncZod<{ service: ThirdPartyServic
   app.post(
     '/oauth/third/config',
     {
-      config: { access: 'public' },
+      config: {
+        access: {
+          kind: 'view',
+          key: 'public',
+          readsOnly: 'the configured providers, names only; the console asks with a POST (spec 01 §7)',
+        },
+      },
       schema: {
         tags: TAGS,
         summary: 'The configured sign-in providers (id and name; never their secrets)',
@@ -34,7 +40,9 @@ export const thirdPartyRoutes: FastifyPluginAsyncZod<{ service: ThirdPartyServic
   app.post(
     '/oauth/third/authorize',
     {
-      config: { access: 'public' },
+      config: {
+        access: { kind: 'public-write', reason: 'starts a provider sign-in: a short-lived state bound to this browser, nothing else' },
+      },
       schema: {
         tags: TAGS,
         summary: "Starts a sign-in (or bind) with a provider: answers the provider's authorization URL and this browser's key",
@@ -59,7 +67,9 @@ export const thirdPartyRoutes: FastifyPluginAsyncZod<{ service: ThirdPartyServic
   app.post(
     '/oauth/third/token',
     {
-      config: { access: 'public' },
+      config: {
+        access: { kind: 'public-write', reason: 'completes a provider sign-in; the provider’s code and the state prove the caller' },
+      },
       schema: {
         tags: TAGS,
         summary: 'Completes the flow with the code and state /loginThird received: signs in, or answers a binding ticket',
@@ -88,7 +98,7 @@ export const thirdPartyRoutes: FastifyPluginAsyncZod<{ service: ThirdPartyServic
   app.post(
     '/api/v1/user/third/bind',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'binds a third-party identity to the caller’s own account' } },
       schema: {
         tags: TAGS,
         summary: "Binds the ticket's third-party identity to the caller; answers the caller's bound accounts",
@@ -108,7 +118,7 @@ export const thirdPartyRoutes: FastifyPluginAsyncZod<{ service: ThirdPartyServic
   app.post(
     '/api/v1/user/third/unbind',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'unbinds a third-party identity from the caller’s own account' } },
       schema: {
         tags: TAGS,
         summary: "Unbinds the caller's identity of a provider; answers the caller's bound accounts",

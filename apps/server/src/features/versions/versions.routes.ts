@@ -42,7 +42,7 @@ export const versionsRoutes: FastifyPluginAsyncZod<{ service: VersionsService }>
   app.post(
     '/api/v1/version',
     {
-      config: { access: 'system.version' },
+      config: { access: { kind: 'manage', key: 'system.version.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Publishes a version (number unique and above the newest: 4100, 4101) or, with id, replaces its notes; HTML is sanitised',
@@ -128,7 +128,7 @@ export const versionsRoutes: FastifyPluginAsyncZod<{ service: VersionsService }>
   app.get(
     '/api/v1/version/:id/delete',
     {
-      config: { access: 'system.version' },
+      config: { access: { kind: 'manage', key: 'system.version.edit' } },
       schema: { tags: TAGS, summary: 'Deletes a version (the one below becomes the newest)', params: IdParams, response: { 200: Done } },
     },
     async (request) => {
