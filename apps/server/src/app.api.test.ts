@@ -18,7 +18,7 @@ describe('every route is guarded', () => {
   });
 
   it('answers HTTP 401 to every non-public route called without a token', async () => {
-    const guarded = server.app.routeAccessTable.filter((r) => isGuardedPath(r.url) && r.access !== 'public' && r.method !== 'HEAD');
+    const guarded = server.app.routeAccessTable.filter((r) => isGuardedPath(r.url) && r.requires !== 'public' && r.method !== 'HEAD');
     for (const route of guarded) {
       const url = route.url.replace(/:(\w+)/g, '1');
       const result = await call(server.app, route.method as 'GET' | 'POST', url);

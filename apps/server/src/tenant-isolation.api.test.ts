@@ -309,8 +309,8 @@ describe('tenant isolation', () => {
       (r) =>
         ['GET', 'POST', 'DELETE'].includes(r.method) &&
         r.url.startsWith('/api/') &&
-        r.access !== 'public' &&
-        r.access !== undefined &&
+        r.requires !== 'public' &&
+        r.requires !== undefined &&
         !SKIPPED.some((p) => p.test(r.url)),
     );
     expect(routes.length).toBeGreaterThan(100);
@@ -324,7 +324,7 @@ describe('tenant isolation', () => {
     // it only proves its refusals and the id-free calls.
     const sweep = async (who: Caller) => {
       for (const route of routes) {
-        const lacks = route.access !== 'signed-in' && !who.permissions.has(route.access as PermissionKey);
+        const lacks = route.requires !== 'signed-in' && !who.permissions.has(route.requires as PermissionKey);
         const usesIds = /:\w+/.test(route.url) || route.schema?.body !== undefined || route.schema?.querystring !== undefined;
         // Without the permission one call proves the refusal; otherwise every id of B and its neighbours.
         const ids = lacks || !usesIds || who.name === 'staff-a' ? [b.ids[0] ?? 1] : b.ids;
@@ -350,7 +350,7 @@ describe('tenant isolation', () => {
           if (!json && response.statusCode === 200 && usesIds) leaks.push(`${label}: a file came back`);
           if (lacks) {
             const code = json ? (response.json() as { code: number }).code : undefined;
-            if (code !== Code.NO_PERMISSION) overreach.push(`${label}: answered ${code} without ${route.access}`);
+            if (code !== Code.NO_PERMISSION) overreach.push(`${label}: answered ${code} without ${route.requires}`);
           }
         }
       }

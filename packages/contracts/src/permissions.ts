@@ -1,18 +1,43 @@
 import { z } from 'zod';
+import type { DeviceKind } from './devices.js';
 
 /** Spec 01 §6: type 0 is a menu entry, any other type a button. */
 export const PermissionType = { MENU: 0, BUTTON: 1 } as const;
 export type PermissionTypeValue = (typeof PermissionType)[keyof typeof PermissionType];
+
+/**
+ * What holding a key lets one do (issue 15.2): `view` reads (menus, exports, figures), `operate` acts on
+ * equipment without changing records (commands, settings, upgrades, sending), `manage` creates, edits or
+ * deletes records. A route that changes anything must be guarded by an operate or manage key
+ * (apps/server/src/plugins/auth.ts refuses to start otherwise).
+ */
+export const PERMISSION_KINDS = ['view', 'operate', 'manage'] as const;
+export type PermissionKind = (typeof PERMISSION_KINDS)[number];
 
 interface PermissionDefinition {
   readonly key: string;
   readonly type: PermissionTypeValue;
   /** The menu entry a button or child menu belongs to; drives the permission tree picker. */
   readonly parent: string | null;
+  readonly kind: PermissionKind;
+  /**
+   * For a key added after databases already held custom roles: the keys whose holders did what this key now
+   * guards. When the key first appears in a database, every custom role holding one of them receives it.
+   */
+  readonly carriedFrom?: readonly string[];
 }
 
-const menu = (key: string, parent: string | null = null): PermissionDefinition => ({ key, type: PermissionType.MENU, parent });
-const button = (key: string, parent: string): PermissionDefinition => ({ key, type: PermissionType.BUTTON, parent });
+const menu = <const K extends string>(key: K, parent: string | null = null) =>
+  ({ key, type: PermissionType.MENU, parent, kind: 'view' }) as const;
+function button<const K extends string, const D extends PermissionKind>(key: K, parent: string, kind: D, carriedFrom?: readonly string[]) {
+  return carriedFrom
+    ? ({ key, type: PermissionType.BUTTON, parent, kind, carriedFrom } as const)
+    : ({ key, type: PermissionType.BUTTON, parent, kind } as const);
+}
+
+/** Before these keys existed, equip.view alone let a holder rename and delete these devices (issue 15.2). */
+const DEVICE_EDITORS = ['inverter.edit', 'battery.edit', 'gateway.edit'];
+const DEVICE_DELETERS = ['inverter.delete', 'battery.delete', 'gateway.delete'];
 
 /**
  * Every permission key the console knows, in menu order. The menu keys are those of spec 01 §2's
@@ -22,70 +47,90 @@ const button = (key: string, parent: string): PermissionDefinition => ({ key, ty
  */
 export const PERMISSIONS = [
   menu('station.view'),
-  button('station.create', 'station.view'),
-  button('station.edit', 'station.view'),
-  button('station.delete', 'station.view'),
-  button('station.share', 'station.view'),
-  button('station.transfer', 'station.view'),
-  button('station.import', 'station.view'),
-  button('station.export', 'station.view'),
+  button('station.create', 'station.view', 'manage'),
+  button('station.edit', 'station.view', 'manage'),
+  button('station.delete', 'station.view', 'manage'),
+  button('station.share', 'station.view', 'manage'),
+  button('station.transfer', 'station.view', 'manage'),
+  button('station.import', 'station.view', 'manage'),
+  button('station.export', 'station.view', 'view'),
 
   menu('equip.view'),
   menu('gateway.view', 'equip.view'),
-  button('gateway.import', 'gateway.view'),
-  button('gateway.edit', 'gateway.view'),
-  button('gateway.replace', 'gateway.view'),
-  button('gateway.delete', 'gateway.view'),
+  button('gateway.import', 'gateway.view', 'manage'),
+  button('gateway.edit', 'gateway.view', 'manage'),
+  button('gateway.replace', 'gateway.view', 'manage'),
+  button('gateway.delete', 'gateway.view', 'manage'),
   menu('inverter.view', 'equip.view'),
-  button('inverter.edit', 'inverter.view'),
-  button('inverter.delete', 'inverter.view'),
-  button('inverter.export', 'inverter.view'),
-  button('inverter.control', 'inverter.view'),
-  button('inverter.setting', 'inverter.view'),
-  button('inverter.debug', 'inverter.view'),
-  button('inverter.upgrade', 'inverter.view'),
+  button('inverter.edit', 'inverter.view', 'manage'),
+  button('inverter.delete', 'inverter.view', 'manage'),
+  button('inverter.export', 'inverter.view', 'view'),
+  button('inverter.control', 'inverter.view', 'operate'),
+  button('inverter.setting', 'inverter.view', 'operate'),
+  button('inverter.debug', 'inverter.view', 'operate'),
+  button('inverter.upgrade', 'inverter.view', 'operate'),
   menu('battery.list.view', 'equip.view'),
-  button('battery.edit', 'battery.list.view'),
-  button('battery.delete', 'battery.list.view'),
-  button('battery.upgrade', 'battery.list.view'),
+  button('battery.edit', 'battery.list.view', 'manage'),
+  button('battery.delete', 'battery.list.view', 'manage'),
+  button('battery.upgrade', 'battery.list.view', 'operate'),
   menu('smart.acSwitch', 'equip.view'),
+  button('smart.acSwitch.edit', 'smart.acSwitch', 'manage', DEVICE_EDITORS),
+  button('smart.acSwitch.delete', 'smart.acSwitch', 'manage', DEVICE_DELETERS),
+  // The families spec 01 §2 gives no page of their own: listed under equip.view, edited with their own keys.
+  button('meter.edit', 'equip.view', 'manage', DEVICE_EDITORS),
+  button('meter.delete', 'equip.view', 'manage', DEVICE_DELETERS),
+  button('optimizer.edit', 'equip.view', 'manage', DEVICE_EDITORS),
+  button('optimizer.delete', 'equip.view', 'manage', DEVICE_DELETERS),
+  button('meteorological.edit', 'equip.view', 'manage', DEVICE_EDITORS),
+  button('meteorological.delete', 'equip.view', 'manage', DEVICE_DELETERS),
+  button('box.edit', 'equip.view', 'manage', DEVICE_EDITORS),
+  button('box.delete', 'equip.view', 'manage', DEVICE_DELETERS),
+  button('heatPump.edit', 'equip.view', 'manage', DEVICE_EDITORS),
+  button('heatPump.delete', 'equip.view', 'manage', DEVICE_DELETERS),
   menu('event.view', 'equip.view'),
-  button('event.export', 'event.view'),
+  button('event.export', 'event.view', 'view'),
 
   menu('firmware.management'),
-  button('firmware.edit', 'firmware.management'),
+  button('firmware.edit', 'firmware.management', 'manage'),
   menu('firmware.battery.view', 'firmware.management'),
-  button('firmware.battery.edit', 'firmware.battery.view'),
+  button('firmware.battery.edit', 'firmware.battery.view', 'manage'),
 
   menu('workdata.view'),
 
   menu('company.management'),
   menu('company.info', 'company.management'),
-  button('company.edit', 'company.info'),
+  button('company.edit', 'company.info', 'manage'),
   menu('company.user', 'company.management'),
-  button('company.user.edit', 'company.user'),
+  button('company.user.edit', 'company.user', 'manage'),
   menu('company.role.list.view', 'company.management'),
-  button('company.role.edit', 'company.role.list.view'),
+  button('company.role.edit', 'company.role.list.view', 'manage'),
 
   menu('user.producer'),
   menu('customer.list.view', 'user.producer'),
-  button('customer.edit', 'customer.list.view'),
+  button('customer.edit', 'customer.list.view', 'manage'),
   menu('customer.type.list.view', 'user.producer'),
-  button('customer.type.edit', 'customer.type.list.view'),
+  button('customer.type.edit', 'customer.type.list.view', 'manage'),
 
   menu('logger.management'),
   menu('logger.upgrade.record', 'logger.management'),
 
   // Platform operations (Sunward): ingest health, broker and pipeline figures.
-  button('system.monitor', 'logger.management'),
+  button('system.monitor', 'logger.management', 'view'),
 
   // Platform management (spec 01 §2 "management": system versions, maintenance notices): platform only.
   menu('system.management'),
   menu('system.version', 'system.management'),
+  button('system.version.edit', 'system.version', 'manage', ['system.version']),
   menu('system.notice', 'system.management'),
+  button('system.notice.edit', 'system.notice', 'manage', ['system.notice']),
   // SMS sending and record (issue 8 notifications; msg/send).
   menu('system.sms', 'system.management'),
-] as const satisfies readonly PermissionDefinition[];
+  button('system.sms.send', 'system.sms', 'operate', ['system.sms']),
+] as const;
+
+// Every entry is a PermissionDefinition (checked here, not by `satisfies`, which would widen each kind).
+const _definitions: readonly PermissionDefinition[] = PERMISSIONS;
+void _definitions;
 
 export type PermissionKey = (typeof PERMISSIONS)[number]['key'];
 
@@ -94,6 +139,30 @@ export const PERMISSION_KEYS: readonly PermissionKey[] = PERMISSIONS.map((p) => 
 export function isPermissionKey(value: unknown): value is PermissionKey {
   return typeof value === 'string' && (PERMISSION_KEYS as readonly string[]).includes(value);
 }
+
+export type PermissionKeyOfKind<K extends PermissionKind> = Extract<(typeof PERMISSIONS)[number], { kind: K }>['key'];
+
+export function permissionKind(key: PermissionKey): PermissionKind {
+  return permissionDefinition(key).kind;
+}
+
+/**
+ * The keys of each device kind's calls (spec 01 §2), shared by the server's routes and the console's buttons.
+ * Kinds the spec gives no page of their own are listed and read under equip.view.
+ */
+export const DEVICE_KIND_ACCESS: Record<
+  DeviceKind,
+  { view: PermissionKeyOfKind<'view'>; edit: PermissionKeyOfKind<'manage'>; remove: PermissionKeyOfKind<'manage'> }
+> = {
+  inverter: { view: 'inverter.view', edit: 'inverter.edit', remove: 'inverter.delete' },
+  battery: { view: 'battery.list.view', edit: 'battery.edit', remove: 'battery.delete' },
+  meter: { view: 'equip.view', edit: 'meter.edit', remove: 'meter.delete' },
+  optimizer: { view: 'equip.view', edit: 'optimizer.edit', remove: 'optimizer.delete' },
+  weather_station: { view: 'equip.view', edit: 'meteorological.edit', remove: 'meteorological.delete' },
+  combiner_box: { view: 'equip.view', edit: 'box.edit', remove: 'box.delete' },
+  heat_pump: { view: 'equip.view', edit: 'heatPump.edit', remove: 'heatPump.delete' },
+  ac_switch: { view: 'smart.acSwitch', edit: 'smart.acSwitch.edit', remove: 'smart.acSwitch.delete' },
+};
 
 export function permissionDefinition(key: PermissionKey): PermissionDefinition {
   const found = PERMISSIONS.find((p) => p.key === key);

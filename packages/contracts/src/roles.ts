@@ -53,6 +53,18 @@ const DEVICE_OPERATE: readonly PermissionKey[] = [
   'battery.edit',
   'battery.delete',
   'battery.upgrade',
+  'smart.acSwitch.edit',
+  'smart.acSwitch.delete',
+  'meter.edit',
+  'meter.delete',
+  'optimizer.edit',
+  'optimizer.delete',
+  'meteorological.edit',
+  'meteorological.delete',
+  'box.edit',
+  'box.delete',
+  'heatPump.edit',
+  'heatPump.delete',
   'event.export',
 ];
 

@@ -1,17 +1,19 @@
 import { Code } from '@sunward/contracts/codes';
-import { isPermissionKey, type PermissionKey } from '@sunward/contracts/permissions';
+import type { PermissionKey } from '@sunward/contracts/permissions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuthRepository } from '../features/auth/auth.repository.js';
 import { hashToken } from '../features/auth/tokens.js';
 import type { PermissionsRepository } from '../features/permissions/permissions.repository.js';
 import { ApiError } from '../lib/envelope.js';
+import { accessProblem, changesState, type RequiredAccess, type RouteAccess, requiredAccess } from './route-access.js';
 
 /**
- * Who may call a route: anyone, any signed-in user, or a holder of one permission key.
- * Every route under /oauth, /anonymous and /api declares one; the server refuses to start otherwise.
+ * Who may call a route and what it does (route-access.ts): anyone, any signed-in user, or a holder of one
+ * permission key of the kind the route needs. Every route under /oauth, /anonymous and /api declares one, and
+ * a route that changes state is never guarded by a read; the server refuses to start otherwise.
  */
-export type RouteAccess = 'public' | 'signed-in' | PermissionKey;
+export type { RouteAccess } from './route-access.js';
 
 export interface AuthContext {
   userId: number;
@@ -30,6 +32,10 @@ export interface RouteAccessEntry {
   access: RouteAccess | undefined;
   /** The route's request schemas, so the tenant-isolation test can build requests for every route. */
   schema?: { body?: unknown; querystring?: unknown; params?: unknown };
+  /** What the caller must hold (the key, 'signed-in' or 'public'). */
+  requires: RequiredAccess | undefined;
+  /** Whether the call changes state (its method, or its name for a GET). */
+  changesState: boolean;
 }
 
 declare module 'fastify' {
@@ -76,17 +82,17 @@ export const authPlugin = fp<{ authRepository: AuthRepository; permissionsReposi
     app.addHook('onRoute', (route) => {
       const access = route.config?.access;
       const schema = { body: route.schema?.body, querystring: route.schema?.querystring, params: route.schema?.params };
-      for (const method of [route.method].flat()) table.push({ method, url: route.url, access, schema });
-      if (isGuardedPath(route.url) && access === undefined) {
-        throw new Error(`route ${route.method} ${route.url} declares no access (config.access)`);
-      }
-      if (access !== undefined && access !== 'public' && access !== 'signed-in' && !isPermissionKey(access)) {
-        throw new Error(`route ${route.method} ${route.url} names an unknown permission ${String(access)}`);
+      for (const method of [route.method].flat()) {
+        const problem = accessProblem(method, route.url, access, isGuardedPath(route.url));
+        if (problem) throw new Error(problem);
+        const requires = access === undefined ? undefined : requiredAccess(access);
+        table.push({ method, url: route.url, access, requires, changesState: changesState(method, route.url), schema });
       }
     });
 
     app.addHook('onRequest', async (request) => {
-      const access = request.routeOptions.config.access;
+      const declared = request.routeOptions.config.access;
+      const access = declared === undefined ? undefined : requiredAccess(declared);
       if (access === undefined || access === 'public') return;
       const token = bearerToken(request);
       if (!token) throw new ApiError(Code.TOKEN_INVALID);
@@ -98,7 +104,7 @@ export const authPlugin = fp<{ authRepository: AuthRepository; permissionsReposi
         throw new ApiError(Code.TWO_FACTOR_SETUP_REQUIRED);
       const { mustEnrolTwoFactor: _, ...session } = row;
       const permissions = await permissionsRepository.keysOfRole(row.roleId);
-      request.auth = { ...session, permissions };
+      request.auth = { ...session, permissions, ip: request.ip };
       if (access !== 'signed-in' && !permissions.has(access)) throw new ApiError(Code.NO_PERMISSION);
     });
   },

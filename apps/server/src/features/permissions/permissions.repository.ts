@@ -20,6 +20,7 @@ export function createPermissionsRepository(db: Database) {
      */
     async syncCatalogue(): Promise<void> {
       await db.transaction(async (tx) => {
+        const known = new Set((await tx.select({ key: permissions.key }).from(permissions)).map((r) => r.key));
         for (const [sort, p] of PERMISSIONS.entries()) {
           await tx
             .insert(permissions)
@@ -28,6 +29,22 @@ export function createPermissionsRepository(db: Database) {
         }
         const keys = PERMISSIONS.map((p) => p.key as string);
         await tx.delete(permissions).where(notInArray(permissions.key, keys));
+        // A key new to this database that takes over what older keys allowed goes to the custom roles holding
+        // them, once (issue 15.2: meter, optimizer... edit and delete, which equip.view used to cover).
+        if (known.size > 0)
+          for (const p of PERMISSIONS) {
+            if (known.has(p.key) || !('carriedFrom' in p) || !p.carriedFrom) continue;
+            const holders = await tx
+              .selectDistinct({ roleId: rolePermissions.roleId })
+              .from(rolePermissions)
+              .innerJoin(roles, eq(roles.id, rolePermissions.roleId))
+              .where(and(eq(roles.builtIn, false), inArray(rolePermissions.permissionKey, [...p.carriedFrom])));
+            if (holders.length > 0)
+              await tx
+                .insert(rolePermissions)
+                .values(holders.map((h) => ({ roleId: h.roleId, permissionKey: p.key })))
+                .onConflictDoNothing();
+          }
         for (const roleKey of BUILT_IN_ROLES) {
           const existing = await tx
             .select({ id: roles.id })

@@ -4,6 +4,7 @@ import './device-detail.css';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { inverterTypeLabel } from '@sunward/contracts/devices';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
+import { DEVICE_KIND_ACCESS } from '@sunward/contracts/permissions';
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Card, Col, Descriptions, Empty, Result, Row, Skeleton, Space, Statistic, Tag, Typography } from 'antd';
@@ -102,7 +103,7 @@ export function DeviceDetailPage() {
   if (!detail.data || !device) return <Skeleton active paragraph={{ rows: 10 }} />;
 
   const today = plantToday(device.timezone);
-  const canEdit = device.access === 'manage' && has('equip.view');
+  const canEdit = device.access === 'manage' && has(DEVICE_KIND_ACCESS[kind].edit);
   return (
     <div className="sw-device-detail" data-testid="device-detail">
       <Link to={listPathOf(kind)} className="sw-back">

@@ -4,7 +4,7 @@ import '../texts';
 import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import { type DeviceKind, type DeviceRow, inverterTypeLabel } from '@sunward/contracts/devices';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
-import type { PermissionKey } from '@sunward/contracts/permissions';
+import { DEVICE_KIND_ACCESS, type PermissionKey } from '@sunward/contracts/permissions';
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
 import { isDeviceAlias } from '@sunward/contracts/validators';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -41,16 +41,10 @@ import { usePageSize } from '../../account/use-personalized';
 const REFRESH_MS = 30_000;
 const DEVICE_SORTS = ['sn', 'alias', 'status', 'powerW', 'energyTodayWh', 'energyTotalWh', 'lastReportAt', 'plantName'] as const;
 
-/** Permission keys of a kind's buttons (spec 01 §2); kinds without keys of their own use equip.view. */
+/** Permission keys of a kind's buttons (spec 01 §2, shared with the server's routes). */
 const KIND_KEYS: Record<DeviceKind, { edit: PermissionKey; remove: PermissionKey; export?: PermissionKey }> = {
-  inverter: { edit: 'inverter.edit', remove: 'inverter.delete', export: 'inverter.export' },
-  battery: { edit: 'battery.edit', remove: 'battery.delete' },
-  meter: { edit: 'equip.view', remove: 'equip.view' },
-  optimizer: { edit: 'equip.view', remove: 'equip.view' },
-  weather_station: { edit: 'equip.view', remove: 'equip.view' },
-  combiner_box: { edit: 'equip.view', remove: 'equip.view' },
-  heat_pump: { edit: 'equip.view', remove: 'equip.view' },
-  ac_switch: { edit: 'smart.acSwitch', remove: 'smart.acSwitch' },
+  ...DEVICE_KIND_ACCESS,
+  inverter: { ...DEVICE_KIND_ACCESS.inverter, export: 'inverter.export' },
 };
 
 const INVERTER_TYPES = [1, 2, 3, 4, 93, 94] as const;
