@@ -9,6 +9,7 @@ import {
   MD5_HEX,
   optionalText,
 } from './firmware.js';
+import { IdParamSchema } from './ids.js';
 import { isPlainText } from './validators.js';
 
 /*
@@ -26,7 +27,7 @@ export const BATTERY_LIMITS = {
   pageSizeMax: 100,
 } as const;
 
-const id = z.coerce.number().int().positive();
+const id = IdParamSchema;
 /** A name typed in a text input: trimmed, no special characters (spec 01 §5 global key rule). */
 const plainName = (max: number) => z.string().trim().min(1).max(max).refine(isPlainText, { message: 'validation.specialCharacters' });
 

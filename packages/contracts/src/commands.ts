@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdSchema } from './ids.js';
 
 /*
  * Remote operation (spec 01 §7 Inverters: boot, shutdown, custom params, debug; spec 02 §4): what the
@@ -165,7 +166,7 @@ export type UpgradeTarget = (typeof UPGRADE_TARGETS)[number];
 /** battery/batchUpgrade/check and batchUpgrade: the batteries and the image. */
 export const BatchUpgradeBodySchema = CommandBodySchema.extend({
   sns: z.array(z.string().min(1).max(64)).min(1).max(500),
-  firmId: z.number().int().positive(),
+  firmId: IdSchema,
 });
 
 /**

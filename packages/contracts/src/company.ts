@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParamSchema } from './ids.js';
 import { PermissionEntrySchema } from './permissions.js';
 
 /*
@@ -71,7 +72,7 @@ export type CompanyAdd = z.infer<typeof CompanyAddSchema>;
 export const CompanyCheckQuerySchema = z.object({
   name: z.string().trim().min(1).max(COMPANY_LIMITS.nameMax),
   /** The company being edited, left out of the comparison. */
-  id: z.coerce.number().int().positive().optional(),
+  id: IdParamSchema.optional(),
 });
 
 export const ThemeColorSchema = z.object({ themeColor: z.string().regex(THEME_COLOR) });
@@ -86,7 +87,7 @@ export const LOGO_KINDS = ['logo', 'icon'] as const;
 export const UploadedImageSchema = z.object({ url: z.string() });
 
 export const AdminTransferSchema = z.object({
-  userId: z.coerce.number().int().positive(),
+  userId: IdParamSchema,
   /** The current administrator's own password, to confirm. */
   password: z.string().min(1).max(128),
 });
@@ -114,14 +115,14 @@ export const StaffListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(COMPANY_LIMITS.pageSizeMax).default(20),
   keyword: z.string().trim().max(64).optional(),
-  roleId: z.coerce.number().int().positive().optional(),
+  roleId: IdParamSchema.optional(),
 });
 
 const staffFields = {
   nickname: z.string().trim().min(1).max(32),
   email: optionalText(COMPANY_LIMITS.textMax),
   phone: optionalText(16),
-  roleId: z.coerce.number().int().positive(),
+  roleId: IdParamSchema,
 };
 
 /** POST company/user/add (form): a new account in the caller's company with one role. */
@@ -162,7 +163,7 @@ export type CompanyRoleBody = z.infer<typeof CompanyRoleBodySchema>;
 
 export const RoleCheckQuerySchema = z.object({
   name: z.string().trim().min(1).max(COMPANY_LIMITS.roleNameMax),
-  id: z.coerce.number().int().positive().optional(),
+  id: IdParamSchema.optional(),
 });
 
 // ---- Agents ----

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParamSchema } from './ids.js';
 
 /*
  * Customers of a company and customer types (spec 01 §3 "Customer/user: customerId, companyId, masterId,
@@ -19,7 +20,7 @@ const optionalText = (max: number) =>
 
 const idList = z.preprocess(
   (v) => (v === undefined || v === '' ? [] : Array.isArray(v) ? v : [v]),
-  z.array(z.coerce.number().int().positive()).max(CUSTOMER_LIMITS.plantsMax),
+  z.array(IdParamSchema).max(CUSTOMER_LIMITS.plantsMax),
 );
 
 export const CustomerRowSchema = z.object({
@@ -42,7 +43,7 @@ export const CustomerListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(CUSTOMER_LIMITS.pageSizeMax).default(20),
   keyword: z.string().trim().max(64).optional(),
-  typeId: z.coerce.number().int().positive().optional(),
+  typeId: IdParamSchema.optional(),
 });
 
 export const CustomerOptionSchema = z.object({
@@ -54,7 +55,7 @@ export const CustomerOptionSchema = z.object({
 
 const customerFields = {
   name: z.string().trim().min(1).max(CUSTOMER_LIMITS.nameMax),
-  typeId: z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().positive().nullable().optional()),
+  typeId: z.preprocess((v) => (v === '' ? null : v), IdParamSchema.nullable().optional()),
   remark: optionalText(CUSTOMER_LIMITS.remarkMax),
   plantIds: idList,
 };
@@ -95,6 +96,6 @@ export const CustomerTypeBodySchema = z.object({
   name: z.string().trim().min(1).max(CUSTOMER_LIMITS.typeNameMax),
   remark: optionalText(CUSTOMER_LIMITS.remarkMax),
   /** The primary label a secondary label sits under; null or absent for a primary label. */
-  parentId: z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().positive().nullable().optional()),
+  parentId: z.preprocess((v) => (v === '' ? null : v), IdParamSchema.nullable().optional()),
 });
 export type CustomerTypeBody = z.infer<typeof CustomerTypeBodySchema>;

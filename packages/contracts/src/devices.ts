@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParamSchema, IdSchema } from './ids.js';
 import { StatusCountsSchema } from './plants.js';
 
 /*
@@ -72,7 +73,7 @@ export const DeviceListQuerySchema = z.object({
   /** SN or alias, substring, case-insensitive. */
   keyword: z.string().trim().max(64).optional(),
   status: statusList.optional(),
-  plantId: z.coerce.number().int().positive().optional(),
+  plantId: IdParamSchema.optional(),
   /** Plant name, substring. */
   plantName: z.string().trim().max(64).optional(),
   brand: z.string().trim().max(64).optional(),
@@ -217,7 +218,7 @@ export type EnergyBars = z.infer<typeof EnergyBarsSchema>;
 
 export const AliasBodySchema = z.object({ alias: z.string().max(200) });
 
-export const BatchDeleteBodySchema = z.object({ ids: z.array(z.number().int().positive()).min(1).max(DEVICE_LIMITS.batchMax) });
+export const BatchDeleteBodySchema = z.object({ ids: z.array(IdSchema).min(1).max(DEVICE_LIMITS.batchMax) });
 
 /** Delete answers which devices went and which the caller may not delete (spec 02 §6: listed). */
 export const DeleteResultSchema = z.object({

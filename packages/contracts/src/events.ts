@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEVICE_KIND_INFO, DEVICE_KINDS } from './devices.js';
+import { IdParamSchema } from './ids.js';
 import { LIMITS } from './limits.js';
 import { EVENT_LEVELS } from './plant-energy.js';
 
@@ -67,7 +68,7 @@ const filterFields = {
   status: z.enum(EVENT_STATUSES).optional(),
   /** Device SN, substring, case-insensitive. */
   deviceSn: z.string().trim().max(64).optional(),
-  plantId: z.coerce.number().int().positive().optional(),
+  plantId: IdParamSchema.optional(),
   family: wordList(EVENT_FAMILY_FILTERS).optional(),
   /** Code, SN, alias, plant name or description (in English or Chinese), substring. */
   keyword: z.string().trim().max(64).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParamSchema, IdSchema } from './ids.js';
 
 /*
  * The firmware library (spec 02 §3 Firmware, §5; issue 6): gateway and inverter images a platform
@@ -134,7 +135,7 @@ export const FirmwareCheckQuerySchema = z.object({
   name: z.string().trim().max(FIRMWARE_LIMITS.nameMax).optional(),
   swVersion: z.string().trim().max(FIRMWARE_LIMITS.versionMax).optional(),
   type: z.enum(FIRMWARE_TYPES).optional(),
-  id: z.coerce.number().int().positive().optional(),
+  id: IdParamSchema.optional(),
 });
 export type FirmwareCheckQuery = z.infer<typeof FirmwareCheckQuerySchema>;
 
@@ -145,7 +146,7 @@ export const FirmwareBatchDeleteQuerySchema = z.object({
     .string()
     .regex(/^\d{1,10}(,\d{1,10})*$/)
     .transform((v) => [...new Set(v.split(',').map(Number))])
-    .pipe(z.array(z.number().int().positive()).min(1).max(FIRMWARE_LIMITS.batchDeleteMax)),
+    .pipe(z.array(IdSchema).min(1).max(FIRMWARE_LIMITS.batchDeleteMax)),
 });
 
 export const FirmwareSettingsSchema = z.object({ maxBytes: z.number(), fileNameMax: z.number() });

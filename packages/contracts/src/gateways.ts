@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParamSchema } from './ids.js';
 
 /*
  * Gateways (data loggers) as the console manages them (spec 02 §3 Gateway, §4; spec 01 §7 family
@@ -21,7 +22,7 @@ export const GatewayListQuerySchema = z.object({
   size: z.coerce.number().int().min(1).max(GATEWAY_LIMITS.pageSizeMax).default(20),
   /** SN or alias, substring, case-insensitive. */
   keyword: z.string().trim().max(64).optional(),
-  plantId: z.coerce.number().int().positive().optional(),
+  plantId: IdParamSchema.optional(),
   status: z.enum(['online', 'offline']).optional(),
   locked: booleanText.optional(),
   sort: z.enum(['lastOnlineAt', 'sn']).default('sn'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParamSchema, IdSchema } from './ids.js';
 import { LIMITS } from './limits.js';
 import { EVENT_LEVELS } from './plant-energy.js';
 import { isEmail } from './validators.js';
@@ -108,7 +109,7 @@ export const MessageStateBodySchema = z.object({ state: z.coerce.number().pipe(s
 /** message/update/states: the listed ids, or every message of the caller when ids is absent (read all). */
 export const MessageStatesBodySchema = z
   .object({
-    ids: z.array(z.coerce.number().int().positive()).min(1).max(MESSAGE_LIMITS.idsMax).optional(),
+    ids: z.array(IdParamSchema).min(1).max(MESSAGE_LIMITS.idsMax).optional(),
     state: z.coerce.number().pipe(stateField).default(MessageState.READ),
   })
   .default({ state: MessageState.READ });
@@ -136,7 +137,7 @@ const levels = z
   .transform((l) => [...new Set(l)]);
 
 /** A plant with its own levels, as sent (duplicates dropped)… */
-export const NotifyPlantRuleSchema = z.object({ plantId: z.number().int().positive(), levels });
+export const NotifyPlantRuleSchema = z.object({ plantId: IdSchema, levels });
 /** …and as answered (response schemas carry no transforms). */
 const NotifyPlantRuleOutSchema = z.object({ plantId: z.number(), levels: z.array(z.enum(EVENT_LEVELS)) });
 export type NotifyPlantRule = z.infer<typeof NotifyPlantRuleOutSchema>;

@@ -3,8 +3,10 @@
  * shapes of every plant call, the rules both the wizard and the server apply, and the pure money and
  * benefit arithmetic. One file so the console and the server cannot drift apart.
  */
+
 import { z } from 'zod';
 import { PlantType } from './device-status.js';
+import { IdSchema } from './ids.js';
 import { isPhone, isPlainText, isSerialNumber, isUnitPrice } from './validators.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -277,7 +279,7 @@ export const ShareRoles = ['guest', 'maintainer'] as const;
 export type ShareRole = (typeof ShareRoles)[number];
 
 export const PlantShareSchema = z.object({ account: z.string().min(1).max(64), role: z.enum(ShareRoles) });
-export const PlantCancelShareSchema = z.object({ userId: z.number().int().positive() });
+export const PlantCancelShareSchema = z.object({ userId: IdSchema });
 export const PlantTransferSchema = z.object({ account: z.string().min(1).max(64), password: z.string().min(1).max(128) });
 
 // ---------------------------------------------------------------------------------------------------------

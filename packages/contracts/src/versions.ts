@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdSchema } from './ids.js';
 
 /*
  * System versions (spec 01 §3 Version info, §4, §7 Versions; spec 02 §3 Other, §5; issue 8): the
@@ -45,7 +46,7 @@ const content = z.string().trim().min(1).max(VERSION_LIMITS.contentMax);
  * HTML; the server keeps only the allowed formatting (sanitised on save, and again on display).
  */
 export const VersionFieldsSchema = z.object({
-  id: z.number().int().positive().optional(),
+  id: IdSchema.optional(),
   version: z.string().trim().max(VERSION_LIMITS.numberMax).regex(VERSION_NUMBER),
   zhContent: content,
   enContent: content,

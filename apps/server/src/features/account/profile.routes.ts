@@ -14,6 +14,7 @@ import {
 } from '@sunward/contracts/account';
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError, ok } from '../../lib/envelope.js';
@@ -21,7 +22,7 @@ import type { ProfileService } from './profile.service.js';
 import type { TwoFactorService } from './two-factor.service.js';
 
 const TAGS = ['Authentication and account'];
-const UserParams = z.object({ userId: z.coerce.number().int().positive() });
+const UserParams = z.object({ userId: IdParamSchema });
 const AVATAR_NAME = /^[a-f0-9]{32}\.(jpg|png)$/;
 
 /** Multipart bodies arrive as key → value (fields) or Buffer (files): see plugins/body-parsers.ts. */
@@ -65,7 +66,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/personalized',
     {
-      config: { access: { kind: 'own-account', reason: 'the caller’s own display preferences' } },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary: 'Changes personalized settings (any subset); answers all of them',
@@ -79,7 +80,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/avatar',
     {
-      config: { access: { kind: 'own-account', reason: 'the caller’s own avatar picture' } },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary: 'Uploads the avatar (multipart field "file": JPG or PNG by content, at most 6 MB); it applies at once',
@@ -110,7 +111,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/setup',
     {
-      config: { access: { kind: 'own-account', reason: 'starts two-factor sign-in for the caller’s own account' } },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary: 'Starts two-factor enrolment: a new TOTP secret and its otpauth:// URI for the QR code (207 when already on)',
@@ -123,7 +124,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/enable',
     {
-      config: { access: { kind: 'own-account', reason: 'turns on two-factor sign-in for the caller’s own account' } },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary: 'Confirms enrolment with a first code from the app; answers the one-time recovery codes, shown once',
@@ -138,7 +139,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/disable',
     {
-      config: { access: { kind: 'own-account', reason: 'turns off two-factor sign-in for the caller’s own account (password again)' } },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary: 'Turns two-factor sign-in off with the password',
@@ -156,7 +157,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/recoveryCodes',
     {
-      config: { access: { kind: 'own-account', reason: 'new recovery codes for the caller’s own account (password again)' } },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary: 'New recovery codes with the password; the previous ones stop working',
@@ -171,7 +172,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/:userId',
     {
-      config: { access: { kind: 'own-account', reason: 'the caller’s own profile; another user id answers 2 (profile.service)' } },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary: 'Updates one’s own profile: nickname, avatar, e-mail and phone (a new one with the code sendBindCode sent)',
@@ -188,7 +189,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/:userId/pwd',
     {
-      config: { access: { kind: 'own-account', reason: 'the caller’s own password; another user id answers 2 (profile.service)' } },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary: 'Changes one’s own password; every other session of the account is signed out',

@@ -1,15 +1,16 @@
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema, IdSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../lib/envelope.js';
 import type { BatchTasksService } from './batch-tasks.service.js';
 
 const TAGS = ['Remote operation'];
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const IdParams = z.object({ id: IdParamSchema });
 
 export const BatchTaskBodySchema = z.object({
   name: z.string().trim().min(1).max(40),
-  firmId: z.number().int().positive(),
+  firmId: IdSchema,
   /** Device SNs, pasted or imported; at most 1,000 per task. */
   sns: z.array(z.string().min(1).max(64)).min(1).max(1000),
   /** Delayed execution: when to start (ISO time); absent: at once. */

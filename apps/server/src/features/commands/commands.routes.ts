@@ -17,6 +17,7 @@ import {
   WritableParamSchema,
 } from '@sunward/contracts/commands';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema, IdSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
@@ -154,7 +155,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     async (request) => ok(request, await service.debug(request.requireAuth(), request.language, request.params.sn, request.body)),
   );
 
-  const ReplyQuery = z.object({ commandId: z.coerce.number().int().positive() });
+  const ReplyQuery = z.object({ commandId: IdParamSchema });
   for (const method of ['GET', 'POST'] as const)
     app.route({
       method,
@@ -177,8 +178,8 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
         tags: TAGS,
         summary: 'Upgrades an inverter with a firmware record (firmId; method remote); answers pending, progress follows',
         params: SnParams,
-        querystring: z.object({ firmId: z.coerce.number().int().positive().optional(), method: z.string().max(16).optional() }),
-        body: CommandBodySchema.extend({ firmId: z.number().int().positive().optional() }),
+        querystring: z.object({ firmId: IdParamSchema.optional(), method: z.string().max(16).optional() }),
+        body: CommandBodySchema.extend({ firmId: IdSchema.optional() }),
         response: { 200: Result },
       },
     },
@@ -196,7 +197,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
       schema: {
         tags: TAGS,
         summary: 'Upgrades several inverters with one image: password once; each device started or listed with why not',
-        body: CommandBodySchema.extend({ sns: z.array(z.string().min(1).max(64)).min(1).max(500), firmId: z.number().int().positive() }),
+        body: CommandBodySchema.extend({ sns: z.array(z.string().min(1).max(64)).min(1).max(500), firmId: IdSchema }),
         response: { 200: envelopeSchema(BatchUpgradeResultSchema) },
       },
     },
@@ -211,8 +212,8 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
         tags: TAGS,
         summary: 'Upgrades a battery (master pack; a slave answers 605) with a battery firmware record (firmId); answers pending',
         params: SnParams,
-        querystring: z.object({ firmId: z.coerce.number().int().positive().optional() }),
-        body: CommandBodySchema.extend({ firmId: z.number().int().positive().optional() }),
+        querystring: z.object({ firmId: IdParamSchema.optional() }),
+        body: CommandBodySchema.extend({ firmId: IdSchema.optional() }),
         response: { 200: Result },
       },
     },
@@ -261,7 +262,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
         tags: TAGS,
         summary: 'Upgrades a gateway with a gateway firmware record; an offline gateway is upgraded once it is online (queued)',
         params: SnParams,
-        body: CommandBodySchema.extend({ firmId: z.number().int().positive() }),
+        body: CommandBodySchema.extend({ firmId: IdSchema }),
         response: { 200: Result },
       },
     },

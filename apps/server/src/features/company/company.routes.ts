@@ -21,6 +21,7 @@ import {
   UploadedImageSchema,
 } from '@sunward/contracts/company';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError, ok } from '../../lib/envelope.js';
@@ -29,7 +30,7 @@ import type { CompanyService } from './company.service.js';
 import type { LogoStore } from './company-logo.js';
 
 const TAGS = ['Company'];
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const IdParams = z.object({ id: IdParamSchema });
 const Done = envelopeSchema(z.null());
 const Created = envelopeSchema(z.object({ id: z.number().int() }));
 
@@ -42,7 +43,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
       schema: {
         tags: TAGS,
         summary: "The caller's company: name, contacts, logo, icon, theme colour, administrator",
-        querystring: z.object({ id: z.coerce.number().int().positive().optional() }),
+        querystring: z.object({ id: IdParamSchema.optional() }),
         response: { 200: envelopeSchema(CompanyInfoSchema) },
       },
     },
@@ -69,13 +70,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/add',
     {
-      config: {
-        access: {
-          kind: 'own-account',
-          reason:
-            'an independent owner makes their own account the administrator of a new company; the service admits only owners and the platform administrator',
-        },
-      },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary:
@@ -90,7 +85,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/edit',
     {
-      config: { access: { kind: 'manage', key: 'company.edit' } },
+      config: { access: 'company.edit' },
       schema: {
         tags: TAGS,
         summary: 'Edits the company information (203 duplicate name)',
@@ -108,7 +103,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/themeColor',
     {
-      config: { access: { kind: 'manage', key: 'company.edit' } },
+      config: { access: 'company.edit' },
       schema: {
         tags: TAGS,
         summary: "Sets the console's primary colour for the company's users (#RRGGBB)",
@@ -126,7 +121,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/uploadLogo',
     {
-      config: { access: { kind: 'manage', key: 'company.edit' } },
+      config: { access: 'company.edit' },
       schema: {
         tags: TAGS,
         summary: 'Uploads a logo or icon image (multipart field "file": jpg, jpeg, gif or png by content); answers its URL',
@@ -144,7 +139,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/logo',
     {
-      config: { access: { kind: 'manage', key: 'company.edit' } },
+      config: { access: 'company.edit' },
       schema: {
         tags: TAGS,
         summary: 'Sets the menu logo (expanded, 220x58) and icon (collapsed, 58x58) from uploaded images; null removes one',
@@ -175,7 +170,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/admin',
     {
-      config: { access: { kind: 'manage', key: 'company.edit' } },
+      config: { access: 'company.edit' },
       schema: {
         tags: TAGS,
         summary: 'Transfers the administrator role to a member of the company, confirmed with the administrator’s password (705)',
@@ -209,7 +204,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.get(
     '/api/v1/company/user/check',
     {
-      config: { access: { kind: 'manage', key: 'company.user.edit' } },
+      config: { access: 'company.user.edit' },
       schema: {
         tags: TAGS,
         summary: 'Whether an account can be added as a member (104 exists, 106 linked to another company)',
@@ -235,7 +230,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/user/add',
     {
-      config: { access: { kind: 'manage', key: 'company.user.edit' } },
+      config: { access: 'company.user.edit' },
       schema: {
         tags: TAGS,
         summary: 'Adds a member with a new account and one role (form or JSON body; 104, 106)',
@@ -249,7 +244,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/user/edit/:id',
     {
-      config: { access: { kind: 'manage', key: 'company.user.edit' } },
+      config: { access: 'company.user.edit' },
       schema: {
         tags: TAGS,
         summary: 'Edits a member: nickname, contacts, role (802 for one’s own role)',
@@ -267,7 +262,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/user/delete/:id',
     {
-      config: { access: { kind: 'manage', key: 'company.user.edit' } },
+      config: { access: 'company.user.edit' },
       schema: {
         tags: TAGS,
         summary: 'Deletes a member (not the administrator, not oneself); their plants pass to the administrator',
@@ -299,7 +294,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.get(
     '/api/v1/company/role/check',
     {
-      config: { access: { kind: 'manage', key: 'company.role.edit' } },
+      config: { access: 'company.role.edit' },
       schema: {
         tags: TAGS,
         summary: 'Whether a role name is free in the company (801 when taken); id leaves that role out',
@@ -316,7 +311,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/role',
     {
-      config: { access: { kind: 'manage', key: 'company.role.edit' } },
+      config: { access: 'company.role.edit' },
       schema: {
         tags: TAGS,
         summary: 'Creates a custom role (at most 5: 800; unique name: 801) with permissions the caller holds',
@@ -330,7 +325,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/role/:id',
     {
-      config: { access: { kind: 'manage', key: 'company.role.edit' } },
+      config: { access: 'company.role.edit' },
       schema: {
         tags: TAGS,
         summary: 'Updates a custom role (801; 802 for the caller’s own role); members get the change on their next request',
@@ -348,7 +343,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/role/:id/delete',
     {
-      config: { access: { kind: 'manage', key: 'company.role.edit' } },
+      config: { access: 'company.role.edit' },
       schema: {
         tags: TAGS,
         summary: 'Deletes a custom role no member has (802 for the caller’s own role)',
@@ -380,7 +375,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/agent',
     {
-      config: { access: { kind: 'manage', key: 'company.edit' } },
+      config: { access: 'company.edit' },
       schema: {
         tags: TAGS,
         summary: "Makes another company's administrator an agent of this company (900-903, 202)",
@@ -394,7 +389,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/agent/:id/delete',
     {
-      config: { access: { kind: 'manage', key: 'company.edit' } },
+      config: { access: 'company.edit' },
       schema: { tags: TAGS, summary: 'Ends an agent appointment', params: IdParams, response: { 200: Done } },
     },
     async (request) => {

@@ -16,6 +16,7 @@ import {
 } from '@sunward/contracts/battery-firmware';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import { FirmwareEnableSchema } from '@sunward/contracts/firmware';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload } from '../../lib/download.js';
@@ -24,7 +25,7 @@ import { requireFile } from '../../lib/multipart.js';
 import type { BatteryFirmwareService } from './battery-firmware.service.js';
 
 const TAGS = ['Battery firmware'];
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const IdParams = z.object({ id: IdParamSchema });
 const Done = envelopeSchema(z.null());
 const Created = envelopeSchema(z.object({ id: z.number() }));
 /** Multipart bodies arrive as key → value (fields) or Buffer (files): see plugins/body-parsers.ts. */

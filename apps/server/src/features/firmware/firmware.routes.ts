@@ -14,6 +14,7 @@ import {
   FirmwareSettingsSchema,
   FirmwareUploadFieldsSchema,
 } from '@sunward/contracts/firmware';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload } from '../../lib/download.js';
@@ -22,7 +23,7 @@ import { requireFile } from '../../lib/multipart.js';
 import type { FirmwareService } from './firmware.service.js';
 
 const TAGS = ['Firmware'];
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const IdParams = z.object({ id: IdParamSchema });
 const Done = envelopeSchema(z.null());
 /** Multipart bodies arrive as key → value (fields) or Buffer (files): see plugins/body-parsers.ts. */
 const UploadBody = FirmwareUploadFieldsSchema.extend({ file: z.unknown() });

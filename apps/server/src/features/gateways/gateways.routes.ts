@@ -15,6 +15,7 @@ import {
   ServerAddressBodySchema,
   ServerAddressSchema,
 } from '@sunward/contracts/gateways';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import { translate } from '@sunward/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,7 +24,7 @@ import type { GatewaysService } from './gateways.service.js';
 
 const TAGS = ['Gateways'];
 const SnParams = z.object({ sn: z.string().min(1).max(64) });
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const IdParams = z.object({ id: IdParamSchema });
 
 /** The one file of a multipart body (plugins/body-parsers.ts hands files over as Buffers). */
 function singleFile(body: unknown): Buffer | 'none' | 'many' {
@@ -69,7 +70,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateways/import',
     {
-      config: { access: { kind: 'manage', key: 'gateway.import' } },
+      config: { access: 'gateway.import' },
       schema: {
         tags: TAGS,
         summary:
@@ -103,7 +104,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/alias',
     {
-      config: { access: { kind: 'manage', key: 'gateway.edit' } },
+      config: { access: 'gateway.edit' },
       schema: {
         tags: TAGS,
         summary: 'Renames a gateway (at most 32 bytes of UTF-8, no special characters; empty clears it)',
@@ -120,7 +121,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/replace',
     {
-      config: { access: { kind: 'manage', key: 'gateway.replace' } },
+      config: { access: 'gateway.replace' },
       schema: {
         tags: TAGS,
         summary: 'Replaces a gateway by another (new SN and key): it takes the plant, alias and devices; history stays with the devices',
@@ -135,7 +136,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/delete',
     {
-      config: { access: { kind: 'manage', key: 'gateway.delete' } },
+      config: { access: 'gateway.delete' },
       schema: {
         tags: TAGS,
         summary: 'Deletes a gateway the caller manages; one bound to a plant is refused (unbind it from the plant first)',
@@ -167,7 +168,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/serverAddress',
     {
-      config: { access: { kind: 'manage', key: 'gateway.edit' } },
+      config: { access: 'gateway.edit' },
       schema: {
         tags: TAGS,
         summary: 'Changes the server address over the protocol; 306 when the gateway is offline, 307 when it does not confirm in time',
@@ -190,7 +191,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
     app.post(
       `/api/v1/gateway/:id/${path}`,
       {
-        config: { access: { kind: 'manage', key: 'gateway.edit' } },
+        config: { access: 'gateway.edit' },
         schema: {
           tags: TAGS,
           summary: `${locked ? 'Locks' : 'Unlocks'} a gateway over the protocol (a locked gateway refuses configuration); 306 offline, 307 no reply`,
@@ -204,7 +205,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/digitalOutput',
     {
-      config: { access: { kind: 'manage', key: 'gateway.edit' } },
+      config: { access: 'gateway.edit' },
       schema: {
         tags: TAGS,
         summary: 'Switches the gateway’s digital output on or off over the protocol; 306 offline, 307 no reply',
@@ -220,7 +221,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/connectionPassword',
     {
-      config: { access: { kind: 'manage', key: 'gateway.edit' } },
+      config: { access: 'gateway.edit' },
       schema: {
         tags: TAGS,
         summary:

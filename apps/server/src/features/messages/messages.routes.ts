@@ -1,4 +1,5 @@
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   MessageListQuerySchema,
   MessagePageSchema,
@@ -46,11 +47,11 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ service: MessagesService }>
   app.post(
     '/api/v1/message/:id/state',
     {
-      config: { access: { kind: 'own-account', reason: 'read or unread state of the caller’s own message' } },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary: 'Marks one of the caller’s messages read (state 1, the default) or unread (0); 404 for any other id',
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: z.object({ id: IdParamSchema }),
         body: MessageStateBodySchema.nullish(),
         response: { 200: envelopeSchema(MessageStatesResultSchema) },
       },
@@ -61,7 +62,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ service: MessagesService }>
   app.post(
     '/api/v1/message/update/states',
     {
-      config: { access: { kind: 'own-account', reason: 'read or unread state of the caller’s own messages' } },
+      config: { access: 'signed-in' },
       schema: {
         tags: TAGS,
         summary: 'Sets the state of the caller’s listed messages (ids), or of all of them without ids (read all)',

@@ -1,4 +1,5 @@
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   NoticeFieldsSchema,
   NoticeListQuerySchema,
@@ -16,7 +17,7 @@ import { ok } from '../../lib/envelope.js';
 import type { NoticesService } from './notices.service.js';
 
 const TAGS = ['Notices'];
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const IdParams = z.object({ id: IdParamSchema });
 
 /**
  * Maintenance notices (spec 01 §7 ss/notices, issue 8): management is for platform administrators
@@ -40,7 +41,7 @@ export const noticesRoutes: FastifyPluginAsyncZod<{ service: NoticesService }> =
   app.post(
     '/api/v1/ss/notices',
     {
-      config: { access: { kind: 'manage', key: 'system.notice.edit' } },
+      config: { access: 'system.notice' },
       schema: {
         tags: TAGS,
         summary: 'Creates an unpublished notice (start before end, effective time within the window)',
@@ -104,7 +105,7 @@ export const noticesRoutes: FastifyPluginAsyncZod<{ service: NoticesService }> =
   app.post(
     '/api/v1/ss/notices/:id',
     {
-      config: { access: { kind: 'manage', key: 'system.notice.edit' } },
+      config: { access: 'system.notice' },
       schema: {
         tags: TAGS,
         summary: 'Updates a notice that is not invalid (4102 otherwise)',
@@ -119,7 +120,7 @@ export const noticesRoutes: FastifyPluginAsyncZod<{ service: NoticesService }> =
   app.post(
     '/api/v1/ss/notices/:id/status',
     {
-      config: { access: { kind: 'manage', key: 'system.notice.edit' } },
+      config: { access: 'system.notice' },
       schema: {
         tags: TAGS,
         summary: 'Publishes (0), withdraws (1) or invalidates (2) a notice; invalid is final (4102), the same status again 207',

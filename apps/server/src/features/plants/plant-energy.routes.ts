@@ -1,5 +1,6 @@
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import type { Language } from '@sunward/contracts/languages';
 import {
   BenefitsSchema,
@@ -36,7 +37,7 @@ import { createPlantEnergyRepository } from './plant-energy.repository.js';
 import { createPlantEnergyService } from './plant-energy.service.js';
 
 const TAGS = ['Plant overview'];
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const IdParams = z.object({ id: IdParamSchema });
 
 const PERIOD_QUERIES = { day: DayQuerySchema, month: MonthQuerySchema, year: YearQuerySchema, total: z.object({}) } as const;
 

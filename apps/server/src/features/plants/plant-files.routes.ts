@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
 import { CURRENCIES, DictEntrySchema, PLANT_LIMITS, PLANT_TYPES } from '@sunward/contracts/plants';
@@ -57,7 +58,7 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/plant/thumbnail',
     {
-      config: { access: { kind: 'manage', key: 'station.edit' } },
+      config: { access: 'station.view' },
       schema: {
         tags: TAGS,
         summary: 'Uploads a plant picture (multipart field "file": JPG/JPEG/PNG, 3 MB or the PLANT_PICTURE_MAX_MB setting)',
@@ -116,7 +117,7 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/predicted/import',
     {
-      config: { access: { kind: 'manage', key: 'station.import' } },
+      config: { access: 'station.import' },
       schema: {
         tags: TAGS,
         summary: 'Imports predicted generation from one .xlsx or .xls file (multipart: plantId, file; column A date, column B kWh)',
@@ -126,7 +127,7 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
-      const plantId = z.coerce.number().int().positive().safeParse(body.plantId);
+      const plantId = IdParamSchema.safeParse(body.plantId);
       if (!plantId.success)
         throw new ApiError(
           Code.VALIDATION,
@@ -165,7 +166,7 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: TAGS,
         summary: 'Daily generation of a plant as .xlsx; refused above 20,000 records (code 706)',
-        querystring: z.object({ plantId: z.coerce.number().int().positive(), from: z.iso.date(), to: z.iso.date() }),
+        querystring: z.object({ plantId: IdParamSchema, from: z.iso.date(), to: z.iso.date() }),
       },
     },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   GatewayBindingSchema,
   PlantCancelShareSchema,
@@ -27,7 +28,7 @@ import type { PlantFilter, PlantsRepository } from './plants.repository.js';
 import type { PlantsService } from './plants.service.js';
 
 const TAGS = ['Plants'];
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const IdParams = z.object({ id: IdParamSchema });
 const Done = envelopeSchema(z.null());
 const ContactsSchema = PlantFieldsSchema.pick({ contactName: true, contactPhone: true, installer: true, ownerName: true });
 const OptionSchema = z.object({ id: z.number(), name: z.string(), plantType: z.number() });
@@ -43,9 +44,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/gateways/check',
     {
-      config: {
-        access: { kind: 'view', key: 'station.view', readsOnly: 'checks a gateway SN and key before a plant is created; stores nothing' },
-      },
+      config: { access: 'station.view' },
       schema: {
         tags: TAGS,
         summary: 'Checks a gateway SN and key before binding (300 wrong key, 301 already bound, 305 unknown)',
@@ -59,7 +58,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant',
     {
-      config: { access: { kind: 'manage', key: 'station.create' } },
+      config: { access: 'station.create' },
       schema: {
         tags: TAGS,
         summary: 'Creates a plant: bound gateways, tariff, location and details in one transaction',
@@ -118,13 +117,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plants',
     {
-      config: {
-        access: {
-          kind: 'view',
-          key: 'station.view',
-          readsOnly: 'the plant list queried with its filters in a body (spec 01 §7); stores nothing',
-        },
-      },
+      config: { access: 'station.view' },
       schema: {
         tags: TAGS,
         summary: 'Plant list with the query as a body (long filters)',
@@ -209,7 +202,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     app.post(
       url,
       {
-        config: { access: { kind: 'manage', key: 'station.edit' } },
+        config: { access: 'station.edit' },
         schema: {
           tags: TAGS,
           summary: 'Updates the plant’s fields',
@@ -264,7 +257,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/income',
     {
-      config: { access: { kind: 'manage', key: 'station.edit' } },
+      config: { access: 'station.edit' },
       schema: { tags: TAGS, summary: 'Sets the plant’s tariff', params: IdParams, body: TariffSchema, response: { 200: Done } },
     },
     async (request) => {
@@ -304,7 +297,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/contacts',
     {
-      config: { access: { kind: 'manage', key: 'station.edit' } },
+      config: { access: 'station.edit' },
       schema: {
         tags: TAGS,
         summary: 'Sets contact, installer and owner names',
@@ -340,7 +333,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/gateway',
     {
-      config: { access: { kind: 'manage', key: 'station.edit' } },
+      config: { access: 'station.edit' },
       schema: {
         tags: TAGS,
         summary: 'Binds one more gateway (same checks as gateways/check)',
@@ -376,7 +369,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/share',
     {
-      config: { access: { kind: 'manage', key: 'station.share' } },
+      config: { access: 'station.share' },
       schema: {
         tags: TAGS,
         summary: 'Shares the plant with a guest or maintainer account (701, 702, 703)',
@@ -394,12 +387,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/cancelShare',
     {
-      config: {
-        access: {
-          kind: 'own-account',
-          reason: 'a guest leaves a plant shared with them; withdrawing a share from someone else needs station.share (plants.service)',
-        },
-      },
+      config: { access: 'station.view' },
       schema: {
         tags: TAGS,
         summary: 'Withdraws a share (the creator), or leaves a shared plant (the guest)',
@@ -431,7 +419,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/transfer',
     {
-      config: { access: { kind: 'manage', key: 'station.transfer' } },
+      config: { access: 'station.transfer' },
       schema: {
         tags: TAGS,
         summary: 'Transfers ownership (target account and the owner’s password; 704, 705)',
@@ -449,7 +437,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/delete',
     {
-      config: { access: { kind: 'manage', key: 'station.delete' } },
+      config: { access: 'station.delete' },
       schema: {
         tags: TAGS,
         summary: 'Deletes the plant and all its data; its gateways become free to bind again',
@@ -504,7 +492,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/layout/:type',
     {
-      config: { access: { kind: 'manage', key: 'station.edit' } },
+      config: { access: 'station.edit' },
       schema: {
         tags: TAGS,
         summary: 'Saves a layout (JSON document, at most 256 KB)',

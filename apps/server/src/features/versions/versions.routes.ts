@@ -1,4 +1,5 @@
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   LatestVersionSchema,
   VersionCheckQuerySchema,
@@ -16,7 +17,7 @@ import { ok } from '../../lib/envelope.js';
 import type { VersionsService } from './versions.service.js';
 
 const TAGS = ['Versions'];
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const IdParams = z.object({ id: IdParamSchema });
 const Done = envelopeSchema(z.null());
 const LanQuery = z.object({ lan: z.string().max(10).optional() });
 
@@ -42,7 +43,7 @@ export const versionsRoutes: FastifyPluginAsyncZod<{ service: VersionsService }>
   app.post(
     '/api/v1/version',
     {
-      config: { access: { kind: 'manage', key: 'system.version.edit' } },
+      config: { access: 'system.version' },
       schema: {
         tags: TAGS,
         summary: 'Publishes a version (number unique and above the newest: 4100, 4101) or, with id, replaces its notes; HTML is sanitised',
@@ -128,7 +129,7 @@ export const versionsRoutes: FastifyPluginAsyncZod<{ service: VersionsService }>
   app.get(
     '/api/v1/version/:id/delete',
     {
-      config: { access: { kind: 'manage', key: 'system.version.edit' } },
+      config: { access: 'system.version' },
       schema: { tags: TAGS, summary: 'Deletes a version (the one below becomes the newest)', params: IdParams, response: { 200: Done } },
     },
     async (request) => {
