@@ -104,7 +104,7 @@ export const authPlugin = fp<{ authRepository: AuthRepository; permissionsReposi
         throw new ApiError(Code.TWO_FACTOR_SETUP_REQUIRED);
       const { mustEnrolTwoFactor: _, ...session } = row;
       const permissions = await permissionsRepository.keysOfRole(row.roleId);
-      request.auth = { ...session, permissions, ip: request.ip };
+      request.auth = { ...session, permissions };
       if (access !== 'signed-in' && !permissions.has(access)) throw new ApiError(Code.NO_PERMISSION);
     });
   },

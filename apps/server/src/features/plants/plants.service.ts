@@ -123,6 +123,8 @@ export function createPlantsService(deps: { repository: PlantsRepository; access
       if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
       // The creator withdraws any share; a guest or maintainer may leave a plant shared with them.
       if (plant.ownerId !== auth.userId && userId !== auth.userId) throw new ApiError(Code.NO_PERMISSION);
+      // Withdrawing someone else's share is a change of the plant: it needs the share key, not just a view.
+      if (userId !== auth.userId && !auth.permissions.has('station.share')) throw new ApiError(Code.NO_PERMISSION);
       await repository.cancelShare(plantId, userId);
     },
 
@@ -138,8 +140,6 @@ export function createPlantsService(deps: { repository: PlantsRepository; access
     async transfer(auth: AuthContext, plantId: number, account: string, password: string): Promise<void> {
       await access.require(auth, plantId, 'manage');
       const plant = await repository.record(plantId);
-      // Withdrawing someone else's share is a change of the plant: it needs the share key, not just a view.
-      if (userId !== auth.userId && !auth.permissions.has('station.share')) throw new ApiError(Code.NO_PERMISSION);
       if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
       const hash = await repository.passwordHash(auth.userId);
       if (!hash || !(await verifyPassword(password, hash))) throw new ApiError(Code.OWNER_PASSWORD_WRONG);
