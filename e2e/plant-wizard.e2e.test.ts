@@ -3,7 +3,7 @@ import { call, signIn } from '@sunward/server/test/client';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -177,6 +177,49 @@ describe('plant creation wizard', () => {
     await page.getByTestId('wizard-notice').filter({ hasText: 'This gateway is already in use.' }).waitFor();
     await itemOf(page, 'gateway-sn').getByText('This gateway is already in use.').waitFor();
     expect(new URL(page.url()).pathname).toBe('/plant-add');
+    await context.close();
+  });
+
+  it('keeps a plant in Asia/Kolkata when it is edited, and offers every IANA name in the time-zone picker', async () => {
+    await server.registerGateway('GWE2E0004', 'fourthkey4');
+    const token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
+    const created = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', {
+      token,
+      json: {
+        name: 'Delhi Cold Store',
+        capacityKwp: 50,
+        plantType: 1,
+        latitude: 28.61,
+        longitude: 77.21,
+        timezone: 'Asia/Kolkata',
+        meteringTopology: 'gross',
+        gateways: [{ sn: 'GWE2E0004', key: 'fourthkey4' }],
+        tariff: { currency: 'INR', pricingMethod: 'constant', price: 7 },
+      },
+    });
+    expect(created.body.code).toBe(0);
+    const id = created.body.data.id;
+
+    const { page, context, errors } = await openPage(browser, server.url);
+    await signInThroughForm(page, ADMIN.account, ADMIN.password);
+    await page.goto(`/plants/edit/${id}`);
+    const zone = page.locator('[data-cached-page] [data-testid=timezone]:visible');
+    // The picker shows the saved name (an older console rewrote it to ICU's Asia/Calcutta).
+    await zone.getByText('(UTC+05:30) Asia/Kolkata').waitFor();
+    await page.locator('[data-testid=plant-name]:visible').fill('Delhi Cold Store 2');
+    await page.locator('[data-testid=plant-save]:visible').click();
+    await page.getByText('Saved.').waitFor();
+    expect(await plantAs(token, id)).toMatchObject({ name: 'Delhi Cold Store 2', timezone: 'Asia/Kolkata' });
+
+    // A three-part IANA name is offered and stored as chosen.
+    await zone.click();
+    await page.keyboard.type('Argentina/Buenos');
+    await clickWhenOpen(
+      page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'America/Argentina/Buenos_Aires' }),
+    );
+    await page.locator('[data-testid=plant-save]:visible').click();
+    await expect.poll(async () => (await plantAs(token, id)).timezone, { timeout: 15_000 }).toBe('America/Argentina/Buenos_Aires');
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -67,6 +67,7 @@ import { plantFilesRoutes } from './features/plants/plant-files.routes.js';
 import { createPlantsRepository } from './features/plants/plants.repository.js';
 import { eventCountRoutes, plantsRoutes } from './features/plants/plants.routes.js';
 import { createPlantsService } from './features/plants/plants.service.js';
+import { createTimeZoneCatalogue } from './features/plants/time-zones.js';
 import { createSmsRepository } from './features/sms/sms.repository.js';
 import { smsRoutes } from './features/sms/sms.routes.js';
 import { createSmsService } from './features/sms/sms.service.js';
@@ -259,7 +260,8 @@ export async function buildApp({
     await alarmMail.close();
   });
   const plantsRepository = createPlantsRepository(db);
-  const plantsService = createPlantsService({ repository: plantsRepository, access: plantAccess, registry });
+  const timeZones = createTimeZoneCatalogue(db);
+  const plantsService = createPlantsService({ repository: plantsRepository, access: plantAccess, registry, timeZones });
   await app.register(plantsRoutes, { service: plantsService, repository: plantsRepository, access: plantAccess });
   await app.register(eventCountRoutes, { repository: plantsRepository });
   await app.register(plantFilesRoutes, {
@@ -269,6 +271,7 @@ export async function buildApp({
     dataDir: config.dataDir,
     pictureMaxBytes: config.plantPictureMaxBytes,
     inChina: config.mapInChina,
+    timeZones,
   });
   await app.register(plantEnergyRoutes, { db, plantAccess, config });
   await app.register(devicesRoutes, {

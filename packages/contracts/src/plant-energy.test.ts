@@ -32,6 +32,31 @@ describe('plant-local calendar', () => {
     expect(new Date(localDayStart('2024-05-10', 'Asia/Kolkata')).toISOString()).toBe('2024-05-09T18:30:00.000Z');
   });
 
+  // Day lengths on the days clocks change, in both hemispheres, and where the change happens at midnight.
+  it.each([
+    ['Europe/Berlin', '2024-03-31', 23, '2024-03-30T23:00:00.000Z'],
+    ['Europe/Berlin', '2024-10-27', 25, '2024-10-26T22:00:00.000Z'],
+    ['Australia/Sydney', '2024-10-06', 23, '2024-10-05T14:00:00.000Z'],
+    ['Australia/Sydney', '2024-04-07', 25, '2024-04-06T13:00:00.000Z'],
+    // Santiago jumps from 00:00 to 01:00: 8 September has no midnight and begins at 01:00 -03.
+    ['America/Santiago', '2024-09-08', 23, '2024-09-08T04:00:00.000Z'],
+    ['America/Santiago', '2024-09-07', 24, '2024-09-07T04:00:00.000Z'],
+    ['America/Santiago', '2024-04-06', 25, '2024-04-06T03:00:00.000Z'],
+    ['America/Havana', '2024-03-10', 23, '2024-03-10T05:00:00.000Z'],
+    ['Asia/Kolkata', '2024-03-31', 24, '2024-03-30T18:30:00.000Z'],
+    ['America/Argentina/Buenos_Aires', '2024-03-31', 24, '2024-03-31T03:00:00.000Z'],
+    ['Etc/GMT+5', '2024-03-31', 24, '2024-03-31T05:00:00.000Z'],
+  ])('%s %s is %i hours long and begins at %s', (zone, day, hours, begins) => {
+    const start = localDayStart(day, zone);
+    const end = localDayStart(addDays(day, 1), zone);
+    expect(new Date(start).toISOString()).toBe(begins);
+    expect(end - start).toBe(hours * 3_600_000);
+    // The boundaries agree with the calendar day of an instant: first and last millisecond of the day.
+    expect(localDayOf(start, zone)).toBe(day);
+    expect(localDayOf(start - 1, zone)).toBe(addDays(day, -1));
+    expect(localDayOf(end - 1, zone)).toBe(day);
+  });
+
   it('names the local day of an instant and the zone offset', () => {
     expect(localDayOf(Date.parse('2024-06-30T22:30:00Z'), 'Europe/Berlin')).toBe('2024-07-01');
     expect(localDayOf(Date.parse('2024-06-30T22:30:00Z'), 'UTC')).toBe('2024-06-30');

@@ -38,13 +38,29 @@ export function zoneOffsetMs(instant: number, timeZone: string): number {
   return asUtc - Math.floor(instant / 1000) * 1000;
 }
 
-/** The instant a plant-local day (YYYY-MM-DD) begins, correct across daylight-saving changes. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * The instant a plant-local day (YYYY-MM-DD) begins, correct across daylight-saving changes: the first
+ * instant whose local day is `day`. Usually local midnight; where midnight does not exist (clocks jump
+ * from 00:00 to 01:00: America/Santiago, America/Havana) the day begins at the jump.
+ */
 export function localDayStart(day: string, timeZone: string): number {
   const [y, m, d] = day.split('-').map(Number);
   const midnightUtc = Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1);
   const first = midnightUtc - zoneOffsetMs(midnightUtc, timeZone);
   // The offset at the guess may differ from the offset at local midnight (a change that night).
-  return midnightUtc - zoneOffsetMs(first, timeZone);
+  const start = midnightUtc - zoneOffsetMs(first, timeZone);
+  if (localDayOf(start, timeZone) === day && localDayOf(start - 1, timeZone) < day) return start;
+  // A change at midnight: search the first instant of the day (offsets stay within ±15 h of UTC).
+  let before = midnightUtc - 15 * HOUR_MS;
+  let after = midnightUtc + 15 * HOUR_MS;
+  while (after - before > 1) {
+    const middle = Math.floor((before + after) / 2);
+    if (localDayOf(middle, timeZone) < day) before = middle;
+    else after = middle;
+  }
+  return after;
 }
 
 /** The plant-local calendar day of an instant. */

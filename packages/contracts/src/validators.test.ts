@@ -28,6 +28,7 @@ import {
   isRegistrationCode,
   isRegistrationPassword,
   isSerialNumber,
+  isTimeZoneName,
   isTotalPrice,
   isUnitPrice,
   isUnitWeight,
@@ -427,5 +428,35 @@ describe('aliasProblem', () => {
   });
   it('agrees with isDeviceAlias on every non-empty text', () => {
     fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 40 }), (v) => (aliasProblem(v) === null) === isDeviceAlias(v)));
+  });
+});
+
+describe('isTimeZoneName', () => {
+  it('accepts every IANA name the runtime can format, not only the ones ICU enumerates', () => {
+    for (const zone of [
+      'Asia/Kolkata',
+      'Asia/Calcutta',
+      'America/Argentina/Buenos_Aires',
+      'Etc/GMT+5',
+      'Europe/Kyiv',
+      'UTC',
+      'Europe/Berlin',
+    ])
+      expect(isTimeZoneName(zone), zone).toBe(true);
+    expect(Intl.supportedValuesOf('timeZone')).not.toContain('Asia/Kolkata');
+  });
+  it('refuses offsets, unknown names and text that is not a name', () => {
+    for (const zone of [
+      '',
+      '+05:30',
+      'GMT+5',
+      'Asia/Nowhere',
+      'Mars/Olympus',
+      'Asia/Kolkata ',
+      '../etc/passwd',
+      'Asia//Kolkata',
+      'a'.repeat(65),
+    ])
+      expect(isTimeZoneName(zone), zone).toBe(false);
   });
 });

@@ -338,3 +338,26 @@ export function hasSpace(text: string): boolean {
 export function isValidPasswordInput(text: string): boolean {
   return !hasSpace(text);
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Time zones
+// ---------------------------------------------------------------------------------------------------------
+
+/** IANA spelling: Area/Location (up to three parts: America/Argentina/Buenos_Aires), Etc/GMT+5, UTC. */
+const TIME_ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/;
+
+/**
+ * A time-zone name this runtime can compute with. Whether it works is asked of the runtime itself
+ * (`Intl.DateTimeFormat` accepts it), not of an enumeration: `Intl.supportedValuesOf('timeZone')` lists
+ * ICU's spellings (Asia/Calcutta), not every IANA name (Asia/Kolkata, Etc/GMT+5). Offsets ("+05:00") are
+ * not names. The server also requires the database to know the name (it computes local days in SQL).
+ */
+export function isTimeZoneName(value: string): boolean {
+  if (value.length > 64 || !TIME_ZONE_NAME.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -197,6 +197,31 @@ describe('creating a plant', () => {
     expect(check.body.code).toBe(0);
   });
 
+  it('stores every IANA time-zone name as chosen (Asia/Kolkata, not only ICU’s Asia/Calcutta) and refuses non-names', async () => {
+    const zones = ['Asia/Kolkata', 'America/Argentina/Buenos_Aires', 'Etc/GMT+5', 'Europe/Kyiv', 'Asia/Calcutta', 'UTC'];
+    const id = await createPlant(adminToken, { timezone: 'Asia/Kolkata' });
+    const { gateways: _gateways, tariff: _tariff, ...fields } = plantInput();
+    for (const timezone of zones) {
+      const saved = await call(server.app, 'POST', `/api/v1/plant/${id}`, { token: adminToken, json: { ...fields, timezone } });
+      expect(saved.body.code, timezone).toBe(0);
+      const detail = await call<PlantDetail>(server.app, 'GET', `/api/v1/plant/${id}`, { token: adminToken });
+      expect(detail.body.data.timezone).toBe(timezone);
+    }
+    for (const timezone of ['asia/kolkata', '+05:30', 'GMT+5', 'Asia/Nowhere', 'SystemV/AST4', 'Factory', 'posix/Asia/Kolkata']) {
+      const refused = await call<{ errors: { field: string }[] }>(server.app, 'POST', `/api/v1/plant/${id}`, {
+        token: adminToken,
+        json: { ...fields, timezone },
+      });
+      expect(refused.body.code, timezone).toBe(Code.VALIDATION);
+      expect(refused.body.data.errors[0]?.field).toBe('timezone');
+    }
+    const offered = await call<{ value: string; label: string }[]>(server.app, 'GET', '/api/v1/dict/timezones', { token: adminToken });
+    const values = offered.body.data.map((z) => z.value);
+    expect(values).toEqual(expect.arrayContaining(zones));
+    expect(offered.body.data.find((z) => z.value === 'Asia/Kolkata')?.label).toBe('(UTC+05:30) Asia/Kolkata');
+    expect(values).not.toContain('Factory');
+  });
+
   it('accepts a valid time-of-use tariff and refuses seven segments or a gap', async () => {
     const segments = [
       { start: '00:00', end: '07:00', price: 0.1 },

@@ -9,7 +9,7 @@ import { matchTimeZone, type Place, placeLabel, searchPlaces } from './gazetteer
 import { LocationMap, type MapFocus } from './LocationMap';
 import { addressRule, latitudeRule, longitudeRule, plainTextRules, requiredRule } from './rules';
 
-/** The browser's own zone, as the server's list spells it: the default for a new plant. */
+/** The browser's own zone, as the server's list spells it (the same name when listed): the default for a new plant. */
 export function useBrowserTimeZone(): string | undefined {
   const zones = useTimeZones();
   return useMemo(() => {
@@ -48,14 +48,8 @@ export function LocationFields({ form, disabled }: { form: FormInstance; disable
       setFocus({ latitude: saved.latitude, longitude: saved.longitude });
   }, [form]);
 
-  // A zone saved in another spelling (Asia/Kolkata where the server lists Asia/Calcutta) shows as the list's entry.
-  useEffect(() => {
-    const saved = form.getFieldValue('timezone') as string | undefined;
-    const available = zones.data?.map((z) => String(z.value));
-    if (!saved || !available || available.includes(saved)) return;
-    const same = matchTimeZone(saved, available);
-    if (same) form.setFieldValue('timezone', same);
-  }, [zones.data, form]);
+  // A saved zone stays as its user spelled it: the server lists every IANA name (Asia/Kolkata and the
+  // older Asia/Calcutta alike), so it is never rewritten to another spelling.
 
   const choose = (place: Place) => {
     const zone = zones.data

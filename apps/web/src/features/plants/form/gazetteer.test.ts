@@ -1,9 +1,10 @@
 import { isLatitude, isLongitude } from '@sunward/contracts/plants';
-import { isPlainText } from '@sunward/contracts/validators';
+import { isPlainText, isTimeZoneName } from '@sunward/contracts/validators';
 import { describe, expect, it } from 'vitest';
 import { foldText, matchTimeZone, PLACES, placeLabel, searchPlaces } from './gazetteer';
 
-// The server accepts the zones this runtime lists (plants.service.ts isKnownTimeZone), in its spelling.
+// An older server listed only the runtime's (ICU's) spellings; today's lists every IANA name
+// (features/plants/time-zones.ts). Places must match either.
 const SERVER_ZONES = [...Intl.supportedValuesOf('timeZone'), 'UTC'];
 
 describe('built-in gazetteer', () => {
@@ -12,6 +13,7 @@ describe('built-in gazetteer', () => {
     for (const place of PLACES) {
       expect(isLatitude(place.lat) && isLongitude(place.lng), place.name).toBe(true);
       expect(matchTimeZone(place.timezone, SERVER_ZONES), `${place.name} ${place.timezone}`).toBeDefined();
+      expect(isTimeZoneName(place.timezone), place.timezone).toBe(true);
       expect(isPlainText(place.country), place.country).toBe(true);
       expect(placeLabel(place).length).toBeLessThanOrEqual(200);
     }
@@ -59,6 +61,9 @@ describe('built-in gazetteer', () => {
     expect(matchTimeZone('Europe/Berlin', ['Europe/Berlin'])).toBe('Europe/Berlin');
     expect(matchTimeZone('Asia/Kolkata', SERVER_ZONES)).toBeDefined();
     expect(matchTimeZone('Asia/Kolkata', ['Europe/Berlin'])).toBeUndefined();
+    // The user's spelling wins when the list has it: no rewrite to an alias.
+    expect(matchTimeZone('Asia/Kolkata', ['Asia/Calcutta', 'Asia/Kolkata'])).toBe('Asia/Kolkata');
+    expect(matchTimeZone('Asia/Calcutta', ['Asia/Calcutta', 'Asia/Kolkata'])).toBe('Asia/Calcutta');
     expect(matchTimeZone('Not/AZone', SERVER_ZONES)).toBeUndefined();
   });
 });

@@ -543,8 +543,9 @@ function canonicalZone(zone: string): string | null {
 }
 
 /**
- * The entry of the server's zone list naming the same zone, even when one side spells it the older
- * way (Asia/Calcutta for Asia/Kolkata, Europe/Kiev for Europe/Kyiv): the runtime canonicalises both.
+ * The entry of the server's zone list naming the same zone: the same name when the list has it (the
+ * server lists every IANA name, Asia/Kolkata as well as Asia/Calcutta), else another spelling of it
+ * (Asia/Calcutta for Asia/Kolkata, Europe/Kiev for Europe/Kyiv), which the runtime canonicalises alike.
  */
 export function matchTimeZone(zone: string, available: readonly string[]): string | undefined {
   if (available.includes(zone)) return zone;
