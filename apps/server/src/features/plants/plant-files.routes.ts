@@ -16,7 +16,7 @@ import { ApiError, ok } from '../../lib/envelope.js';
 import type { PlantAccess } from './plant-access.js';
 import { generationWorkbook, MAX_PREDICTION_ROWS, parsePredictionWorkbook, sniffPicture } from './plant-files.js';
 import type { PlantsRepository } from './plants.repository.js';
-import { KNOWN_TIME_ZONES } from './plants.service.js';
+import type { TimeZoneCatalogue } from './time-zones.js';
 
 const TAGS = ['Plants'];
 const PICTURE_NAME = /^[a-f0-9]{32}\.(jpg|png)$/;
@@ -52,7 +52,8 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
   dataDir: string;
   pictureMaxBytes: number;
   inChina: boolean;
-}> = async (app, { db, repository, access, dataDir, pictureMaxBytes, inChina }) => {
+  timeZones: TimeZoneCatalogue;
+}> = async (app, { db, repository, access, dataDir, pictureMaxBytes, inChina, timeZones }) => {
   const pictureDir = join(dataDir, 'uploads', 'plants');
 
   app.post(
@@ -240,7 +241,7 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const now = new Date();
-      const zones = KNOWN_TIME_ZONES.map((zone) => ({ zone, offset: utcOffsetMinutes(zone, now) }));
+      const zones = (await timeZones.names()).map((zone) => ({ zone, offset: utcOffsetMinutes(zone, now) }));
       zones.sort((a, b) => a.offset - b.offset || a.zone.localeCompare(b.zone));
       return ok(
         request,

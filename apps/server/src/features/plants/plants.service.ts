@@ -17,23 +17,16 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { verifyPassword } from '../auth/password.js';
 import type { PlantAccess } from './plant-access.js';
 import type { PlantsRepository } from './plants.repository.js';
+import type { TimeZoneCatalogue } from './time-zones.js';
 
 function isDeviceStatus(value: number): value is DeviceStatusValue {
   return value >= 1 && value <= 6;
 }
 
-/** IANA zones this runtime knows; a plant's day boundaries are computed in its zone, so it must be one of them. */
-export const KNOWN_TIME_ZONES: readonly string[] = [...Intl.supportedValuesOf('timeZone'), 'UTC'];
-const TIME_ZONES: ReadonlySet<string> = new Set(KNOWN_TIME_ZONES);
-
-export function isKnownTimeZone(zone: string): boolean {
-  return TIME_ZONES.has(zone);
-}
-
 /** Checks that code 4 cannot express by schema alone: coordinates (code 10) and the time zone. */
-export function checkPlantFields(fields: PlantFields): void {
+export async function checkPlantFields(fields: PlantFields, timeZones: TimeZoneCatalogue): Promise<void> {
   if (!isLatitude(fields.latitude) || !isLongitude(fields.longitude)) throw new ApiError(Code.COORDINATES_INVALID);
-  if (!isKnownTimeZone(fields.timezone))
+  if (!(await timeZones.has(fields.timezone)))
     throw new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'timezone', message: 'validation.timezone' }] });
 }
 
@@ -41,8 +34,13 @@ export function checkPlantFields(fields: PlantFields): void {
  * Plant rules of spec 02 §5–6: creation binds gateways checked by SN and key, sharing only by the
  * creator and never with oneself or company users, transfer with the owner's password.
  */
-export function createPlantsService(deps: { repository: PlantsRepository; access: PlantAccess; registry: RegistryEvents }) {
-  const { repository, access, registry } = deps;
+export function createPlantsService(deps: {
+  repository: PlantsRepository;
+  access: PlantAccess;
+  registry: RegistryEvents;
+  timeZones: TimeZoneCatalogue;
+}) {
+  const { repository, access, registry, timeZones } = deps;
 
   /** A gateway the caller may bind: it exists (305), the key matches (300), it is free (301). */
   async function checkGateway(binding: GatewayBinding) {
@@ -68,7 +66,7 @@ export function createPlantsService(deps: { repository: PlantsRepository; access
 
     async create(auth: AuthContext, input: PlantCreate): Promise<number> {
       const { gateways: bindings, tariff, ...fields } = input;
-      checkPlantFields(fields);
+      await checkPlantFields(fields, timeZones);
       const ids: number[] = [];
       for (const binding of bindings) ids.push((await checkGateway(binding)).id);
       // A company member creates a company plant; an independent owner or installer owns it alone.
@@ -86,7 +84,7 @@ export function createPlantsService(deps: { repository: PlantsRepository; access
 
     async update(auth: AuthContext, plantId: number, fields: PlantFields): Promise<void> {
       await access.require(auth, plantId, 'manage');
-      checkPlantFields(fields);
+      await checkPlantFields(fields, timeZones);
       await repository.update(plantId, fields);
     },
 
