@@ -2,4 +2,8 @@
 import { ensureWebBuild, runForwarding } from './lib.mjs';
 
 ensureWebBuild();
-runForwarding(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts']);
+// The server (and through it the simulator) stops when this process ends, however it ends: it watches
+// the pipe on its stdin (apps/server/src/lib/exit-with-parent.ts).
+runForwarding(process.execPath, ['--import', 'tsx', '--import', './apps/server/src/lib/exit-with-parent.ts', 'apps/server/src/main.ts'], {
+  stdio: ['pipe', 'inherit', 'inherit'],
+});

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +69,48 @@ async function signIn(url: string, account: string, password: string) {
   return (await response.json()) as { code: number; data: { access_token: string } };
 }
 
+/** Fields of /proc/<pid>/stat after the command name: state, ppid, … (Linux). */
+function procStat(pid: number): { state: string; ppid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state = '', ppid = '0'] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, ppid: Number(ppid) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process that still runs (a zombie waiting for its reaper has ended). */
+function running(pid: number): boolean {
+  const stat = procStat(pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
+}
+
+/** Process ids whose command line contains `text` (Linux /proc). */
+function processesRunning(text: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(text) && running(Number(entry)))
+        found.push(Number(entry));
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  return found;
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('npm start (main.ts)', () => {
   it('prints a generated admin password once, and keeps data across a restart', async () => {
     const dataDir = freshDataDir();
@@ -120,6 +162,47 @@ describe('npm start (main.ts)', () => {
       `Port ${port} is already in use: set PORT to a free port (e.g. PORT=${port + 1} npm start).`,
     );
   }, 60_000);
+
+  it.skipIf(process.platform !== 'linux')(
+    'leaves no simulator behind when the server is killed with kill -9',
+    async () => {
+      const dataDir = freshDataDir();
+      // Output to a file, not a pipe: an orphan must not die only because nobody reads its output any more.
+      const log = openSync(join(dataDir, 'out.log'), 'w');
+      const server = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          HOST: '127.0.0.1',
+          PORT: '0',
+          MQTT_PORT: '0',
+          MQTT_HOST: '127.0.0.1',
+          SIMULATOR: 'on',
+          SIMULATOR_HISTORY_DAYS: '0',
+        },
+        stdio: ['ignore', log, log],
+      });
+      closeSync(log);
+      const serverPid = server.pid ?? 0;
+      // The simulator child is started once the demo fleet is provisioned; it is the one reading this DATA_DIR's fleet.
+      const simulatorPid = await until(
+        'the simulator to start',
+        () => processesRunning(join(dataDir, 'demo-fleet.json')).find((pid) => procStat(pid)?.ppid === serverPid),
+        90_000,
+      );
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      process.kill(serverPid, 'SIGKILL');
+      await exited;
+      try {
+        await until('the simulator to stop', () => !running(simulatorPid), 20_000);
+        expect(processesRunning(join(dataDir, 'demo-fleet.json'))).toEqual([]);
+      } finally {
+        // A failure must not leave the orphan playing gateways for the rest of the run.
+        for (const pid of processesRunning(join(dataDir, 'demo-fleet.json'))) process.kill(pid, 'SIGKILL');
+      }
+    },
+    150_000,
+  );
 
   it('refuses an invalid setting by name', async () => {
     const failure = await startMain({ DATA_DIR: freshDataDir(), PORT: 'eighty' }).then(

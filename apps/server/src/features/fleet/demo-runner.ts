@@ -9,6 +9,7 @@ import { loadFirmwareSigner } from '../firmware/firmware-signing.js';
 import { demoFleetExists, provisionDemoFleet } from './demo-fleet.js';
 
 const SIMULATOR_MAIN = fileURLToPath(new URL('../../../../simulator/src/main.ts', import.meta.url));
+const EXIT_WITH_PARENT = fileURLToPath(new URL('../../lib/exit-with-parent.ts', import.meta.url));
 
 /**
  * npm start: on a fresh database, provision the demo company and its fleet (written to
@@ -44,10 +45,26 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
   let child: ChildProcess | undefined;
   let stopping = false;
   const run = () => {
+    // The simulator dies with this server however it ends (kill -9 included): it watches the pipe on its
+    // stdin, which closes when this process is gone (lib/exit-with-parent.ts).
     child = spawn(
       process.execPath,
-      ['--import', 'tsx', SIMULATOR_MAIN, '--fleet', fleetFile, '--url', mqttUrl, '--seed', String(fleet.seed), '--firmware-key', keyFile],
-      { stdio: ['ignore', 'inherit', 'inherit'] },
+      [
+        '--import',
+        'tsx',
+        '--import',
+        EXIT_WITH_PARENT,
+        SIMULATOR_MAIN,
+        '--fleet',
+        fleetFile,
+        '--url',
+        mqttUrl,
+        '--seed',
+        String(fleet.seed),
+        '--firmware-key',
+        keyFile,
+      ],
+      { stdio: ['pipe', 'inherit', 'inherit'] },
     );
     child.once('exit', (code) => {
       if (stopping) return;
