@@ -1,3 +1,4 @@
+import { IdParamSchema } from './ids.js';
 import { z } from 'zod';
 import {
   booleanText,
@@ -9,7 +10,6 @@ import {
   MD5_HEX,
   optionalText,
 } from './firmware.js';
-import { IdParamSchema } from './ids.js';
 import { isPlainText } from './validators.js';
 
 /*

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { IdParamSchema } from './ids.js';
+import { z } from 'zod';
 import { PermissionEntrySchema } from './permissions.js';
 
 /*

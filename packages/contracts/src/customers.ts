@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { IdParamSchema } from './ids.js';
+import { z } from 'zod';
 
 /*
  * Customers of a company and customer types (spec 01 §3 "Customer/user: customerId, companyId, masterId,

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { IdParamSchema, IdSchema } from './ids.js';
+import { z } from 'zod';
 import { StatusCountsSchema } from './plants.js';
 
 /*

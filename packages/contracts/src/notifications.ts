@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { IdParamSchema, IdSchema } from './ids.js';
+import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { EVENT_LEVELS } from './plant-energy.js';
 import { isEmail } from './validators.js';

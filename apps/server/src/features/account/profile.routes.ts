@@ -1,3 +1,4 @@
+import { IdParamSchema } from '@sunward/contracts/ids';
 import { readFile } from 'node:fs/promises';
 import {
   AccountInfoSchema,
@@ -14,7 +15,6 @@ import {
 } from '@sunward/contracts/account';
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
-import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError, ok } from '../../lib/envelope.js';
@@ -66,7 +66,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/personalized',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'the caller’s own display preferences' } },
       schema: {
         tags: TAGS,
         summary: 'Changes personalized settings (any subset); answers all of them',
@@ -80,7 +80,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/avatar',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'the caller’s own avatar picture' } },
       schema: {
         tags: TAGS,
         summary: 'Uploads the avatar (multipart field "file": JPG or PNG by content, at most 6 MB); it applies at once',
@@ -111,7 +111,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/setup',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'starts two-factor sign-in for the caller’s own account' } },
       schema: {
         tags: TAGS,
         summary: 'Starts two-factor enrolment: a new TOTP secret and its otpauth:// URI for the QR code (207 when already on)',
@@ -124,7 +124,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/enable',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'turns on two-factor sign-in for the caller’s own account' } },
       schema: {
         tags: TAGS,
         summary: 'Confirms enrolment with a first code from the app; answers the one-time recovery codes, shown once',
@@ -139,7 +139,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/disable',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'turns off two-factor sign-in for the caller’s own account (password again)' } },
       schema: {
         tags: TAGS,
         summary: 'Turns two-factor sign-in off with the password',
@@ -157,7 +157,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/twoFactor/recoveryCodes',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'new recovery codes for the caller’s own account (password again)' } },
       schema: {
         tags: TAGS,
         summary: 'New recovery codes with the password; the previous ones stop working',
@@ -172,7 +172,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/:userId',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'the caller’s own profile; another user id answers 2 (profile.service)' } },
       schema: {
         tags: TAGS,
         summary: 'Updates one’s own profile: nickname, avatar, e-mail and phone (a new one with the code sendBindCode sent)',
@@ -189,7 +189,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/:userId/pwd',
     {
-      config: { access: 'signed-in' },
+      config: { access: { kind: 'own-account', reason: 'the caller’s own password; another user id answers 2 (profile.service)' } },
       schema: {
         tags: TAGS,
         summary: 'Changes one’s own password; every other session of the account is signed out',

@@ -1,3 +1,4 @@
+import { IdParamSchema, IdSchema } from '@sunward/contracts/ids';
 import { Code } from '@sunward/contracts/codes';
 import {
   BatchUpgradeBodySchema,
@@ -17,7 +18,6 @@ import {
   WritableParamSchema,
 } from '@sunward/contracts/commands';
 import { envelopeSchema } from '@sunward/contracts/envelope';
-import { IdParamSchema, IdSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload, XLSX_TYPE } from '../../lib/download.js';

@@ -1,3 +1,4 @@
+import { IdParamSchema } from '@sunward/contracts/ids';
 import { Code } from '@sunward/contracts/codes';
 import {
   AccountCheckQuerySchema,
@@ -21,7 +22,6 @@ import {
   UploadedImageSchema,
 } from '@sunward/contracts/company';
 import { envelopeSchema } from '@sunward/contracts/envelope';
-import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError, ok } from '../../lib/envelope.js';
@@ -70,7 +70,13 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/add',
     {
-      config: { access: 'signed-in' },
+      config: {
+        access: {
+          kind: 'own-account',
+          reason:
+            'an independent owner makes their own account the administrator of a new company; the service admits only owners and the platform administrator',
+        },
+      },
       schema: {
         tags: TAGS,
         summary:
@@ -85,7 +91,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/edit',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Edits the company information (203 duplicate name)',
@@ -103,7 +109,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/themeColor',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: "Sets the console's primary colour for the company's users (#RRGGBB)",
@@ -121,7 +127,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/uploadLogo',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Uploads a logo or icon image (multipart field "file": jpg, jpeg, gif or png by content); answers its URL',
@@ -139,7 +145,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/logo',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Sets the menu logo (expanded, 220x58) and icon (collapsed, 58x58) from uploaded images; null removes one',
@@ -170,7 +176,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/:id/admin',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Transfers the administrator role to a member of the company, confirmed with the administrator’s password (705)',
@@ -204,7 +210,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.get(
     '/api/v1/company/user/check',
     {
-      config: { access: 'company.user.edit' },
+      config: { access: { kind: 'manage', key: 'company.user.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Whether an account can be added as a member (104 exists, 106 linked to another company)',
@@ -230,7 +236,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/user/add',
     {
-      config: { access: 'company.user.edit' },
+      config: { access: { kind: 'manage', key: 'company.user.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Adds a member with a new account and one role (form or JSON body; 104, 106)',
@@ -244,7 +250,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/user/edit/:id',
     {
-      config: { access: 'company.user.edit' },
+      config: { access: { kind: 'manage', key: 'company.user.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Edits a member: nickname, contacts, role (802 for one’s own role)',
@@ -262,7 +268,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/user/delete/:id',
     {
-      config: { access: 'company.user.edit' },
+      config: { access: { kind: 'manage', key: 'company.user.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Deletes a member (not the administrator, not oneself); their plants pass to the administrator',
@@ -294,7 +300,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.get(
     '/api/v1/company/role/check',
     {
-      config: { access: 'company.role.edit' },
+      config: { access: { kind: 'manage', key: 'company.role.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Whether a role name is free in the company (801 when taken); id leaves that role out',
@@ -311,7 +317,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/role',
     {
-      config: { access: 'company.role.edit' },
+      config: { access: { kind: 'manage', key: 'company.role.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Creates a custom role (at most 5: 800; unique name: 801) with permissions the caller holds',
@@ -325,7 +331,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/role/:id',
     {
-      config: { access: 'company.role.edit' },
+      config: { access: { kind: 'manage', key: 'company.role.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Updates a custom role (801; 802 for the caller’s own role); members get the change on their next request',
@@ -343,7 +349,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/role/:id/delete',
     {
-      config: { access: 'company.role.edit' },
+      config: { access: { kind: 'manage', key: 'company.role.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Deletes a custom role no member has (802 for the caller’s own role)',
@@ -375,7 +381,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/agent',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
         summary: "Makes another company's administrator an agent of this company (900-903, 202)",
@@ -389,7 +395,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
   app.post(
     '/api/v1/company/agent/:id/delete',
     {
-      config: { access: 'company.edit' },
+      config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: { tags: TAGS, summary: 'Ends an agent appointment', params: IdParams, response: { 200: Done } },
     },
     async (request) => {

@@ -1,3 +1,4 @@
+import { IdParamSchema } from '@sunward/contracts/ids';
 import { AccountCheckQuerySchema } from '@sunward/contracts/company';
 import {
   CustomerAddSchema,
@@ -11,7 +12,6 @@ import {
   CustomerTypeTreeSchema,
 } from '@sunward/contracts/customers';
 import { envelopeSchema } from '@sunward/contracts/envelope';
-import { IdParamSchema } from '@sunward/contracts/ids';
 import { PermissionEntrySchema } from '@sunward/contracts/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -62,7 +62,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/v1/customer/check',
     {
-      config: { access: 'customer.edit' },
+      config: { access: { kind: 'manage', key: 'customer.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Whether an account can become a customer (106 company member, 204 already a customer) and whether it exists',
@@ -76,7 +76,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/customer',
     {
-      config: { access: 'customer.edit' },
+      config: { access: { kind: 'manage', key: 'customer.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Adds a customer: an existing account without a company, or a new one with a password; type and company plants',
@@ -90,7 +90,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/customer/:customerId/:companyId',
     {
-      config: { access: 'customer.edit' },
+      config: { access: { kind: 'manage', key: 'customer.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Edits a customer: name, type, remark and assigned plants',
@@ -109,7 +109,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.delete(
     '/api/v1/customers/delete/:companyId/:masterId',
     {
-      config: { access: 'customer.edit' },
+      config: { access: { kind: 'manage', key: 'customer.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Removes a customer from the company (the account stays, without the company’s plants)',
@@ -182,7 +182,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/customerType',
     {
-      config: { access: 'customer.type.edit' },
+      config: { access: { kind: 'manage', key: 'customer.type.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Creates a primary label, or a secondary one under parentId (206 name taken at that level)',
@@ -196,7 +196,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/customerType/:id',
     {
-      config: { access: 'customer.type.edit' },
+      config: { access: { kind: 'manage', key: 'customer.type.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Edits a customer type; moving a secondary label to another primary checks the name there (206)',
@@ -214,7 +214,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/customerType/:id/delete',
     {
-      config: { access: 'customer.type.edit' },
+      config: { access: { kind: 'manage', key: 'customer.type.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Deletes a customer type without subtypes (205); its customers keep no type',

@@ -1,3 +1,4 @@
+import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   AliasBodySchema,
   BatchDeleteBodySchema,
@@ -8,7 +9,6 @@ import {
   DeleteResultSchema,
   DeviceCountsSchema,
   DeviceDetailSchema,
-  type DeviceKind,
   DeviceListQuerySchema,
   DevicePageSchema,
   DeviceRealtimeSchema,
@@ -22,9 +22,8 @@ import {
   WorkdataQuerySchema,
 } from '@sunward/contracts/devices';
 import { envelopeSchema } from '@sunward/contracts/envelope';
-import { IdParamSchema } from '@sunward/contracts/ids';
 import { translate } from '@sunward/contracts/messages';
-import type { PermissionKey } from '@sunward/contracts/permissions';
+import { DEVICE_KIND_ACCESS } from '@sunward/contracts/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
@@ -35,18 +34,6 @@ import type { DevicesService } from './devices.service.js';
 const TAGS = ['Devices'];
 const SnParams = z.object({ sn: z.string().min(1).max(64) });
 const IdParams = z.object({ id: IdParamSchema });
-
-/** Which permission each kind's calls need (spec 01 §2); kinds the spec gives no keys share equip.view. */
-const KIND_ACCESS: Record<DeviceKind, { view: PermissionKey; edit: PermissionKey; remove: PermissionKey }> = {
-  inverter: { view: 'inverter.view', edit: 'inverter.edit', remove: 'inverter.delete' },
-  battery: { view: 'battery.list.view', edit: 'battery.edit', remove: 'battery.delete' },
-  meter: { view: 'equip.view', edit: 'equip.view', remove: 'equip.view' },
-  optimizer: { view: 'equip.view', edit: 'equip.view', remove: 'equip.view' },
-  weather_station: { view: 'equip.view', edit: 'equip.view', remove: 'equip.view' },
-  combiner_box: { view: 'equip.view', edit: 'equip.view', remove: 'equip.view' },
-  heat_pump: { view: 'equip.view', edit: 'equip.view', remove: 'equip.view' },
-  ac_switch: { view: 'smart.acSwitch', edit: 'smart.acSwitch', remove: 'smart.acSwitch' },
-};
 
 /** Sections of an inverter with their own realtime/day/month/year/total calls (spec 01 §7). */
 const INVERTER_SECTIONS = ['grid', 'meter', 'battery', 'eps', 'load'] as const satisfies readonly SectionKey[];
@@ -65,7 +52,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
 
   for (const kind of DEVICE_KINDS) {
     const { plural, singular } = DEVICE_KIND_INFO[kind];
-    const access = KIND_ACCESS[kind];
+    const access = DEVICE_KIND_ACCESS[kind];
     const base = `/api/v1/${singular}`;
 
     app.get(
@@ -161,7 +148,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
     app.post(
       `${base}/:id/alias`,
       {
-        config: { access: access.edit },
+        config: { access: { kind: 'manage', key: access.edit } },
         schema: {
           tags: TAGS,
           summary: `Renames a ${singular} (at most 32 bytes, no special characters; empty clears it)`,
@@ -178,7 +165,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
     app.post(
       `${base}/:id/delete`,
       {
-        config: { access: access.remove },
+        config: { access: { kind: 'manage', key: access.remove } },
         schema: {
           tags: TAGS,
           summary: `Deletes a ${singular} the caller manages (a battery master with its slaves)`,
@@ -192,7 +179,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
     app.post(
       `${base}/batchDelete`,
       {
-        config: { access: access.remove },
+        config: { access: { kind: 'manage', key: access.remove } },
         schema: {
           tags: TAGS,
           summary: `Deletes several ${plural}: those the caller may not delete are listed, the rest deleted`,
@@ -334,7 +321,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
   app.get(
     '/api/v1/batteriesDown',
     {
-      config: { access: 'battery.upgrade' },
+      config: { access: { kind: 'operate', key: 'battery.upgrade' } },
       schema: {
         tags: TAGS,
         summary: 'The batteries under the list’s filters as .xlsx, with master/slave and firmware version (to pick a batch upgrade)',
@@ -355,7 +342,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
   app.post(
     '/api/v1/meter/:id/main',
     {
-      config: { access: 'equip.view' },
+      config: { access: { kind: 'manage', key: 'meter.edit' } },
       schema: {
         tags: TAGS,
         summary: "Sets or unsets the plant's main meter (one per plant; setting one unsets the other)",
@@ -386,7 +373,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
   app.post(
     '/api/v1/meter/:id/settings',
     {
-      config: { access: 'equip.view' },
+      config: { access: { kind: 'manage', key: 'meter.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Saves a meter’s settings (ranges checked; manage level needed)',

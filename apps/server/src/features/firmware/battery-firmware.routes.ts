@@ -1,3 +1,4 @@
+import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   BatteryFirmwareFieldsSchema,
   BatteryFirmwareListQuerySchema,
@@ -16,7 +17,6 @@ import {
 } from '@sunward/contracts/battery-firmware';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import { FirmwareEnableSchema } from '@sunward/contracts/firmware';
-import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload } from '../../lib/download.js';

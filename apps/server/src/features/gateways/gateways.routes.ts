@@ -1,3 +1,4 @@
+import { IdParamSchema } from '@sunward/contracts/ids';
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import {
@@ -15,7 +16,6 @@ import {
   ServerAddressBodySchema,
   ServerAddressSchema,
 } from '@sunward/contracts/gateways';
-import { IdParamSchema } from '@sunward/contracts/ids';
 import { translate } from '@sunward/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -70,7 +70,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateways/import',
     {
-      config: { access: 'gateway.import' },
+      config: { access: { kind: 'manage', key: 'gateway.import' } },
       schema: {
         tags: TAGS,
         summary:
@@ -104,7 +104,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/alias',
     {
-      config: { access: 'gateway.edit' },
+      config: { access: { kind: 'manage', key: 'gateway.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Renames a gateway (at most 32 bytes of UTF-8, no special characters; empty clears it)',
@@ -121,7 +121,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/replace',
     {
-      config: { access: 'gateway.replace' },
+      config: { access: { kind: 'manage', key: 'gateway.replace' } },
       schema: {
         tags: TAGS,
         summary: 'Replaces a gateway by another (new SN and key): it takes the plant, alias and devices; history stays with the devices',
@@ -136,7 +136,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/delete',
     {
-      config: { access: 'gateway.delete' },
+      config: { access: { kind: 'manage', key: 'gateway.delete' } },
       schema: {
         tags: TAGS,
         summary: 'Deletes a gateway the caller manages; one bound to a plant is refused (unbind it from the plant first)',
@@ -168,7 +168,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/serverAddress',
     {
-      config: { access: 'gateway.edit' },
+      config: { access: { kind: 'manage', key: 'gateway.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Changes the server address over the protocol; 306 when the gateway is offline, 307 when it does not confirm in time',
@@ -191,7 +191,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
     app.post(
       `/api/v1/gateway/:id/${path}`,
       {
-        config: { access: 'gateway.edit' },
+        config: { access: { kind: 'manage', key: 'gateway.edit' } },
         schema: {
           tags: TAGS,
           summary: `${locked ? 'Locks' : 'Unlocks'} a gateway over the protocol (a locked gateway refuses configuration); 306 offline, 307 no reply`,
@@ -205,7 +205,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/digitalOutput',
     {
-      config: { access: 'gateway.edit' },
+      config: { access: { kind: 'manage', key: 'gateway.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Switches the gateway’s digital output on or off over the protocol; 306 offline, 307 no reply',
@@ -221,7 +221,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   app.post(
     '/api/v1/gateway/:id/connectionPassword',
     {
-      config: { access: 'gateway.edit' },
+      config: { access: { kind: 'manage', key: 'gateway.edit' } },
       schema: {
         tags: TAGS,
         summary:

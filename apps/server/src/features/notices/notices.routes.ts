@@ -1,5 +1,5 @@
-import { envelopeSchema } from '@sunward/contracts/envelope';
 import { IdParamSchema } from '@sunward/contracts/ids';
+import { envelopeSchema } from '@sunward/contracts/envelope';
 import {
   NoticeFieldsSchema,
   NoticeListQuerySchema,
@@ -41,7 +41,7 @@ export const noticesRoutes: FastifyPluginAsyncZod<{ service: NoticesService }> =
   app.post(
     '/api/v1/ss/notices',
     {
-      config: { access: 'system.notice' },
+      config: { access: { kind: 'manage', key: 'system.notice.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Creates an unpublished notice (start before end, effective time within the window)',
@@ -105,7 +105,7 @@ export const noticesRoutes: FastifyPluginAsyncZod<{ service: NoticesService }> =
   app.post(
     '/api/v1/ss/notices/:id',
     {
-      config: { access: 'system.notice' },
+      config: { access: { kind: 'manage', key: 'system.notice.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Updates a notice that is not invalid (4102 otherwise)',
@@ -120,7 +120,7 @@ export const noticesRoutes: FastifyPluginAsyncZod<{ service: NoticesService }> =
   app.post(
     '/api/v1/ss/notices/:id/status',
     {
-      config: { access: 'system.notice' },
+      config: { access: { kind: 'manage', key: 'system.notice.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Publishes (0), withdraws (1) or invalidates (2) a notice; invalid is final (4102), the same status again 207',

@@ -1,6 +1,6 @@
+import { IdParamSchema } from '@sunward/contracts/ids';
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
-import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   GatewayBindingSchema,
   PlantCancelShareSchema,
@@ -44,7 +44,9 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/gateways/check',
     {
-      config: { access: 'station.view' },
+      config: {
+        access: { kind: 'view', key: 'station.view', readsOnly: 'checks a gateway SN and key before a plant is created; stores nothing' },
+      },
       schema: {
         tags: TAGS,
         summary: 'Checks a gateway SN and key before binding (300 wrong key, 301 already bound, 305 unknown)',
@@ -58,7 +60,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant',
     {
-      config: { access: 'station.create' },
+      config: { access: { kind: 'manage', key: 'station.create' } },
       schema: {
         tags: TAGS,
         summary: 'Creates a plant: bound gateways, tariff, location and details in one transaction',
@@ -117,7 +119,13 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plants',
     {
-      config: { access: 'station.view' },
+      config: {
+        access: {
+          kind: 'view',
+          key: 'station.view',
+          readsOnly: 'the plant list queried with its filters in a body (spec 01 §7); stores nothing',
+        },
+      },
       schema: {
         tags: TAGS,
         summary: 'Plant list with the query as a body (long filters)',
@@ -202,7 +210,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     app.post(
       url,
       {
-        config: { access: 'station.edit' },
+        config: { access: { kind: 'manage', key: 'station.edit' } },
         schema: {
           tags: TAGS,
           summary: 'Updates the plant’s fields',
@@ -257,7 +265,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/income',
     {
-      config: { access: 'station.edit' },
+      config: { access: { kind: 'manage', key: 'station.edit' } },
       schema: { tags: TAGS, summary: 'Sets the plant’s tariff', params: IdParams, body: TariffSchema, response: { 200: Done } },
     },
     async (request) => {
@@ -297,7 +305,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/contacts',
     {
-      config: { access: 'station.edit' },
+      config: { access: { kind: 'manage', key: 'station.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Sets contact, installer and owner names',
@@ -333,7 +341,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/gateway',
     {
-      config: { access: 'station.edit' },
+      config: { access: { kind: 'manage', key: 'station.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Binds one more gateway (same checks as gateways/check)',
@@ -369,7 +377,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/share',
     {
-      config: { access: 'station.share' },
+      config: { access: { kind: 'manage', key: 'station.share' } },
       schema: {
         tags: TAGS,
         summary: 'Shares the plant with a guest or maintainer account (701, 702, 703)',
@@ -387,7 +395,12 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/cancelShare',
     {
-      config: { access: 'station.view' },
+      config: {
+        access: {
+          kind: 'own-account',
+          reason: 'a guest leaves a plant shared with them; withdrawing a share from someone else needs station.share (plants.service)',
+        },
+      },
       schema: {
         tags: TAGS,
         summary: 'Withdraws a share (the creator), or leaves a shared plant (the guest)',
@@ -419,7 +432,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/transfer',
     {
-      config: { access: 'station.transfer' },
+      config: { access: { kind: 'manage', key: 'station.transfer' } },
       schema: {
         tags: TAGS,
         summary: 'Transfers ownership (target account and the owner’s password; 704, 705)',
@@ -437,7 +450,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/delete',
     {
-      config: { access: 'station.delete' },
+      config: { access: { kind: 'manage', key: 'station.delete' } },
       schema: {
         tags: TAGS,
         summary: 'Deletes the plant and all its data; its gateways become free to bind again',
@@ -492,7 +505,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
   app.post(
     '/api/v1/plant/:id/layout/:type',
     {
-      config: { access: 'station.edit' },
+      config: { access: { kind: 'manage', key: 'station.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Saves a layout (JSON document, at most 256 KB)',

@@ -1,5 +1,5 @@
-import { envelopeSchema } from '@sunward/contracts/envelope';
 import { IdParamSchema } from '@sunward/contracts/ids';
+import { envelopeSchema } from '@sunward/contracts/envelope';
 import {
   LatestVersionSchema,
   VersionCheckQuerySchema,
@@ -43,7 +43,7 @@ export const versionsRoutes: FastifyPluginAsyncZod<{ service: VersionsService }>
   app.post(
     '/api/v1/version',
     {
-      config: { access: 'system.version' },
+      config: { access: { kind: 'manage', key: 'system.version.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Publishes a version (number unique and above the newest: 4100, 4101) or, with id, replaces its notes; HTML is sanitised',
@@ -129,7 +129,7 @@ export const versionsRoutes: FastifyPluginAsyncZod<{ service: VersionsService }>
   app.get(
     '/api/v1/version/:id/delete',
     {
-      config: { access: 'system.version' },
+      config: { access: { kind: 'manage', key: 'system.version.edit' } },
       schema: { tags: TAGS, summary: 'Deletes a version (the one below becomes the newest)', params: IdParams, response: { 200: Done } },
     },
     async (request) => {
