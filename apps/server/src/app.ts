@@ -49,6 +49,9 @@ import { gatewaysRoutes } from './features/gateways/gateways.routes.js';
 import { createGatewaysService } from './features/gateways/gateways.service.js';
 import { liveRoutes } from './features/live/live.routes.js';
 import { createAlarmNotifier } from './features/messages/alarm-notifier.service.js';
+import { createInvitationsRepository } from './features/invitations/invitations.repository.js';
+import { invitationsRoutes } from './features/invitations/invitations.routes.js';
+import { createInvitationsService } from './features/invitations/invitations.service.js';
 import { createMessagesRepository } from './features/messages/messages.repository.js';
 import { messagesRoutes } from './features/messages/messages.routes.js';
 import { createMessagesService } from './features/messages/messages.service.js';
@@ -342,9 +345,22 @@ export async function buildApp({
   // Company, staff, roles, agents and customers (issue 7).
   const companyRepository = createCompanyRepository(db);
   const logos = createLogoStore(config.dataDir);
-  await app.register(companyRoutes, { service: createCompanyService({ repository: companyRepository, logos }), logos });
+  // Agent appointments and customer links of existing accounts wait for the invitee (issue 15.4).
+  const invitationsService = createInvitationsService({
+    repository: createInvitationsRepository(db),
+    notify: ({ invitation, ...message }) => messagesService.send({ ...message, data: invitation }),
+  });
+  await app.register(invitationsRoutes, { service: invitationsService });
+  await app.register(companyRoutes, {
+    service: createCompanyService({ throttle: secretThrottle, repository: companyRepository, logos, invitations: invitationsService }),
+    logos,
+  });
   await app.register(customersRoutes, {
-    service: createCustomersService({ repository: createCustomersRepository(db), accounts: companyRepository }),
+    service: createCustomersService({
+      repository: createCustomersRepository(db),
+      accounts: companyRepository,
+      invitations: invitationsService,
+    }),
     permissions: permissionsRepository,
     roleOfAccount: async (userId) => (await companyRepository.accountById(userId))?.roleId,
   });

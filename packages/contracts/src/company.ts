@@ -1,5 +1,6 @@
-import { IdParamSchema } from './ids.js';
 import { z } from 'zod';
+import { IdParamSchema } from './ids.js';
+import { SentInvitationSchema } from './invitations.js';
 import { PermissionEntrySchema } from './permissions.js';
 
 /*
@@ -183,6 +184,8 @@ export const AgentsSchema = z.object({
   agents: z.array(AgentRowSchema),
   /** The companies the caller's company is agent of (the caller is their administrator). */
   principals: z.array(z.object({ companyId: z.number().int(), companyName: z.string(), since: z.string() })),
+  /** Invitations to become its agent the company sent and that are still open (issue 15.4). */
+  invitations: z.array(SentInvitationSchema),
 });
 
 export const AgentAddSchema = z.object({ account: z.string().trim().min(1).max(64) });

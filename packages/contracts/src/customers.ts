@@ -1,5 +1,5 @@
-import { IdParamSchema } from './ids.js';
 import { z } from 'zod';
+import { IdParamSchema } from './ids.js';
 
 /*
  * Customers of a company and customer types (spec 01 §3 "Customer/user: customerId, companyId, masterId,
@@ -61,8 +61,8 @@ const customerFields = {
 };
 
 /**
- * POST customer: an existing account without a company is linked; a new account is created with the
- * password given (then required).
+ * POST customer: a new account is created with the password given (then required) and linked; an existing
+ * account is invited and linked only when it accepts (issue 15.4).
  */
 export const CustomerAddSchema = z.object({
   account: z.string().trim().min(1).max(64),
@@ -71,10 +71,18 @@ export const CustomerAddSchema = z.object({
 });
 export type CustomerAdd = z.infer<typeof CustomerAddSchema>;
 
+/** The answer to POST customer: the customer (a new account, linked at once) or the invitation sent. */
+export const CustomerAddResultSchema = z.object({
+  id: z.number().int().nullable(),
+  invitationId: z.number().int().nullable(),
+  expiresAt: z.string().nullable(),
+});
+export type CustomerAddResult = z.infer<typeof CustomerAddResultSchema>;
+
 export const CustomerEditSchema = z.object(customerFields);
 export type CustomerEdit = z.infer<typeof CustomerEditSchema>;
 
-/** GET customer/check: whether the account can be added, and whether it exists (then no password is asked). */
+/** GET customer/check: whether the account exists (then it is invited, no password is asked); 204 when ours already. */
 export const CustomerCheckSchema = z.object({ exists: z.boolean() });
 
 // ---- Customer types (primary labels with secondary labels under them) ----

@@ -1,5 +1,6 @@
-import { IdParamSchema, IdSchema } from './ids.js';
 import { z } from 'zod';
+import { IdParamSchema, IdSchema } from './ids.js';
+import { InvitationMessageDataSchema } from './invitations.js';
 import { LIMITS } from './limits.js';
 import { EVENT_LEVELS } from './plant-energy.js';
 import { isEmail } from './validators.js';
@@ -93,6 +94,8 @@ export const MessageRowSchema = z.object({
   /** Receive time (ISO, UTC). */
   createdAt: z.string(),
   alarm: AlarmDataSchema.nullable(),
+  /** An invitation to answer (issue 15.4), so the centre can offer accept and decline. */
+  invitation: InvitationMessageDataSchema.nullable(),
 });
 export type MessageRow = z.infer<typeof MessageRowSchema>;
 

@@ -351,28 +351,33 @@ describe('roles', () => {
 });
 
 describe('agents', () => {
-  it('applies the agent rules 900, 901, 902, 903 and 202', async () => {
-    const add = (token: string, account: string) => as<{ id: number }>(token, 'POST', '/api/v1/company/agent', { account });
+  it('refuses 900 and 901 at once; other rules (902, 903) reach only the invitee, who accepts; 202 afterwards', async () => {
+    const add = (token: string, account: string) => as<{ invitationId: number }>(token, 'POST', '/api/v1/company/agent', { account });
     const staff = await member('company_staff', companyId);
     const outsiderStaff = await member('company_staff', otherCompanyId);
     const thirdParty = await member('agent');
     expect((await add(admin.token, admin.account)).code).toBe(Code.AGENT_SELF);
     expect((await add(admin.token, staff.account)).code).toBe(Code.AGENT_INTERNAL_EMPLOYEE);
-    expect((await add(admin.token, outsiderStaff.account)).code).toBe(Code.AGENT_NOT_MANAGER);
-    expect((await add(admin.token, thirdParty.account)).code).toBe(Code.AGENT_ALREADY);
-    expect((await add(admin.token, 'nobody@nowhere.test')).code).toBe(Code.ACCOUNT_NOT_REGISTERED);
+    // Invitations, answered alike (issue 15.4): the company learns nothing about the account.
+    expect((await add(admin.token, outsiderStaff.account)).code).toBe(0);
+    expect((await add(admin.token, thirdParty.account)).code).toBe(0);
+    expect((await add(admin.token, 'nobody@nowhere.test')).code).toBe(0);
     const ok = await add(admin.token, otherAdmin.account);
     expect(ok.code).toBe(0);
+    expect((await as(otherAdmin.token, 'POST', `/api/v1/invitations/${ok.data.invitationId}/accept`)).code).toBe(0);
     expect((await add(admin.token, otherAdmin.account)).code).toBe(Code.AGENT_EXISTS);
     const third = await server.createCompany('Third Co');
     const thirdAdmin = await member('company_admin', third);
-    expect((await add(thirdAdmin.token, otherAdmin.account)).code).toBe(Code.AGENT_ALREADY);
+    const again = await add(thirdAdmin.token, otherAdmin.account);
+    expect(again.code).toBe(0);
+    expect((await as(otherAdmin.token, 'POST', `/api/v1/invitations/${again.data.invitationId}/accept`)).code).toBe(Code.AGENT_ALREADY);
     const list = await as<z.infer<typeof AgentsSchema>>(admin.token, 'GET', '/api/v1/company/agents');
     expect(list.data.agents).toEqual([expect.objectContaining({ account: otherAdmin.account, companyName: 'Nordwind Energie' })]);
     const principal = await as<z.infer<typeof AgentsSchema>>(otherAdmin.token, 'GET', '/api/v1/company/agents');
     expect(principal.data.principals.map((p) => p.companyId)).toEqual([companyId]);
-    expect((await as(thirdAdmin.token, 'POST', `/api/v1/company/agent/${ok.data.id}/delete`)).code).toBe(Code.NO_PERMISSION);
-    expect((await as(admin.token, 'POST', `/api/v1/company/agent/${ok.data.id}/delete`)).code).toBe(0);
+    const appointment = list.data.agents[0]?.id;
+    expect((await as(thirdAdmin.token, 'POST', `/api/v1/company/agent/${appointment}/delete`)).code).toBe(Code.NO_PERMISSION);
+    expect((await as(admin.token, 'POST', `/api/v1/company/agent/${appointment}/delete`)).code).toBe(0);
   });
 });
 
@@ -414,7 +419,7 @@ describe('customers and customer types', () => {
     ]);
   });
 
-  it('adds a customer who then sees exactly the plants assigned to it, read-only; 204, 106', async () => {
+  it('adds a customer who then sees exactly the plants assigned to it, read-only; 204; an existing account is invited', async () => {
     const assigned = await plantOf(admin.token, 'Assigned Plant');
     const notAssigned = await plantOf(admin.token, 'Unassigned Plant');
     const foreign = await plantOf(otherAdmin.token, 'Foreign Plant');
@@ -424,9 +429,13 @@ describe('customers and customer types', () => {
     expect(added.code).toBe(0);
     expect((await as(admin.token, 'POST', '/api/v1/customer', body)).code).toBe(Code.CUSTOMER_EXISTS);
     expect((await as(admin.token, 'GET', '/api/v1/customer/check?account=client@home.test')).code).toBe(Code.CUSTOMER_EXISTS);
-    expect((await as(admin.token, 'POST', '/api/v1/customer', { ...body, account: otherAdmin.account })).code).toBe(
-      Code.ACCOUNT_HAS_COMPANY,
-    );
+    // Another company's administrator is invited like any existing account (no 106: issue 15.4).
+    const invited = await as<{ id: number | null; invitationId: number }>(admin.token, 'POST', '/api/v1/customer', {
+      ...body,
+      account: otherAdmin.account,
+    });
+    expect(invited.code).toBe(0);
+    expect(invited.data.id).toBeNull();
     const fresh = await as<{ exists: boolean }>(admin.token, 'GET', '/api/v1/customer/check?account=fresh@home.test');
     expect(fresh.data.exists).toBe(false);
 

@@ -380,16 +380,6 @@ export function createCompanyRepository(db: Database) {
       return row?.companyId;
     },
 
-    /** undefined when the account became someone's agent meanwhile (the unique index). */
-    async addAgent(companyId: number, agentUserId: number): Promise<number | undefined> {
-      const rows = await db
-        .insert(companyAgents)
-        .values({ companyId, agentUserId })
-        .onConflictDoNothing()
-        .returning({ id: companyAgents.id });
-      return rows[0]?.id;
-    },
-
     async removeAgent(companyId: number, id: number): Promise<boolean> {
       const rows = await db
         .delete(companyAgents)

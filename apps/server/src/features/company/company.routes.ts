@@ -1,4 +1,3 @@
-import { IdParamSchema } from '@sunward/contracts/ids';
 import { Code } from '@sunward/contracts/codes';
 import {
   AccountCheckQuerySchema,
@@ -22,6 +21,8 @@ import {
   UploadedImageSchema,
 } from '@sunward/contracts/company';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
+import { InvitationSentResultSchema } from '@sunward/contracts/invitations';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError, ok } from '../../lib/envelope.js';
@@ -371,7 +372,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
       config: { access: 'company.info' },
       schema: {
         tags: TAGS,
-        summary: "The company's agents, and the companies the caller is agent of",
+        summary: "The company's agents, its open invitations to become one, and the companies the caller is agent of",
         response: { 200: envelopeSchema(AgentsSchema) },
       },
     },
@@ -384,12 +385,30 @@ export const companyRoutes: FastifyPluginAsyncZod<{ service: CompanyService; log
       config: { access: { kind: 'manage', key: 'company.edit' } },
       schema: {
         tags: TAGS,
-        summary: "Makes another company's administrator an agent of this company (900-903, 202)",
+        summary:
+          'Invites an account to become an agent of this company; the same answer whatever the account is (900 oneself, 901 a member, 202 already an agent, 210 already invited)',
         body: AgentAddSchema,
-        response: { 200: Created },
+        response: { 200: envelopeSchema(InvitationSentResultSchema) },
       },
     },
-    async (request) => ok(request, { id: await service.addAgent(request.requireAuth(), request.body.account) }),
+    async (request) => ok(request, await service.inviteAgent(request.requireAuth(), request.body.account)),
+  );
+
+  app.post(
+    '/api/v1/company/agent/invitation/:id/withdraw',
+    {
+      config: { access: { kind: 'manage', key: 'company.edit' } },
+      schema: {
+        tags: TAGS,
+        summary: 'Withdraws an open invitation to become an agent (211 when not open)',
+        params: IdParams,
+        response: { 200: Done },
+      },
+    },
+    async (request) => {
+      await service.withdrawAgentInvitation(request.requireAuth(), request.params.id);
+      return ok(request, null);
+    },
   );
 
   app.post(

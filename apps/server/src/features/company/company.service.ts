@@ -12,6 +12,7 @@ import {
   type StaffEdit,
   type StaffRow,
 } from '@sunward/contracts/company';
+import type { InvitationSentResult, SentInvitation } from '@sunward/contracts/invitations';
 import type { Language } from '@sunward/contracts/languages';
 import { type MessageKey, type MessageParams, translate } from '@sunward/contracts/messages';
 import { isPermissionKey, type PermissionKey } from '@sunward/contracts/permissions';
@@ -20,6 +21,7 @@ import { isEmail, isPhone, isPlainText, isRegistrationPassword } from '@sunward/
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
+import type { InvitationsService } from '../invitations/invitations.service.js';
 import type { CompanyRepository } from './company.repository.js';
 import { type LogoStore, sniffLogo } from './company-logo.js';
 
@@ -49,8 +51,15 @@ function checkPlain(field: string, value: string | null | undefined, language: L
   if (value && !isPlainText(value)) throw refuse(field, language, 'validation.specialCharacters');
 }
 
-export function createCompanyService(deps: { repository: CompanyRepository; logos: LogoStore }) {
-  const { repository, logos } = deps;
+export function createCompanyService(deps: {
+  /** Counts a wrong confirmation password with sign-in's (135 once locked). */
+  throttle: SecretThrottle;
+  repository: CompanyRepository;
+  logos: LogoStore;
+  invitations: Pick<InvitationsService, 'invite' | 'sent' | 'withdraw'>;
+}) {
+  const { throttle } = deps;
+  const { repository, logos, invitations } = deps;
 
   /** The caller's company, or the one named when the caller is the platform administrator; 2 otherwise. */
   async function companyFor(auth: AuthContext, id?: number): Promise<number> {
@@ -326,29 +335,37 @@ export function createCompanyService(deps: { repository: CompanyRepository; logo
 
     // ---- Agents ----
 
-    async agents(auth: AuthContext): Promise<{ agents: AgentRow[]; principals: Awaited<ReturnType<CompanyRepository['principals']>> }> {
+    async agents(auth: AuthContext): Promise<{
+      agents: AgentRow[];
+      principals: Awaited<ReturnType<CompanyRepository['principals']>>;
+      invitations: SentInvitation[];
+    }> {
       const companyId = await companyFor(auth);
-      return { agents: await repository.agents(companyId), principals: await repository.principals(auth.userId) };
+      return {
+        agents: await repository.agents(companyId),
+        principals: await repository.principals(auth.userId),
+        invitations: await invitations.sent(companyId, 'agent'),
+      };
     },
 
     /**
-     * Spec 02 §6 agent rules, in this order: 105 unknown account, 900 oneself, 901 one of our own staff,
-     * 903 a third-party agent account, 902 not a company administrator, 202 already ours, 903 someone else's.
+     * Invites an account to become the company's agent (issue 15.4). Refused only for what the company
+     * knows already: 900 its own account, 901 one of its members, 202 already its agent (210 already
+     * invited). Every other account, unknown, unable to accept or a real administrator, gets the same
+     * answer; spec 02 §6's other rules (902, 903) are told to the invitee when accepting.
      */
-    async addAgent(auth: AuthContext, account: string): Promise<number> {
+    async inviteAgent(auth: AuthContext, account: string): Promise<InvitationSentResult> {
       const companyId = await companyFor(auth);
-      const target = await repository.accountByName(account);
-      if (!target) throw new ApiError(Code.ACCOUNT_NOT_REGISTERED);
-      if (target.id === auth.userId) throw new ApiError(Code.AGENT_SELF);
-      if (target.companyId === companyId) throw new ApiError(Code.AGENT_INTERNAL_EMPLOYEE);
-      if (target.roleKey === 'agent') throw new ApiError(Code.AGENT_ALREADY);
-      if (target.roleKey !== 'company_admin' || target.companyId === null) throw new ApiError(Code.AGENT_NOT_MANAGER);
-      const current = await repository.agentOf(target.id);
-      if (current === companyId) throw new ApiError(Code.AGENT_EXISTS);
-      if (current !== undefined) throw new ApiError(Code.AGENT_ALREADY);
-      const id = await repository.addAgent(companyId, target.id);
-      if (id === undefined) throw new ApiError(Code.AGENT_ALREADY);
-      return id;
+      const name = account.toLowerCase();
+      if (name === auth.account.toLowerCase()) throw new ApiError(Code.AGENT_SELF);
+      const target = await repository.accountByName(name);
+      if (target?.companyId === companyId) throw new ApiError(Code.AGENT_INTERNAL_EMPLOYEE);
+      if (target && (await repository.agentOf(target.id)) === companyId) throw new ApiError(Code.AGENT_EXISTS);
+      return invitations.invite({ kind: 'agent', companyId, invitedBy: auth.userId, account: name, details: null });
+    },
+
+    async withdrawAgentInvitation(auth: AuthContext, id: number): Promise<void> {
+      await invitations.withdraw(await companyFor(auth), 'agent', id);
     },
 
     async removeAgent(auth: AuthContext, id: number): Promise<void> {

@@ -88,26 +88,25 @@ export function createCustomersRepository(db: Database) {
       return new Set(rows.map((r) => Number(r.id)));
     },
 
-    /** addCustomer: an optional new account, the link to the company and the assigned plants, in one transaction. */
+    /**
+     * addCustomer: a new account, its link to the company and the assigned plants, in one transaction;
+     * undefined when the account was taken meanwhile. (An existing account is invited instead: invitations/.)
+     */
     async create(input: {
       companyId: number;
-      userId?: number;
-      newAccount?: { account: string; passwordHash: string; roleId: number };
+      newAccount: { account: string; passwordHash: string; roleId: number };
       name: string;
       typeId: number | null;
       remark: string | null;
       plantIds: readonly number[];
     }): Promise<number | undefined> {
       return db.transaction(async (tx) => {
-        let userId = input.userId;
-        if (input.newAccount) {
-          const created = await tx
-            .insert(users)
-            .values({ ...input.newAccount, nickname: input.name })
-            .onConflictDoNothing({ target: users.account })
-            .returning({ id: users.id });
-          userId = created[0]?.id;
-        }
+        const created = await tx
+          .insert(users)
+          .values({ ...input.newAccount, nickname: input.name })
+          .onConflictDoNothing({ target: users.account })
+          .returning({ id: users.id });
+        const userId = created[0]?.id;
         if (userId === undefined) return undefined;
         const [row] = await tx
           .insert(companyCustomers)

@@ -1,6 +1,6 @@
-import { IdParamSchema } from '@sunward/contracts/ids';
 import { AccountCheckQuerySchema } from '@sunward/contracts/company';
 import {
+  CustomerAddResultSchema,
   CustomerAddSchema,
   CustomerCheckSchema,
   CustomerEditSchema,
@@ -12,6 +12,8 @@ import {
   CustomerTypeTreeSchema,
 } from '@sunward/contracts/customers';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
+import { SentInvitationSchema } from '@sunward/contracts/invitations';
 import { PermissionEntrySchema } from '@sunward/contracts/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -65,7 +67,7 @@ export const customersRoutes: FastifyPluginAsyncZod<{
       config: { access: { kind: 'manage', key: 'customer.edit' } },
       schema: {
         tags: TAGS,
-        summary: 'Whether an account can become a customer (106 company member, 204 already a customer) and whether it exists',
+        summary: 'Whether an account exists (then adding it sends an invitation, no password) or is a customer already (204)',
         querystring: AccountCheckQuerySchema,
         response: { 200: envelopeSchema(CustomerCheckSchema) },
       },
@@ -79,12 +81,43 @@ export const customersRoutes: FastifyPluginAsyncZod<{
       config: { access: { kind: 'manage', key: 'customer.edit' } },
       schema: {
         tags: TAGS,
-        summary: 'Adds a customer: an existing account without a company, or a new one with a password; type and company plants',
+        summary:
+          'Adds a customer: a new account with a password, linked at once; an existing account is invited and linked when it accepts (210 already invited, 204 already a customer)',
         body: CustomerAddSchema,
-        response: { 200: Created },
+        response: { 200: envelopeSchema(CustomerAddResultSchema) },
       },
     },
-    async (request) => ok(request, { id: await service.add(request.requireAuth(), request.body, request.language) }),
+    async (request) => ok(request, await service.add(request.requireAuth(), request.body, request.language)),
+  );
+
+  app.get(
+    '/api/v1/customer/invitations',
+    {
+      config: { access: 'customer.list.view' },
+      schema: {
+        tags: TAGS,
+        summary: "The company's open invitations to become its customer (issue 15.4)",
+        response: { 200: envelopeSchema(z.array(SentInvitationSchema)) },
+      },
+    },
+    async (request) => ok(request, await service.invitations(request.requireAuth())),
+  );
+
+  app.post(
+    '/api/v1/customer/invitation/:id/withdraw',
+    {
+      config: { access: { kind: 'manage', key: 'customer.edit' } },
+      schema: {
+        tags: TAGS,
+        summary: 'Withdraws an open invitation to become a customer (211 when not open)',
+        params: IdParams,
+        response: { 200: Done },
+      },
+    },
+    async (request) => {
+      await service.withdrawInvitation(request.requireAuth(), request.params.id);
+      return ok(request, null);
+    },
   );
 
   app.post(

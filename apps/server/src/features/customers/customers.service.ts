@@ -1,5 +1,13 @@
 import { Code } from '@sunward/contracts/codes';
-import type { CustomerAdd, CustomerEdit, CustomerType, CustomerTypeBody, CustomerTypeTree } from '@sunward/contracts/customers';
+import type {
+  CustomerAdd,
+  CustomerAddResult,
+  CustomerEdit,
+  CustomerType,
+  CustomerTypeBody,
+  CustomerTypeTree,
+} from '@sunward/contracts/customers';
+import type { SentInvitation } from '@sunward/contracts/invitations';
 import type { Language } from '@sunward/contracts/languages';
 import { type MessageKey, type MessageParams, translate } from '@sunward/contracts/messages';
 import { isEmail, isPhone, isPlainText, isRegistrationPassword } from '@sunward/contracts/validators';
@@ -7,6 +15,7 @@ import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { hashPassword } from '../auth/password.js';
 import type { CompanyRepository } from '../company/company.repository.js';
+import type { InvitationsService } from '../invitations/invitations.service.js';
 import type { CustomersRepository } from './customers.repository.js';
 
 const refuse = (field: string, language: Language, key: MessageKey, params?: MessageParams) =>
@@ -22,8 +31,9 @@ export function typeTree(types: readonly CustomerType[]): CustomerTypeTree {
 export function createCustomersService(deps: {
   repository: CustomersRepository;
   accounts: Pick<CompanyRepository, 'accountByName' | 'builtInRoleId'>;
+  invitations: Pick<InvitationsService, 'invite' | 'sent' | 'withdraw'>;
 }) {
-  const { repository, accounts } = deps;
+  const { repository, accounts, invitations } = deps;
 
   /** Customers belong to the caller's company; an account without one has none to manage (2). */
   function companyOf(auth: AuthContext, claimed?: number): number {
@@ -42,13 +52,13 @@ export function createCustomersService(deps: {
     return { name: input.name, typeId: input.typeId ?? null, remark: input.remark ?? null, plantIds };
   }
 
-  /** The account if it can become a customer: 106 for a company member, 204 for one of ours already. */
+  /**
+   * The account if it exists; 204 when it is one of ours already. Nothing else about it is told (issue
+   * 15.4): whether it exists is what sign-up tells anyone too, whether it belongs to a company is not.
+   */
   async function checkCandidate(companyId: number, account: string) {
     const existing = await accounts.accountByName(account);
-    if (!existing) return undefined;
-    if (existing.companyId !== null) throw new ApiError(Code.ACCOUNT_HAS_COMPANY);
-    if (existing.roleKey === 'platform_admin') throw new ApiError(Code.NO_PERMISSION);
-    if (await repository.find(companyId, { userId: existing.id })) throw new ApiError(Code.CUSTOMER_EXISTS);
+    if (existing && (await repository.find(companyId, { userId: existing.id }))) throw new ApiError(Code.CUSTOMER_EXISTS);
     return existing;
   }
 
@@ -82,26 +92,34 @@ export function createCustomersService(deps: {
     },
 
     /**
-     * addCustomer: an existing account without a company is linked as it is; a new account is created
-     * with the customer role and the password given. The customer then sees the assigned plants.
+     * addCustomer: a new account is created with the customer role and the password given, and linked at
+     * once (the company made it). An existing account is never linked without its consent: it gets an
+     * invitation it accepts or declines (issue 15.4), the same answer whatever the account is.
      */
-    async add(auth: AuthContext, input: CustomerAdd, language: Language): Promise<number> {
+    async add(auth: AuthContext, input: CustomerAdd, language: Language): Promise<CustomerAddResult> {
       const companyId = companyOf(auth);
       const account = input.account.toLowerCase();
       const fields = await checkFields(companyId, input, language);
       const existing = await checkCandidate(companyId, account);
-      let newAccount: { account: string; passwordHash: string; roleId: number } | undefined;
-      if (!existing) {
-        if (!isEmail(account) && !isPhone(account)) throw refuse('account', language, 'validation.invalidFormat');
-        if (!input.password || !isRegistrationPassword(input.password)) throw refuse('password', language, 'company.passwordRule');
-        const roleId = await accounts.builtInRoleId('customer');
-        if (roleId === undefined) throw new Error('built-in role customer missing');
-        newAccount = { account, passwordHash: await hashPassword(input.password), roleId };
+      if (existing) {
+        const sent = await invitations.invite({ kind: 'customer', companyId, invitedBy: auth.userId, account, details: fields });
+        return { id: null, invitationId: sent.invitationId, expiresAt: sent.expiresAt };
       }
-      const id = await repository.create({ companyId, userId: existing?.id, newAccount, ...fields });
-      if (id === undefined) throw new ApiError(existing ? Code.CUSTOMER_EXISTS : Code.ACCOUNT_EXISTS);
-      return id;
+      if (!isEmail(account) && !isPhone(account)) throw refuse('account', language, 'validation.invalidFormat');
+      if (!input.password || !isRegistrationPassword(input.password)) throw refuse('password', language, 'company.passwordRule');
+      const roleId = await accounts.builtInRoleId('customer');
+      if (roleId === undefined) throw new Error('built-in role customer missing');
+      const newAccount = { account, passwordHash: await hashPassword(input.password), roleId };
+      const id = await repository.create({ companyId, newAccount, ...fields });
+      // Another request took the account between the check and the insert.
+      if (id === undefined) throw new ApiError(Code.ACCOUNT_EXISTS);
+      return { id, invitationId: null, expiresAt: null };
     },
+
+    /** The company's open invitations to become its customer. */
+    invitations: (auth: AuthContext): Promise<SentInvitation[]> => invitations.sent(companyOf(auth), 'customer'),
+
+    withdrawInvitation: (auth: AuthContext, id: number): Promise<void> => invitations.withdraw(companyOf(auth), 'customer', id),
 
     async edit(auth: AuthContext, customerId: number, claimedCompanyId: number, input: CustomerEdit, language: Language) {
       const companyId = companyOf(auth, claimedCompanyId);

@@ -1,3 +1,4 @@
+import type { InvitationMessageData } from '@sunward/contracts/invitations';
 import { type AlarmData, MessageState, type MessageStateValue } from '@sunward/contracts/notifications';
 import { and, count, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
@@ -10,7 +11,7 @@ export interface NewMessage {
   type: number;
   title: string;
   content: string;
-  data: AlarmData | null;
+  data: AlarmData | InvitationMessageData | null;
 }
 
 export interface MessageFilter {

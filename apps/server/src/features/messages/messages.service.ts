@@ -1,4 +1,5 @@
 import { Code } from '@sunward/contracts/codes';
+import { type InvitationMessageData, InvitationMessageDataSchema } from '@sunward/contracts/invitations';
 import {
   AlarmDataSchema,
   type MessageListQuery,
@@ -18,6 +19,7 @@ type Stored = Awaited<ReturnType<MessagesRepository['page']>>['rows'][number];
 /** A stored message as the console reads it: receive time in ISO, the alarm's subject when it is one. */
 export function presentMessage(row: Stored): MessageRow {
   const alarm = AlarmDataSchema.safeParse(row.data);
+  const invitation = InvitationMessageDataSchema.safeParse(row.data);
   return {
     id: row.id,
     type: row.type,
@@ -26,6 +28,7 @@ export function presentMessage(row: Stored): MessageRow {
     state: row.state,
     createdAt: row.createdAt.toISOString(),
     alarm: alarm.success ? alarm.data : null,
+    invitation: invitation.success ? invitation.data : null,
   };
 }
 
@@ -78,6 +81,12 @@ export function createMessagesService(deps: { repository: MessagesRepository; li
       const counts = await repository.unreadCounts(rows.map((r) => r.userId));
       for (const [userId, unread] of counts) live.publish({ type: 'message', userId, plantId: null, unread });
       return rows.length;
+    },
+
+    /** One system message to one user (an invitation to answer), and their badge pushed at once. */
+    async send(message: { userId: number; title: string; content: string; data: InvitationMessageData }): Promise<void> {
+      await repository.insertMany([{ ...message, type: MessageType.SYSTEM }]);
+      await pushCount(message.userId);
     },
 
     async setStates(userId: number, ids: readonly number[] | undefined, state: MessageStateValue): Promise<MessageStatesResult> {

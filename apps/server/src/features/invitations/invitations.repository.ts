@@ -1,0 +1,273 @@
+import type { InvitationKind, ReceivedInvitation, SentInvitation } from '@sunward/contracts/invitations';
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client.js';
+import { companyAgents, companyCustomerPlants, companyCustomers } from '../../db/schema.js';
+
+const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+
+/** What a customer invitation links on acceptance (stored in invitations.details). */
+export interface CustomerDetails {
+  name: string;
+  typeId: number | null;
+  remark: string | null;
+  plantIds: number[];
+}
+
+export interface InvitationRecord {
+  id: number;
+  kind: InvitationKind;
+  companyId: number;
+  account: string;
+  details: CustomerDetails | null;
+}
+
+/** The account an invitation is addressed to, as far as answering it goes. */
+export interface InviteeRecord {
+  id: number;
+  account: string;
+  companyId: number | null;
+  roleKey: string;
+  language: string;
+  disabled: boolean;
+}
+
+function customerDetails(value: unknown): CustomerDetails | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Partial<CustomerDetails>;
+  if (typeof v.name !== 'string') return null;
+  return {
+    name: v.name,
+    typeId: typeof v.typeId === 'number' ? v.typeId : null,
+    remark: typeof v.remark === 'string' ? v.remark : null,
+    plantIds: Array.isArray(v.plantIds) ? v.plantIds.filter((id): id is number => typeof id === 'number') : [],
+  };
+}
+
+// An invitation is open while pending and not past its expiry; every read and answer says so in SQL.
+const OPEN = sql`i.status = 'pending' and i.expires_at > now()`;
+
+/** SQL of invitations: open ones by company (the inviter's view) or by account (the invitee's), answers. */
+export function createInvitationsRepository(db: Database) {
+  return {
+    /**
+     * A new pending invitation, or undefined when one of the kind from the company to the account is
+     * still open. A pending one past its expiry is marked expired first, so it no longer blocks.
+     */
+    async create(input: {
+      kind: InvitationKind;
+      companyId: number;
+      invitedBy: number;
+      account: string;
+      details: CustomerDetails | null;
+      validDays: number;
+    }): Promise<{ id: number; expiresAt: string } | undefined> {
+      return db.transaction(async (tx) => {
+        await tx.execute(
+          sql`update invitations set status = 'expired' where kind = ${input.kind} and company_id = ${input.companyId}
+              and account = ${input.account} and status = 'pending' and expires_at <= now()`,
+        );
+        const [row] = await queryRows<{ id: number; expires_at: Date | string }>(
+          tx,
+          sql`insert into invitations (kind, company_id, invited_by, account, details, expires_at)
+              values (${input.kind}, ${input.companyId}, ${input.invitedBy}, ${input.account},
+                      ${input.details === null ? null : JSON.stringify(input.details)}::jsonb,
+                      now() + make_interval(days => ${input.validDays}))
+              on conflict do nothing returning id, expires_at`,
+        );
+        return row ? { id: Number(row.id), expiresAt: iso(row.expires_at) } : undefined;
+      });
+    },
+
+    /** The open invitations a company sent, of one kind, oldest first. */
+    async sent(companyId: number, kind: InvitationKind): Promise<SentInvitation[]> {
+      const rows = await queryRows<{ id: number; account: string; details: unknown; created_at: Date | string; expires_at: Date | string }>(
+        db,
+        sql`select i.id, i.account, i.details, i.created_at, i.expires_at from invitations i
+            where i.company_id = ${companyId} and i.kind = ${kind} and ${OPEN} order by i.id`,
+      );
+      return rows.map((r) => ({
+        id: Number(r.id),
+        kind,
+        account: r.account,
+        name: customerDetails(typeof r.details === 'string' ? JSON.parse(r.details) : r.details)?.name ?? null,
+        createdAt: iso(r.created_at),
+        expiresAt: iso(r.expires_at),
+      }));
+    },
+
+    /** The open invitations addressed to an account, of the kinds given, oldest first. */
+    async received(account: string, kinds: readonly InvitationKind[]): Promise<ReceivedInvitation[]> {
+      if (kinds.length === 0) return [];
+      const rows = await queryRows<{
+        id: number;
+        kind: InvitationKind;
+        company_name: string;
+        plants: number | string;
+        created_at: Date | string;
+        expires_at: Date | string;
+      }>(
+        db,
+        sql`select i.id, i.kind, c.name as company_name, i.created_at, i.expires_at,
+                   (select count(*) from plants p where p.company_id = i.company_id
+                      and p.id in (select (jsonb_array_elements_text(coalesce(i.details -> 'plantIds', '[]'::jsonb)))::int)) as plants
+            from invitations i join companies c on c.id = i.company_id
+            where i.account = ${account} and i.kind = any(${sql.param([...kinds])}::text[]) and ${OPEN} order by i.id`,
+      );
+      return rows.map((r) => ({
+        id: Number(r.id),
+        kind: r.kind,
+        companyName: r.company_name,
+        plantCount: Number(r.plants),
+        createdAt: iso(r.created_at),
+        expiresAt: iso(r.expires_at),
+      }));
+    },
+
+    /** An open invitation addressed to the account, or undefined (unknown id, someone else's, answered, expired). */
+    async openFor(id: number, account: string): Promise<InvitationRecord | undefined> {
+      const [row] = await queryRows<{ id: number; kind: InvitationKind; company_id: number; account: string; details: unknown }>(
+        db,
+        sql`select i.id, i.kind, i.company_id, i.account, i.details from invitations i
+            where i.id = ${id} and i.account = ${account} and ${OPEN}`,
+      );
+      if (!row) return undefined;
+      const details = typeof row.details === 'string' ? JSON.parse(row.details) : row.details;
+      return {
+        id: Number(row.id),
+        kind: row.kind,
+        companyId: Number(row.company_id),
+        account: row.account,
+        details: customerDetails(details),
+      };
+    },
+
+    async companyName(companyId: number): Promise<string | undefined> {
+      const [row] = await queryRows<{ name: string }>(db, sql`select name from companies where id = ${companyId}`);
+      return row?.name;
+    },
+
+    /** The account by its sign-in name (lower case), with what answering an invitation depends on. */
+    async invitee(account: string): Promise<InviteeRecord | undefined> {
+      const [row] = await queryRows<{
+        id: number;
+        account: string;
+        company_id: number | null;
+        role_key: string;
+        language: string;
+        disabled_at: Date | string | null;
+      }>(
+        db,
+        sql`select u.id, u.account, u.company_id, r.key as role_key, u.language, u.disabled_at
+            from users u join roles r on r.id = u.role_id where u.account = ${account}`,
+      );
+      if (!row) return undefined;
+      return {
+        id: Number(row.id),
+        account: row.account,
+        companyId: row.company_id === null ? null : Number(row.company_id),
+        roleKey: row.role_key,
+        language: row.language,
+        disabled: row.disabled_at !== null,
+      };
+    },
+
+    /** The company whose agent the user is, if any. */
+    async agentOf(userId: number): Promise<number | undefined> {
+      const [row] = await queryRows<{ company_id: number }>(db, sql`select company_id from company_agents where agent_user_id = ${userId}`);
+      return row ? Number(row.company_id) : undefined;
+    },
+
+    async isCustomerOf(companyId: number, userId: number): Promise<boolean> {
+      const rows = await queryRows<{ id: number }>(
+        db,
+        sql`select id from company_customers where company_id = ${companyId} and user_id = ${userId}`,
+      );
+      return rows.length > 0;
+    },
+
+    /** Declines an open invitation addressed to the account; false when it was not open. */
+    async decline(id: number, account: string): Promise<boolean> {
+      const rows = await queryRows<{ id: number }>(
+        db,
+        sql`update invitations i set status = 'declined', answered_at = now() where i.id = ${id} and i.account = ${account} and ${OPEN}
+            returning i.id`,
+      );
+      return rows.length > 0;
+    },
+
+    /** Withdraws an open invitation the company sent, of that kind; false when it was not open. */
+    async withdraw(companyId: number, kind: InvitationKind, id: number): Promise<boolean> {
+      const rows = await queryRows<{ id: number }>(
+        db,
+        sql`update invitations i set status = 'withdrawn', answered_at = now()
+            where i.id = ${id} and i.company_id = ${companyId} and i.kind = ${kind} and ${OPEN} returning i.id`,
+      );
+      return rows.length > 0;
+    },
+
+    /**
+     * acceptInvitation: marks the invitation accepted (only while still open) and makes the link it offers,
+     * in one transaction: the agent appointment, or the customer with the plants still the company's and
+     * the type if it still exists. 'closed' when it was answered or expired meanwhile, 'taken' when the
+     * link exists already (the unique indexes).
+     */
+    async accept(invitation: InvitationRecord, userId: number): Promise<'accepted' | 'closed' | 'taken'> {
+      return db
+        .transaction(async (tx) => {
+          const marked = await queryRows<{ id: number }>(
+            tx,
+            sql`update invitations i set status = 'accepted', answered_at = now() where i.id = ${invitation.id} and ${OPEN} returning i.id`,
+          );
+          if (marked.length === 0) return 'closed';
+          if (invitation.kind === 'agent') {
+            const rows = await tx
+              .insert(companyAgents)
+              .values({ companyId: invitation.companyId, agentUserId: userId })
+              .onConflictDoNothing()
+              .returning({ id: companyAgents.id });
+            if (rows.length === 0) throw new LinkTaken();
+            return 'accepted';
+          }
+          const details = invitation.details ?? { name: invitation.account, typeId: null, remark: null, plantIds: [] };
+          const [type] =
+            details.typeId === null
+              ? []
+              : await queryRows<{ id: number }>(
+                  tx,
+                  sql`select id from customer_types where id = ${details.typeId} and company_id = ${invitation.companyId}`,
+                );
+          const [row] = await tx
+            .insert(companyCustomers)
+            .values({
+              companyId: invitation.companyId,
+              userId,
+              name: details.name,
+              typeId: type ? Number(type.id) : null,
+              remark: details.remark,
+            })
+            .onConflictDoNothing()
+            .returning({ id: companyCustomers.id });
+          if (!row) throw new LinkTaken();
+          const plants =
+            details.plantIds.length === 0
+              ? []
+              : await queryRows<{ id: number }>(
+                  tx,
+                  sql`select id from plants where company_id = ${invitation.companyId} and id = any(${sql.param(details.plantIds)}::int[])`,
+                );
+          if (plants.length > 0)
+            await tx.insert(companyCustomerPlants).values(plants.map((p) => ({ customerId: row.id, plantId: Number(p.id) })));
+          return 'accepted';
+        })
+        .catch((error: unknown) => {
+          // The link exists already: the transaction rolled back, the invitation stays open.
+          if (error instanceof LinkTaken) return 'taken' as const;
+          throw error;
+        });
+    },
+  };
+}
+
+class LinkTaken extends Error {}
+
+export type InvitationsRepository = ReturnType<typeof createInvitationsRepository>;
