@@ -4,6 +4,9 @@ import { type BenefitFactors, DEFAULT_BENEFIT_FACTORS } from '@sunward/contracts
 import { z } from 'zod';
 import { type OidcProviderSettings, OidcProvidersSettingSchema } from './features/third-party/oidc-settings.js';
 
+/** The demo history's readings come every 5 minutes unless SIMULATOR_HISTORY_INTERVAL says otherwise (docs/decisions.md). */
+const DEFAULT_HISTORY_INTERVAL_S = 300;
+
 /**
  * Every setting comes from the environment; README.md lists them in one table. Parsed once at start
  * so a bad value stops the process with a message naming the setting, not a failure later.
@@ -147,6 +150,10 @@ const EnvSchema = z.object({
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
   SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Days of history the demo fleet gets on first start (0: none). */
+  SIMULATOR_HISTORY_DAYS: z.coerce.number().int().min(0).max(366).default(60),
+  /** Seconds between the history's readings (docs/decisions.md: why not the live interval on PGlite). */
+  SIMULATOR_HISTORY_INTERVAL: z.coerce.number().int().min(1).max(3600).optional(),
 });
 
 export interface Config {
@@ -219,7 +226,7 @@ export interface Config {
   /** OIDC_PROVIDERS and OIDC_REDIRECT_URL: third-party sign-in. */
   oidc: { providers: OidcProviderSettings[]; redirectUrl: string | undefined };
   /** npm start runs the demo fleet's simulator beside the server. */
-  simulator: { seed: number; intervalSeconds: number } | undefined;
+  simulator: { seed: number; intervalSeconds: number; historyDays: number; historyIntervalSeconds: number } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -317,6 +324,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perPhonePerHour: e.SMS_MAX_PER_PHONE_PER_HOUR,
     },
     oidc: { providers: e.OIDC_PROVIDERS, redirectUrl: e.OIDC_REDIRECT_URL },
-    simulator: e.SIMULATOR === 'on' ? { seed: e.SIMULATOR_SEED, intervalSeconds: e.SIMULATOR_INTERVAL } : undefined,
+    simulator:
+      e.SIMULATOR === 'on'
+        ? {
+            seed: e.SIMULATOR_SEED,
+            intervalSeconds: e.SIMULATOR_INTERVAL,
+            historyDays: e.SIMULATOR_HISTORY_DAYS,
+            historyIntervalSeconds: e.SIMULATOR_HISTORY_INTERVAL ?? Math.max(e.SIMULATOR_INTERVAL, DEFAULT_HISTORY_INTERVAL_S),
+          }
+        : undefined,
   };
 }

@@ -129,8 +129,10 @@ export function demoDevices(index: number, site: (typeof DEMO_SITES)[number]): D
  */
 export async function provisionDemoFleet(
   db: Database,
-  options: { seed: number; mqttUrl: string; intervalSeconds: number },
+  options: { seed: number; mqttUrl: string; intervalSeconds: number; historyDays?: number },
 ): Promise<SimulatedFleet> {
+  // The plants went on the grid when the simulator's counters start: the first day of their history.
+  const gridDate = new Date(Date.now() - (options.historyDays ?? 0) * 86_400_000).toISOString().slice(0, 10);
   return db.transaction(async (tx) => {
     const [company] = await tx.insert(companies).values({ name: DEMO_COMPANY }).returning({ id: companies.id });
     if (!company) throw new Error('demo company not created');
@@ -147,7 +149,7 @@ export async function provisionDemoFleet(
           longitude: site.longitude,
           timezone: site.timezone,
           region: REGION_OF_ZONE[site.timezone] ?? null,
-          gridDate: `${2019 + (index % 6)}-${String((index % 12) + 1).padStart(2, '0')}-15`,
+          gridDate,
           tariff: demoTariff(index, site.capacityKwp, site.plantType !== PlantType.GRID),
           meteringTopology: 'net',
         })

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimulatedFleetSchema } from '@sunward/contracts/simulated-fleet';
 import type { Config } from '../../config.js';
+import { createTelemetryRepository } from '../../ingest/telemetry.repository.js';
 import type { RunningServer } from '../../server.js';
 import { loadFirmwareSigner } from '../firmware/firmware-signing.js';
 import { demoFleetExists, provisionDemoFleet } from './demo-fleet.js';
@@ -22,8 +23,17 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
   if (!settings || mqttPort === undefined) return undefined;
   const fleetFile = join(config.dataDir, 'demo-fleet.json');
   const mqttUrl = `mqtt://127.0.0.1:${mqttPort}`;
+  // The demo's past is played once, right after the fleet is provisioned (docs/decisions.md: demo history).
+  let historyDays = 0;
   if (!(await demoFleetExists(server.database.db))) {
-    const fleet = await provisionDemoFleet(server.database.db, { seed: settings.seed, mqttUrl, intervalSeconds: settings.intervalSeconds });
+    historyDays = settings.historyDays;
+    const fleet = await provisionDemoFleet(server.database.db, {
+      seed: settings.seed,
+      mqttUrl,
+      intervalSeconds: settings.intervalSeconds,
+      historyDays,
+    });
+    if (historyDays > 0) await prepareHistory(server, historyDays);
     await server.telemetry.pipeline.start();
     writeFileSync(fleetFile, JSON.stringify(fleet, null, 2), { mode: 0o600 });
     server.app.log.info({ plants: fleet.gateways.length, fleetFile }, 'demo fleet provisioned');
@@ -63,9 +73,12 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
         String(fleet.seed),
         '--firmware-key',
         keyFile,
+        // Only the first run sends the history; a restarted simulator reports live.
+        ...(historyDays > 0 ? ['--history-days', String(historyDays), '--history-interval', String(settings.historyIntervalSeconds)] : []),
       ],
       { stdio: ['pipe', 'inherit', 'inherit'] },
     );
+    historyDays = 0;
     child.once('exit', (code) => {
       if (stopping) return;
       server.app.log.warn({ code }, 'simulator exited: restarting in 5 s');
@@ -79,4 +92,13 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
       child?.kill('SIGTERM');
     },
   };
+}
+
+/** Monthly readings partitions for the history's months, so its readings land where retention expects them. */
+async function prepareHistory(server: RunningServer, days: number): Promise<void> {
+  const from = new Date(Date.now() - days * 86_400_000);
+  const now = new Date();
+  const months = (now.getUTCFullYear() - from.getUTCFullYear()) * 12 + now.getUTCMonth() - from.getUTCMonth();
+  await createTelemetryRepository(server.database.db).ensureReadingPartitions(from, months + 2);
+  server.app.log.info({ days }, 'demo history: the simulator sends it in the background');
 }
