@@ -15,6 +15,8 @@ import { createOperationLog } from './features/audit/operation-log.js';
 import { createAuthRepository } from './features/auth/auth.repository.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthService } from './features/auth/auth.service.js';
+import { createSecretThrottle } from './features/auth/secret-throttle.js';
+import { createSecretThrottleRepository } from './features/auth/secret-throttle.repository.js';
 import { createBatchTasksRepository } from './features/commands/batch-tasks.repository.js';
 import { batchTasksRoutes } from './features/commands/batch-tasks.routes.js';
 import { createBatchTasksService } from './features/commands/batch-tasks.service.js';
@@ -160,14 +162,16 @@ export async function buildApp({
   const usersRepository = createUsersRepository(db);
   // Accounts (issue 7): registration, password reset, personal settings, two-factor sign-in.
   const accountRepository = createAccountRepository(db);
-  const twoFactorService = createTwoFactorService({ repository: accountRepository, log: app.log });
+  // One throttle for every secret check: passwords, verification codes, gateway keys (SIGN_IN_* settings).
+  const secretThrottle = createSecretThrottle({ repository: createSecretThrottleRepository(db), policy: config.signIn });
+  const twoFactorService = createTwoFactorService({ repository: accountRepository, log: app.log, throttle: secretThrottle });
   const authService = createAuthService({
     repository: authRepository,
     settings: {
       accessTokenTtlSeconds: config.accessTokenTtlSeconds,
       refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-      throttle: config.signIn,
     },
+    throttle: secretThrottle,
     log: app.log,
     secondFactor: twoFactorService,
   });
@@ -176,7 +180,7 @@ export async function buildApp({
     mailer,
     sms: createSmsSender({ provider: config.sms.provider, dataDir: config.dataDir }, app.log),
     passwordRule: config.accounts.passwordRule,
-    clearSignInFailures: (account) => authRepository.clearFailures(`account:${account}`),
+    throttle: secretThrottle,
     log: app.log,
   });
 
@@ -194,7 +198,8 @@ export async function buildApp({
   await app.register(profileRoutes, {
     profile: createProfileService({
       repository: accountRepository,
-      verifyBindCode: (address, code) => accountService.verifyCode(address, 'bind', code, true),
+      verifyBindCode: (address, code, ip) => accountService.verifyCode(address, 'bind', code, true, ip),
+      throttle: secretThrottle,
       passwordRule: config.accounts.passwordRule,
       dataDir: config.dataDir,
       log: app.log,
@@ -244,6 +249,7 @@ export async function buildApp({
       mail: alarmMail,
       plantAccess,
       maxPerHour: config.notifications.emailMaxPerHour,
+      throttle: secretThrottle,
     }),
   });
   await app.register(smsRoutes, {
@@ -264,7 +270,7 @@ export async function buildApp({
   });
   const plantsRepository = createPlantsRepository(db);
   const timeZones = createTimeZoneCatalogue(db);
-  const plantsService = createPlantsService({ repository: plantsRepository, access: plantAccess, registry, timeZones });
+  const plantsService = createPlantsService({ throttle: secretThrottle, repository: plantsRepository, access: plantAccess, registry, timeZones });
   await app.register(plantsRoutes, { service: plantsService, repository: plantsRepository, access: plantAccess });
   await app.register(eventCountRoutes, { repository: plantsRepository });
   await app.register(plantFilesRoutes, {
@@ -298,6 +304,7 @@ export async function buildApp({
     access: createDeviceAccess(db),
     commands,
     settings: { timeoutMs: config.commandTimeoutMs, defaultCapPerMinute: config.commandCapPerMinute },
+    throttle: secretThrottle,
     firmware: firmwareService,
     gateways: createGatewaysRepository(db),
     // Devices fetch upgrade images over HTTP: PUBLIC_URL when set, else this server's own address.
@@ -339,6 +346,7 @@ export async function buildApp({
       log: createOperationLog(db),
       registry,
       commands,
+      throttle: secretThrottle,
     }),
   });
   await app.register(firmwareRoutes, { service: firmwareService });

@@ -3,6 +3,8 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/client.js';
 import { createAuthRepository } from './features/auth/auth.repository.js';
+import { FAILURE_WINDOW_MS } from './features/auth/secret-throttle.js';
+import { createSecretThrottleRepository } from './features/auth/secret-throttle.repository.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { type SeededAdmin, seedPlatformAdmin } from './features/users/admin-seed.js';
 import { createUsersRepository } from './features/users/users.repository.js';
@@ -57,8 +59,10 @@ export async function startServer(config: Config, options: { logger?: boolean } 
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const authRepository = createAuthRepository(database.db);
+    const throttleCounters = createSecretThrottleRepository(database.db);
     const housekeeping = setInterval(() => {
       authRepository.deleteExpired(new Date()).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
+      throttleCounters.purge(new Date(), FAILURE_WINDOW_MS).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
     }, HOUSEKEEPING_MS);
     housekeeping.unref();
     return {

@@ -3,6 +3,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { Aedes, type AuthenticateError } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
+import type { SecretThrottle } from '../features/auth/secret-throttle.js';
 import { gatewayKeyMatches, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
 import { recordGatewayStatus } from './gateway-status.js';
 import type { IngestPipeline } from './ingest-pipeline.js';
@@ -16,6 +17,9 @@ export interface EmbeddedBroker {
   publishCommand(gatewaySn: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Compared with a key given for an unknown SN, so that refusal takes as long as a wrong key's. */
+const UNKNOWN_GATEWAY_HASH = '0'.repeat(64);
 
 function authError(message: string, returnCode: 4 | 5): AuthenticateError {
   return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
@@ -38,6 +42,11 @@ export async function startEmbeddedBroker(deps: {
   fallbackPorts: number;
   /** Also accept MQTT over TLS (mqtts://) with this certificate, on its own port. */
   tls?: { port: number; cert: Buffer; key: Buffer } | undefined;
+  /**
+   * Wrong keys count per SN and per address like every secret (features/auth/secret-throttle.ts): past the
+   * limit a CONNECT waits (a timer, never the event loop), at the lock it is refused as not authorised.
+   */
+  throttle: SecretThrottle;
 }): Promise<EmbeddedBroker> {
   const { repository, pipeline, log } = deps;
   const gatewayIds = new Map<string, number>();
@@ -48,21 +57,34 @@ export async function startEmbeddedBroker(deps: {
         done(authError('bad identity', 4), false);
         return;
       }
-      repository.gatewayCredentials(client.id).then(
-        (gateway) => {
-          if (!gateway || !gatewayKeyMatches(password.toString('utf8'), gateway.keyHash)) {
-            log.warn({ event: 'gateway_refused', gateway: client.id }, 'gateway refused: unknown SN or wrong key');
-            done(authError('bad username or password', 4), false);
-            return;
-          }
-          gatewayIds.set(client.id, gateway.id);
-          done(null, true);
-        },
-        (error: unknown) => {
-          log.error({ err: error }, 'gateway authentication failed');
-          done(authError('server unavailable', 5), false);
-        },
-      );
+      const ip = client.conn && 'remoteAddress' in client.conn ? String(client.conn.remoteAddress) : '';
+      let gatewayId: number | undefined;
+      deps.throttle
+        .check({ kind: 'gateway-key', subject: client.id, ip }, async () => {
+          const gateway = await repository.gatewayCredentials(client.id);
+          gatewayId = gateway?.id;
+          return gatewayKeyMatches(password.toString('utf8'), gateway?.keyHash ?? UNKNOWN_GATEWAY_HASH);
+        })
+        .then(
+          (verdict) => {
+            if (verdict.outcome === 'locked') {
+              log.warn({ event: 'gateway_refused', gateway: client.id, ip, until: verdict.until }, 'gateway refused: too many wrong keys');
+              done(authError('not authorized', 5), false);
+              return;
+            }
+            if (verdict.outcome === 'wrong' || gatewayId === undefined) {
+              log.warn({ event: 'gateway_refused', gateway: client.id, ip }, 'gateway refused: unknown SN or wrong key');
+              done(authError('bad username or password', 4), false);
+              return;
+            }
+            gatewayIds.set(client.id, gatewayId);
+            done(null, true);
+          },
+          (error: unknown) => {
+            log.error({ err: error }, 'gateway authentication failed');
+            done(authError('server unavailable', 5), false);
+          },
+        );
     },
     authorizePublish(client, packet, callback) {
       // The broker itself publishes (client null) for wills and internal messages.

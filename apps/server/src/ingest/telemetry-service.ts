@@ -2,6 +2,8 @@ import { DeviceStatus } from '@sunward/contracts/device-status';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import { createSecretThrottle } from '../features/auth/secret-throttle.js';
+import { createSecretThrottleRepository } from '../features/auth/secret-throttle.repository.js';
 import { type CommandChannel, createCommandChannel } from './command-channel.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
 import { type ExternalConsumer, startExternalConsumer } from './external-broker.js';
@@ -81,6 +83,7 @@ export async function startTelemetry(
       fallbackPorts: config.mqtt.portExplicit ? 0 : 10,
       tls: config.mqtt.tls,
       onReply,
+      throttle: createSecretThrottle({ repository: createSecretThrottleRepository(db), policy: config.signIn }),
     });
   }
   const sweep = setInterval(() => {

@@ -24,6 +24,8 @@ export interface AuthContext {
   companyId: number | null;
   readOnly: boolean;
   permissions: ReadonlySet<PermissionKey>;
+  /** The request's network address: a password asked again counts against it (secret-throttle.ts). */
+  ip: string;
 }
 
 export interface RouteAccessEntry {
@@ -104,7 +106,7 @@ export const authPlugin = fp<{ authRepository: AuthRepository; permissionsReposi
         throw new ApiError(Code.TWO_FACTOR_SETUP_REQUIRED);
       const { mustEnrolTwoFactor: _, ...session } = row;
       const permissions = await permissionsRepository.keysOfRole(row.roleId);
-      request.auth = { ...session, permissions };
+      request.auth = { ...session, permissions, ip: request.ip };
       if (access !== 'signed-in' && !permissions.has(access)) throw new ApiError(Code.NO_PERMISSION);
     });
   },

@@ -46,13 +46,13 @@ export const accountRoutes: FastifyPluginAsyncZod<{ service: AccountService }> =
       schema: {
         tags: TAGS,
         summary: 'Checks a verification code without using it up',
-        description: 'Codes: 5 wrong (five wrong entries void the code), 6 expired, used or never sent.',
+        description: 'Codes: 5 wrong (five wrong entries void the code), 6 expired, used or never sent, 135 too many wrong codes.',
         querystring: CheckCodeQuerySchema,
         response: { 200: Done },
       },
     },
     async (request) => {
-      await service.checkCode(request.query);
+      await service.checkCode({ ...request.query, ip: request.ip });
       return ok(request, null);
     },
   );
@@ -90,7 +90,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ service: AccountService }> =
     },
     async (request) => {
       const { account, code, password, nickname, agree } = request.body;
-      return ok(request, await service.signup({ account, code, password, nickname, agree, language: request.language }));
+      return ok(request, await service.signup({ account, code, password, nickname, agree, language: request.language, ip: request.ip }));
     },
   );
 
@@ -101,13 +101,13 @@ export const accountRoutes: FastifyPluginAsyncZod<{ service: AccountService }> =
       schema: {
         tags: TAGS,
         summary: 'Sets a new password with the code sent to the account; every session of the account is signed out',
-        description: 'Codes: 4 (password rules or common password), 5 wrong code, 6 expired code.',
+        description: 'Codes: 4 (password rules or common password), 5 wrong code, 6 expired code, 135 too many wrong codes.',
         body: ResetPasswordBodySchema,
         response: { 200: Done },
       },
     },
     async (request) => {
-      await service.resetPassword({ ...request.body, language: request.language });
+      await service.resetPassword({ ...request.body, language: request.language, ip: request.ip });
       return ok(request, null);
     },
   );

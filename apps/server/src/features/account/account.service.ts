@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../lib/envelope.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { hashPassword } from '../auth/password.js';
+import { lockedError, type SecretThrottle } from '../auth/secret-throttle.js';
 import type { AccountRepository } from './account.repository.js';
 import type { SmsSender } from './sms-sender.js';
 import { hashVerificationCode, judgeCode, newVerificationCode, normalizeAddress } from './verification-codes.js';
@@ -30,8 +31,8 @@ export interface AccountDeps {
   mailer: Mailer;
   sms: SmsSender;
   passwordRule: RegistrationPasswordRule;
-  /** Clears the sign-in failure counter of an account once its password is reset. */
-  clearSignInFailures: (account: string) => Promise<void>;
+  /** Counts wrong codes per address and caller (135 once locked); a reset password clears the account's sign-in failures. */
+  throttle: SecretThrottle;
   log: FastifyBaseLogger;
   now?: () => Date;
 }
@@ -111,10 +112,19 @@ export function createAccountService(deps: AccountDeps) {
     return { channel: input.channel, expiresIn: ACCOUNT_LIMITS.codeTtlSeconds, resendAfter: ACCOUNT_LIMITS.codeResendSeconds };
   }
 
-  /** Checks an entered code: 5 wrong (counted: five void it), 6 expired, used or never sent. */
-  async function verifyCode(address: string, purpose: CodePurpose, code: string, consume: boolean): Promise<void> {
-    const active = await repository.activeCode(address, purpose);
-    const verdict = judgeCode(active, hashVerificationCode(purpose, address, code.trim()), now());
+  /**
+   * Checks an entered code: 5 wrong (counted: five void it), 6 expired, used or never sent. Every entry
+   * that is not right also counts in the secret throttle for the address and the caller: 135 once locked.
+   */
+  async function verifyCode(address: string, purpose: CodePurpose, code: string, consume: boolean, ip: string): Promise<void> {
+    let active = undefined as Awaited<ReturnType<AccountRepository['activeCode']>>;
+    let verdict = 'expired' as ReturnType<typeof judgeCode>;
+    const checked = await deps.throttle.check({ kind: 'code', subject: address, ip }, async () => {
+      active = await repository.activeCode(address, purpose);
+      verdict = judgeCode(active, hashVerificationCode(purpose, address, code.trim()), now());
+      return verdict === 'ok';
+    });
+    if (checked.outcome === 'locked') throw lockedError(checked);
     if (verdict === 'expired' || !active) throw new ApiError(Code.VERIFICATION_CODE_EXPIRED);
     if (verdict === 'wrong') {
       await repository.countWrongEntry(active.id);
@@ -154,8 +164,8 @@ export function createAccountService(deps: AccountDeps) {
     },
 
     /** GET /anonymous/checkCode: whether a code is right, without using it up. */
-    async checkCode(input: { account: string; code: string; type: CodePurpose }): Promise<void> {
-      await verifyCode(normalizeAddress(input.account), input.type, input.code, false);
+    async checkCode(input: { account: string; code: string; type: CodePurpose; ip: string }): Promise<void> {
+      await verifyCode(normalizeAddress(input.account), input.type, input.code, false, input.ip);
     },
 
     /**
@@ -182,6 +192,7 @@ export function createAccountService(deps: AccountDeps) {
       nickname: string | undefined;
       agree: boolean;
       language: Language;
+      ip: string;
     }): Promise<{ account: string }> {
       const { language } = input;
       if (!input.agree) throw fieldError(language, 'agree', 'account.agreement');
@@ -189,7 +200,7 @@ export function createAccountService(deps: AccountDeps) {
       if (!target) throw fieldError(language, 'account', 'account.accountFormat');
       assertNewPassword(input.password, passwordRule, language);
       if (await repository.addressTaken(target.address)) throw new ApiError(Code.ACCOUNT_REGISTERED);
-      await verifyCode(target.address, 'register', input.code, true);
+      await verifyCode(target.address, 'register', input.code, true, input.ip);
       const roleId = await repository.builtInRoleId('owner');
       if (roleId === undefined) throw new Error('owner role missing: catalogue not synced');
       const nickname =
@@ -214,17 +225,17 @@ export function createAccountService(deps: AccountDeps) {
     },
 
     /** POST /anonymous/resetPwd: a new password with the code; every session of the account is signed out. */
-    async resetPassword(input: { account: string; code: string; password: string; language: Language }): Promise<void> {
+    async resetPassword(input: { account: string; code: string; password: string; language: Language; ip: string }): Promise<void> {
       const target = registrationAddress(input.account);
       if (!target) throw fieldError(input.language, 'account', 'account.accountFormat');
       assertNewPassword(input.password, passwordRule, input.language);
-      await verifyCode(target.address, 'reset', input.code, true);
+      await verifyCode(target.address, 'reset', input.code, true, input.ip);
       const user = await repository.findByAccount(target.address);
       if (!user) throw new ApiError(Code.VERIFICATION_CODE_EXPIRED);
       const at = now();
       await repository.setPassword(user.id, await hashPassword(input.password), at);
       await repository.revokeAllSessions(user.id, 'password_reset', at);
-      await deps.clearSignInFailures(user.account);
+      await deps.throttle.forget('password', user.account);
       log.info({ event: 'password_reset', userId: user.id }, 'password reset with a verification code');
     },
   };

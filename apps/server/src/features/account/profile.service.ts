@@ -16,6 +16,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
+import { requireSecret, type SecretThrottle } from '../auth/secret-throttle.js';
 import { sniffPicture } from '../plants/plant-files.js';
 import type { AccountRepository } from './account.repository.js';
 import { assertNewPassword, fieldError } from './account.service.js';
@@ -23,8 +24,10 @@ import { normalizeAddress } from './verification-codes.js';
 
 export interface ProfileDeps {
   repository: AccountRepository;
-  /** Checks (and uses up) a bind code sent by /anonymous/sendBindCode: 5 wrong, 6 expired. */
-  verifyBindCode: (address: string, code: string) => Promise<void>;
+  /** Checks (and uses up) a bind code sent by /anonymous/sendBindCode: 5 wrong, 6 expired, 135 guessed at too often. */
+  verifyBindCode: (address: string, code: string, ip: string) => Promise<void>;
+  /** Counts a wrong old password with sign-in's (135 once locked). */
+  throttle: SecretThrottle;
   passwordRule: RegistrationPasswordRule;
   dataDir: string;
   log: FastifyBaseLogger;
@@ -44,7 +47,7 @@ export function createProfileService(deps: ProfileDeps) {
 
   /** A new e-mail or phone must be free and confirmed with the code sent to it; '' removes it. */
   async function checkedAddress(
-    userId: number,
+    auth: AuthContext,
     field: 'email' | 'phone',
     value: string,
     code: string | undefined,
@@ -56,9 +59,9 @@ export function createProfileService(deps: ProfileDeps) {
     if (address === current) return undefined;
     const valid = field === 'email' ? isEmail(address) : isPhone(address) && /^\+?\d{6,15}$/.test(address);
     if (!valid) throw fieldError(language, field, field === 'email' ? 'account.emailFormat' : 'validation.phone');
-    if (await repository.addressTaken(address, userId)) throw fieldError(language, field, 'account.addressTaken');
+    if (await repository.addressTaken(address, auth.userId)) throw fieldError(language, field, 'account.addressTaken');
     if (!code) throw fieldError(language, `${field}Code`, 'account.codeNeeded');
-    await deps.verifyBindCode(address, code);
+    await deps.verifyBindCode(address, code, auth.ip);
     return address;
   }
 
@@ -107,11 +110,11 @@ export function createProfileService(deps: ProfileDeps) {
       }
       if (body.avatar !== undefined) fields.avatar = body.avatar;
       if (body.email !== undefined) {
-        const email = await checkedAddress(userId, 'email', body.email, body.emailCode, current.email, language);
+        const email = await checkedAddress(auth, 'email', body.email, body.emailCode, current.email, language);
         if (email !== undefined) fields.email = email;
       }
       if (body.phone !== undefined) {
-        const phone = await checkedAddress(userId, 'phone', body.phone, body.phoneCode, current.phone, language);
+        const phone = await checkedAddress(auth, 'phone', body.phone, body.phoneCode, current.phone, language);
         if (phone !== undefined) fields.phone = phone;
       }
       await repository.updateProfile(userId, fields, now());
@@ -147,7 +150,12 @@ export function createProfileService(deps: ProfileDeps) {
       own(auth, userId);
       const secrets = await repository.findSecrets(userId);
       if (!secrets) throw new ApiError(Code.TOKEN_INVALID);
-      if (!(await verifyPassword(body.oldPassword, secrets.passwordHash))) throw new ApiError(Code.OLD_PASSWORD_WRONG);
+      await requireSecret(
+        deps.throttle,
+        { kind: 'password', subject: secrets.account, ip: auth.ip },
+        () => verifyPassword(body.oldPassword, secrets.passwordHash),
+        Code.OLD_PASSWORD_WRONG,
+      );
       assertNewPassword(body.password, passwordRule, language);
       const at = now();
       await repository.setPassword(userId, await hashPassword(body.password), at);

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { ApiError } from '../../lib/envelope.js';
 import { verifyPassword } from '../auth/password.js';
+import { requireSecret, type SecretThrottle } from '../auth/secret-throttle.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import type { AccountRepository } from './account.repository.js';
 
@@ -31,6 +32,8 @@ export function hashRecoveryCode(code: string): string {
 export interface TwoFactorDeps {
   repository: AccountRepository;
   log: FastifyBaseLogger;
+  /** Counts wrong passwords given to turn it off or renew codes with sign-in's (135 once locked). */
+  throttle: SecretThrottle;
   now?: () => Date;
 }
 
@@ -47,10 +50,15 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     return { codes, hashes: codes.map(hashRecoveryCode) };
   }
 
-  async function requirePassword(userId: number, password: string) {
+  async function requirePassword(userId: number, password: string, ip: string) {
     const secrets = await repository.findSecrets(userId);
     if (!secrets) throw new ApiError(Code.TOKEN_INVALID);
-    if (!(await verifyPassword(password, secrets.passwordHash))) throw new ApiError(Code.CONFIRM_PASSWORD_WRONG);
+    await requireSecret(
+      deps.throttle,
+      { kind: 'password', subject: secrets.account, ip },
+      () => verifyPassword(password, secrets.passwordHash),
+      Code.CONFIRM_PASSWORD_WRONG,
+    );
     return secrets;
   }
 
@@ -82,16 +90,16 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     },
 
     /** Turns it off with the password; not while the user's company requires it (114). */
-    async disable(userId: number, password: string): Promise<void> {
-      const secrets = await requirePassword(userId, password);
+    async disable(userId: number, password: string, ip: string): Promise<void> {
+      const secrets = await requirePassword(userId, password, ip);
       if (secrets.companyRequiresTwoFactor) throw new ApiError(Code.TWO_FACTOR_REQUIRED_BY_COMPANY);
       await repository.disableTotp(userId, now());
       log.info({ event: 'two_factor', outcome: 'disabled', userId }, 'two-factor sign-in turned off');
     },
 
     /** New recovery codes with the password; the old ones stop working. */
-    async regenerateRecoveryCodes(userId: number, password: string): Promise<RecoveryCodes> {
-      const secrets = await requirePassword(userId, password);
+    async regenerateRecoveryCodes(userId: number, password: string, ip: string): Promise<RecoveryCodes> {
+      const secrets = await requirePassword(userId, password, ip);
       if (!secrets.totpSecret) throw new ApiError(Code.VALIDATION);
       const { codes, hashes } = await issueRecoveryCodes();
       await repository.replaceRecoveryCodes(userId, hashes);

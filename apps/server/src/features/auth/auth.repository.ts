@@ -1,7 +1,6 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { roles, sessions, sessionTokens, signInFailures, users } from '../../db/schema.js';
-import type { FailureRecord } from './sign-in-throttle.js';
+import { roles, sessions, sessionTokens, users } from '../../db/schema.js';
 
 export interface CredentialRow {
   id: number;
@@ -36,25 +35,6 @@ export function createAuthRepository(db: Database) {
         .from(users)
         .where(eq(users.account, account));
       return row;
-    },
-
-    async readFailures(key: string): Promise<FailureRecord | undefined> {
-      const [row] = await db
-        .select({ failures: signInFailures.failures, firstFailedAt: signInFailures.firstFailedAt, lockedUntil: signInFailures.lockedUntil })
-        .from(signInFailures)
-        .where(eq(signInFailures.key, key));
-      return row;
-    },
-
-    async writeFailures(key: string, record: FailureRecord): Promise<void> {
-      await db
-        .insert(signInFailures)
-        .values({ key, ...record })
-        .onConflictDoUpdate({ target: signInFailures.key, set: { ...record } });
-    },
-
-    async clearFailures(key: string): Promise<void> {
-      await db.delete(signInFailures).where(eq(signInFailures.key, key));
     },
 
     /** Starts a session with its first token pair, in one transaction. */

@@ -3,15 +3,14 @@ import type { TokenResponse } from '@sunward/contracts/auth';
 import { Code } from '@sunward/contracts/codes';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../lib/envelope.js';
-import type { AuthRepository, IssuedToken } from './auth.repository.js';
+import type { AuthRepository, CredentialRow, IssuedToken } from './auth.repository.js';
 import { decoyPasswordHash, verifyPassword } from './password.js';
-import { delayBeforeAnswer, isLocked, minutesUntilUnlock, recordFailure, type ThrottlePolicy } from './sign-in-throttle.js';
+import { lockedError, type SecretThrottle } from './secret-throttle.js';
 import { hashToken, newSessionId, newToken } from './tokens.js';
 
 export interface AuthSettings {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
-  throttle: ThrottlePolicy;
 }
 
 /** Two-factor sign-in (features/account/two-factor.service.ts), seen from the sign-in. */
@@ -28,22 +27,15 @@ export interface AuthDeps {
   repository: AuthRepository;
   settings: AuthSettings;
   log: FastifyBaseLogger;
+  /** The one throttle of every secret check (secret-throttle.ts). */
+  throttle: SecretThrottle;
   secondFactor?: SecondFactorPort;
   now?: () => Date;
-  sleep?: (ms: number) => Promise<void>;
-}
-
-const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-// An address is shared by an office or a mobile carrier's NAT: it gets three times the account's allowance.
-function addressPolicy(policy: ThrottlePolicy): ThrottlePolicy {
-  return { ...policy, slowAfter: policy.slowAfter * 3, lockAfter: policy.lockAfter * 3 };
 }
 
 export function createAuthService(deps: AuthDeps) {
-  const { repository, settings, log } = deps;
+  const { repository, settings, log, throttle } = deps;
   const now = deps.now ?? (() => new Date());
-  const sleep = deps.sleep ?? defaultSleep;
 
   function issuePair(at: Date): { response: TokenResponse; tokens: IssuedToken[] } {
     const access = newToken();
@@ -58,54 +50,40 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   return {
-    /** Password grant: checks lock-out first, so a correct password never bypasses a lock. */
+    /**
+     * Password grant, under the secret throttle (per account and per address): a locked account or address
+     * answers 110 before the password is looked at, so a correct password never bypasses a lock.
+     */
     async signIn(input: { account: string; password: string; ip: string; userAgent: string | undefined }): Promise<TokenResponse> {
       const account = input.account.trim().toLowerCase();
-      const accountKey = `account:${account}`;
-      const addressKey = `ip:${input.ip}`;
-      const at = now();
-      const [accountFailures, addressFailures] = await Promise.all([
-        repository.readFailures(accountKey),
-        repository.readFailures(addressKey),
-      ]);
-      for (const record of [accountFailures, addressFailures]) {
-        if (record && isLocked(record, at)) {
-          log.warn({ event: 'sign_in', outcome: 'locked', account, ip: input.ip }, 'sign-in refused: locked');
-          throw new ApiError(Code.SIGN_IN_LOCKED, { minutes: minutesUntilUnlock(record, at) });
-        }
-      }
-      const delay = Math.max(
-        delayBeforeAnswer(accountFailures, at, settings.throttle),
-        delayBeforeAnswer(addressFailures, at, addressPolicy(settings.throttle)),
+      let user = undefined as CredentialRow | undefined;
+      // With a second factor the password is only the first step: failures stay counted until the code is right.
+      const verdict = await throttle.check(
+        { kind: 'password', subject: account, ip: input.ip },
+        async () => {
+          user = await repository.findCredentials(account);
+          return verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
+        },
+        { forgetOnRight: false },
       );
-      if (delay > 0) await sleep(delay);
-
-      const user = await repository.findCredentials(account);
-      const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
-      if (!user || !valid) {
-        const failedAt = now();
-        const nextAccount = recordFailure(accountFailures, failedAt, settings.throttle);
-        const nextAddress = recordFailure(addressFailures, failedAt, addressPolicy(settings.throttle));
-        await Promise.all([repository.writeFailures(accountKey, nextAccount), repository.writeFailures(addressKey, nextAddress)]);
-        log.warn(
-          { event: 'sign_in', outcome: 'wrong_credentials', account, ip: input.ip, failures: nextAccount.failures },
-          'sign-in failed',
-        );
-        const locked = [nextAccount, nextAddress].find((r) => isLocked(r, failedAt));
-        if (locked) throw new ApiError(Code.SIGN_IN_LOCKED, { minutes: minutesUntilUnlock(locked, failedAt) });
+      if (verdict.outcome === 'locked') {
+        log.warn({ event: 'sign_in', outcome: 'locked', account, ip: input.ip }, 'sign-in refused: locked');
+        throw lockedError(verdict, Code.SIGN_IN_LOCKED);
+      }
+      if (verdict.outcome === 'wrong' || !user) {
+        log.warn({ event: 'sign_in', outcome: 'wrong_credentials', account, ip: input.ip }, 'sign-in failed');
         throw new ApiError(Code.WRONG_CREDENTIALS);
       }
       if (user.disabledAt) {
         log.warn({ event: 'sign_in', outcome: 'disabled', account, ip: input.ip }, 'sign-in refused: account disabled');
         throw new ApiError(Code.ACCOUNT_DISABLED);
       }
-      // With a second factor the password is only the first step: failures stay counted until the code is right.
       const challenge = await deps.secondFactor?.challengeFor(user.id, input.ip);
       if (challenge) {
         log.info({ event: 'sign_in', outcome: 'second_factor_required', account, userId: user.id, ip: input.ip }, 'second factor asked');
         throw new ApiError(Code.SECOND_FACTOR_REQUIRED, {}, challenge);
       }
-      await repository.clearFailures(accountKey);
+      await throttle.forget('password', account);
       const sessionId = newSessionId();
       const pair = issuePair(now());
       await repository.createSession({ sessionId, userId: user.id, ip: input.ip, userAgent: input.userAgent, tokens: pair.tokens });
@@ -123,35 +101,18 @@ export function createAuthService(deps: AuthDeps) {
       ip: string;
       userAgent: string | undefined;
     }): Promise<TokenResponse> {
-      const found = deps.secondFactor ? await deps.secondFactor.resolveChallenge(input.challenge) : undefined;
-      if (!deps.secondFactor || !found) throw new ApiError(Code.SECOND_FACTOR_EXPIRED);
-      const accountKey = `account:${found.account}`;
-      const addressKey = `ip:${input.ip}`;
-      const at = now();
-      const [accountFailures, addressFailures] = await Promise.all([
-        repository.readFailures(accountKey),
-        repository.readFailures(addressKey),
-      ]);
-      for (const record of [accountFailures, addressFailures]) {
-        if (record && isLocked(record, at)) throw new ApiError(Code.SIGN_IN_LOCKED, { minutes: minutesUntilUnlock(record, at) });
-      }
-      const delay = Math.max(
-        delayBeforeAnswer(accountFailures, at, settings.throttle),
-        delayBeforeAnswer(addressFailures, at, addressPolicy(settings.throttle)),
+      const secondFactor = deps.secondFactor;
+      const found = secondFactor ? await secondFactor.resolveChallenge(input.challenge) : undefined;
+      if (!secondFactor || !found) throw new ApiError(Code.SECOND_FACTOR_EXPIRED);
+      const verdict = await throttle.check({ kind: 'password', subject: found.account, ip: input.ip }, () =>
+        secondFactor.verify(found.userId, input.code),
       );
-      if (delay > 0) await sleep(delay);
-      if (!(await deps.secondFactor.verify(found.userId, input.code))) {
-        const failedAt = now();
-        const nextAccount = recordFailure(accountFailures, failedAt, settings.throttle);
-        const nextAddress = recordFailure(addressFailures, failedAt, addressPolicy(settings.throttle));
-        await Promise.all([repository.writeFailures(accountKey, nextAccount), repository.writeFailures(addressKey, nextAddress)]);
+      if (verdict.outcome === 'locked') throw lockedError(verdict, Code.SIGN_IN_LOCKED);
+      if (verdict.outcome === 'wrong') {
         log.warn({ event: 'sign_in', outcome: 'wrong_second_factor', userId: found.userId, ip: input.ip }, 'second factor wrong');
-        const locked = [nextAccount, nextAddress].find((r) => isLocked(r, failedAt));
-        if (locked) throw new ApiError(Code.SIGN_IN_LOCKED, { minutes: minutesUntilUnlock(locked, failedAt) });
         throw new ApiError(Code.VERIFICATION_CODE_WRONG);
       }
-      if (!(await deps.secondFactor.consumeChallenge(input.challenge))) throw new ApiError(Code.SECOND_FACTOR_EXPIRED);
-      await repository.clearFailures(accountKey);
+      if (!(await secondFactor.consumeChallenge(input.challenge))) throw new ApiError(Code.SECOND_FACTOR_EXPIRED);
       const sessionId = newSessionId();
       const pair = issuePair(now());
       await repository.createSession({ sessionId, userId: found.userId, ip: input.ip, userAgent: input.userAgent, tokens: pair.tokens });

@@ -78,6 +78,7 @@ export function createBatchTasksService(deps: {
     companyId: task.companyId,
     readOnly: false,
     permissions: new Set(),
+    ip: '',
   });
 
   async function refreshItems(task: TaskRecord): Promise<ItemRecord[]> {

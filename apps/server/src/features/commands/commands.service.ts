@@ -21,6 +21,7 @@ import type { LiveHub } from '../../ingest/live-hub.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { verifyPassword } from '../auth/password.js';
+import { requireSecret, type SecretThrottle } from '../auth/secret-throttle.js';
 import type { DeviceAccess } from '../devices/device-access.js';
 import { catalogueOf, writableParams } from '../devices/device-catalogue.js';
 import type { DeviceRecord, DevicesRepository } from '../devices/devices.repository.js';
@@ -97,6 +98,8 @@ export function createCommandsService(deps: {
   access: DeviceAccess;
   commands: () => CommandChannel | undefined;
   settings: CommandsSettings;
+  /** Counts wrong confirmation passwords with sign-in's (135 once locked). */
+  throttle: SecretThrottle;
   /** Firmware records and the signed links devices fetch images from (upgrades). */
   firmware?: { byId(id: number): Promise<UpgradeImage | undefined>; imagePath(id: number): string };
   /** Gateways by SN (their own upgrades). */
@@ -131,9 +134,18 @@ export function createCommandsService(deps: {
     return found;
   }
 
+  /** The password again before a destructive command: 708 when wrong, 135 once wrong too often (even when right). */
   async function confirmPassword(auth: AuthContext, password: string | undefined): Promise<void> {
-    const stored = await repository.passwordHash(auth.userId);
-    if (!password || !stored || !(await verifyPassword(password, stored))) throw new ApiError(Code.CONFIRM_PASSWORD_WRONG);
+    if (!password) throw new ApiError(Code.CONFIRM_PASSWORD_WRONG);
+    await requireSecret(
+      deps.throttle,
+      { kind: 'password', subject: auth.account, ip: auth.ip },
+      async () => {
+        const stored = await repository.passwordHash(auth.userId);
+        return !!stored && (await verifyPassword(password, stored));
+      },
+      Code.CONFIRM_PASSWORD_WRONG,
+    );
   }
 
   async function target(

@@ -21,6 +21,7 @@ import { isEmail, isPhone, isPlainText, isRegistrationPassword } from '@sunward/
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
+import { requireSecret, type SecretThrottle } from '../auth/secret-throttle.js';
 import type { InvitationsService } from '../invitations/invitations.service.js';
 import type { CompanyRepository } from './company.repository.js';
 import { type LogoStore, sniffLogo } from './company-logo.js';
@@ -54,10 +55,13 @@ function checkPlain(field: string, value: string | null | undefined, language: L
 export function createCompanyService(deps: {
   /** Counts a wrong confirmation password with sign-in's (135 once locked). */
   throttle: SecretThrottle;
+  /** Counts a wrong confirmation password with sign-in's (135 once locked). */
+  throttle: SecretThrottle;
   repository: CompanyRepository;
   logos: LogoStore;
   invitations: Pick<InvitationsService, 'invite' | 'sent' | 'withdraw'>;
 }) {
+  const { throttle } = deps;
   const { throttle } = deps;
   const { repository, logos, invitations } = deps;
 
@@ -215,7 +219,12 @@ export function createCompanyService(deps: {
       const companyId = await companyFor(auth, id);
       const me = await repository.accountById(auth.userId);
       if (!me || me.companyId !== companyId || me.roleKey !== 'company_admin') throw new ApiError(Code.NO_PERMISSION);
-      if (!(await verifyPassword(input.password, me.passwordHash))) throw new ApiError(Code.OWNER_PASSWORD_WRONG);
+      await requireSecret(
+        throttle,
+        { kind: 'password', subject: me.account, ip: auth.ip },
+        () => verifyPassword(input.password, me.passwordHash),
+        Code.OWNER_PASSWORD_WRONG,
+      );
       const target = await repository.accountById(input.userId);
       if (!target || target.companyId !== companyId || target.id === me.id) throw refuse('userId', language, 'company.notStaff');
       await repository.transferAdmin(me.id, target.id, await roleId('company_admin'), await roleId('company_staff'));

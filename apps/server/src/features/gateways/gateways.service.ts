@@ -25,6 +25,7 @@ import { ApiError } from '../../lib/envelope.js';
 import { readFirstSheet } from '../../lib/spreadsheet.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { OperationEntry, OperationLog } from '../audit/operation-log.js';
+import { requireSecret, type SecretThrottle } from '../auth/secret-throttle.js';
 import { type AccessTarget, type DeviceAccess, rankOf } from '../devices/device-access.js';
 import { checkImportRows, snsOf } from './gateway-import.js';
 import type { GatewayRecord, GatewaySettingsUpdate, GatewaysRepository } from './gateways.repository.js';
@@ -54,6 +55,8 @@ export function createGatewaysService(deps: {
   log: OperationLog;
   registry: RegistryEvents;
   commands: () => CommandChannel | undefined;
+  /** Counts wrong keys of a registered replacement gateway per SN and address (135 once locked). */
+  throttle: SecretThrottle;
   configureTimeoutMs?: number;
   now?: () => number;
 }) {
@@ -252,8 +255,15 @@ export function createGatewaysService(deps: {
       const existing = await repository.find({ sn: newSn });
       let result: Awaited<ReturnType<GatewaysRepository['replace']>>;
       if (existing) {
-        const hash = await repository.keyHash(existing.id);
-        if (!hash || !gatewayKeyMatches(body.newKey, hash)) throw new ApiError(Code.GATEWAY_REGISTRATION_WRONG);
+        await requireSecret(
+          deps.throttle,
+          { kind: 'gateway-key', subject: newSn, ip: auth.ip },
+          async () => {
+            const hash = await repository.keyHash(existing.id);
+            return !!hash && gatewayKeyMatches(body.newKey, hash);
+          },
+          Code.GATEWAY_REGISTRATION_WRONG,
+        );
         const ours = existing.companyId === null || (await access.levelsFor(auth, [target(existing)])).get(existing.id) === 'manage';
         if (existing.plantId !== null || existing.replacedById !== null || !ours) throw new ApiError(Code.GATEWAY_USED);
         result = await repository.replace(old.id, { id: existing.id });

@@ -1,5 +1,5 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { Code } from '@sunward/contracts/codes';
+import { Code, type ResponseCode } from '@sunward/contracts/codes';
 import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
 import {
@@ -11,6 +11,7 @@ import {
 import type { z } from 'zod';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { lockedError, type SecretThrottle } from '../auth/secret-throttle.js';
 import { alarmText } from '../messages/alarm-texts.js';
 import type { PlantAccess } from '../plants/plant-access.js';
 import type { AlarmMailService } from './alarm-mail.service.js';
@@ -41,21 +42,35 @@ export function createNotifySettingsService(deps: {
   mail: Pick<AlarmMailService, 'sendNow'>;
   plantAccess: PlantAccess;
   maxPerHour: number;
+  /** Counts wrong codes per address and caller with the other verification codes (135 once locked). */
+  throttle: SecretThrottle;
   now?: () => Date;
 }) {
   const { repository, mail, plantAccess } = deps;
   const now = deps.now ?? (() => new Date());
 
-  /** 5 for a wrong code (or one for another address), 6 when it expired or was guessed at too often. */
-  async function verify(userId: number, stored: StoredNotifySettings | undefined, email: string, code: string): Promise<void> {
+  /** 5 for a wrong code (or one for another address), 6 when it expired or was guessed at too often; undefined when right. */
+  async function judge(userId: number, stored: StoredNotifySettings | undefined, email: string, code: string) {
     if (!stored?.codeHash || !stored.pendingEmail || stored.pendingEmail.toLowerCase() !== email.toLowerCase())
-      throw new ApiError(Code.VERIFICATION_CODE_WRONG);
+      return Code.VERIFICATION_CODE_WRONG;
     if (!stored.codeExpiresAt || stored.codeExpiresAt <= now() || stored.codeAttempts >= NOTIFY_LIMITS.codeAttemptsMax)
-      throw new ApiError(Code.VERIFICATION_CODE_EXPIRED);
+      return Code.VERIFICATION_CODE_EXPIRED;
     if (!sameHash(stored.codeHash, codeHash(userId, email, code))) {
       await repository.saveSettings(userId, { codeAttempts: stored.codeAttempts + 1 });
-      throw new ApiError(Code.VERIFICATION_CODE_WRONG);
+      return Code.VERIFICATION_CODE_WRONG;
     }
+    return undefined;
+  }
+
+  /** The code under the secret throttle, per address and caller like every verification code (135 once locked). */
+  async function verify(auth: AuthContext, stored: StoredNotifySettings | undefined, email: string, code: string): Promise<void> {
+    let refusal = undefined as ResponseCode | undefined;
+    const checked = await deps.throttle.check({ kind: 'code', subject: email, ip: auth.ip }, async () => {
+      refusal = await judge(auth.userId, stored, email, code);
+      return refusal === undefined;
+    });
+    if (checked.outcome === 'locked') throw lockedError(checked);
+    if (refusal !== undefined) throw new ApiError(refusal);
   }
 
   return {
@@ -74,7 +89,7 @@ export function createNotifySettingsService(deps: {
     async code(auth: AuthContext, language: Language, email: string, code: string | undefined): Promise<NotifyCodeResult> {
       const stored = await repository.settings(auth.userId);
       if (code !== undefined) {
-        await verify(auth.userId, stored, email, code);
+        await verify(auth, stored, email, code);
         return { status: 'verified', resendAfter: 0 };
       }
       const sentAt = stored?.codeSentAt?.getTime();
@@ -112,7 +127,7 @@ export function createNotifySettingsService(deps: {
       if (body.email === null) email = null;
       else if (body.email !== undefined && body.email.toLowerCase() !== (email ?? '').toLowerCase()) {
         if (!body.code) throw validation(language, 'code', 'validation.required');
-        await verify(auth.userId, stored, body.email, body.code);
+        await verify(auth, stored, body.email, body.code);
         email = body.email;
         confirmed = true;
       }

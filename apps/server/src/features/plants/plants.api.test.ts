@@ -142,7 +142,7 @@ describe('creating a plant', () => {
     expect(again.body.code).toBe(Code.GATEWAY_USED);
   });
 
-  it('answers 300 for a wrong key, 305 for an unknown gateway, 301 for a bound one, and stores nothing', async () => {
+  it('answers 300 for a wrong key and for an unknown gateway alike (no SN oracle), 301 for a bound one, and stores nothing', async () => {
     const gateway = await newGateway();
     const before = await call<PlantStatusCount>(server.app, 'GET', '/api/v1/overview/plantCount', { token: adminToken });
     const wrongKey = await call(server.app, 'POST', '/api/v1/plant', {
@@ -154,7 +154,7 @@ describe('creating a plant', () => {
       token: adminToken,
       json: { sn: 'NOPE000001', key: 'whatever1' },
     });
-    expect(unknown.body.code).toBe(Code.GATEWAY_NOT_FOUND);
+    expect(unknown.body.code).toBe(Code.GATEWAY_REGISTRATION_WRONG);
     const after = await call<PlantStatusCount>(server.app, 'GET', '/api/v1/overview/plantCount', { token: adminToken });
     expect(after.body.data.total).toBe(before.body.data.total);
   });

@@ -49,12 +49,12 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
       },
       schema: {
         tags: TAGS,
-        summary: 'Checks a gateway SN and key before binding (300 wrong key, 301 already bound, 305 unknown)',
+        summary: 'Checks a gateway SN and key before binding (300 unknown SN or wrong key, 301 already bound, 135 too many wrong keys)',
         body: GatewayBindingSchema,
         response: { 200: envelopeSchema(z.object({ sn: z.string(), online: z.boolean(), deviceCount: z.number() })) },
       },
     },
-    async (request) => ok(request, await service.checkGateway(request.body)),
+    async (request) => ok(request, await service.checkGateway(request.requireAuth(), request.body)),
   );
 
   app.post(

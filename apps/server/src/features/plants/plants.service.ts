@@ -15,9 +15,13 @@ import type { RegistryEvents } from '../../ingest/registry-events.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { verifyPassword } from '../auth/password.js';
+import { requireSecret, type SecretThrottle } from '../auth/secret-throttle.js';
 import type { PlantAccess } from './plant-access.js';
 import type { PlantsRepository } from './plants.repository.js';
 import type { TimeZoneCatalogue } from './time-zones.js';
+
+/** Compared with a key given for an unknown SN, so that answer takes as long as a wrong key's. */
+const UNKNOWN_GATEWAY_HASH = '0'.repeat(64);
 
 function isDeviceStatus(value: number): value is DeviceStatusValue {
   return value >= 1 && value <= 6;
@@ -35,18 +39,32 @@ export async function checkPlantFields(fields: PlantFields, timeZones: TimeZoneC
  * creator and never with oneself or company users, transfer with the owner's password.
  */
 export function createPlantsService(deps: {
+  /** Counts wrong gateway keys per SN and address, wrong transfer passwords with sign-in's. */
+  throttle: SecretThrottle;
   repository: PlantsRepository;
   access: PlantAccess;
   registry: RegistryEvents;
   timeZones: TimeZoneCatalogue;
 }) {
+  const { throttle } = deps;
   const { repository, access, registry, timeZones } = deps;
 
-  /** A gateway the caller may bind: it exists (305), the key matches (300), it is free (301). */
-  async function checkGateway(binding: GatewayBinding) {
-    const gateway = await repository.gatewayBySn(binding.sn);
-    if (!gateway) throw new ApiError(Code.GATEWAY_NOT_FOUND);
-    if (!gatewayKeyMatches(binding.key, gateway.keyHash)) throw new ApiError(Code.GATEWAY_REGISTRATION_WRONG);
+  /**
+   * A gateway the caller may bind: SN and key match (300 for an unknown SN and for a wrong key alike, so the
+   * answer tells nothing about which SNs exist; 135 once guessed at too often), and it is free (301).
+   */
+  async function checkGateway(binding: GatewayBinding, ip: string) {
+    let gateway = undefined as Awaited<ReturnType<PlantsRepository['gatewayBySn']>>;
+    await requireSecret(
+      throttle,
+      { kind: 'gateway-key', subject: binding.sn, ip },
+      async () => {
+        gateway = await repository.gatewayBySn(binding.sn);
+        return gatewayKeyMatches(binding.key, gateway?.keyHash ?? UNKNOWN_GATEWAY_HASH);
+      },
+      Code.GATEWAY_REGISTRATION_WRONG,
+    );
+    if (!gateway) throw new ApiError(Code.GATEWAY_REGISTRATION_WRONG);
     if (gateway.plantId !== null) throw new ApiError(Code.GATEWAY_USED);
     return gateway;
   }
@@ -59,8 +77,8 @@ export function createPlantsService(deps: {
   }
 
   return {
-    async checkGateway(binding: GatewayBinding) {
-      const gateway = await checkGateway(binding);
+    async checkGateway(auth: AuthContext, binding: GatewayBinding) {
+      const gateway = await checkGateway(binding, auth.ip);
       return { sn: binding.sn, online: gateway.online, deviceCount: gateway.deviceCount };
     },
 
@@ -68,7 +86,7 @@ export function createPlantsService(deps: {
       const { gateways: bindings, tariff, ...fields } = input;
       await checkPlantFields(fields, timeZones);
       const ids: number[] = [];
-      for (const binding of bindings) ids.push((await checkGateway(binding)).id);
+      for (const binding of bindings) ids.push((await checkGateway(binding, auth.ip)).id);
       // A company member creates a company plant; an independent owner or installer owns it alone.
       const plantId = await repository.create(fields, tariff, auth.userId, auth.companyId, ids);
       await afterBinding(plantId);
@@ -95,7 +113,7 @@ export function createPlantsService(deps: {
 
     async bindGateway(auth: AuthContext, plantId: number, binding: GatewayBinding): Promise<void> {
       await access.require(auth, plantId, 'manage');
-      const gateway = await checkGateway(binding);
+      const gateway = await checkGateway(binding, auth.ip);
       await repository.bindGateways(plantId, [gateway.id]);
       await afterBinding(plantId);
     },
@@ -139,8 +157,15 @@ export function createPlantsService(deps: {
       await access.require(auth, plantId, 'manage');
       const plant = await repository.record(plantId);
       if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
-      const hash = await repository.passwordHash(auth.userId);
-      if (!hash || !(await verifyPassword(password, hash))) throw new ApiError(Code.OWNER_PASSWORD_WRONG);
+      await requireSecret(
+        throttle,
+        { kind: 'password', subject: auth.account, ip: auth.ip },
+        async () => {
+          const hash = await repository.passwordHash(auth.userId);
+          return !!hash && (await verifyPassword(password, hash));
+        },
+        Code.OWNER_PASSWORD_WRONG,
+      );
       const target = await repository.userByAccount(account);
       if (!target) throw new ApiError(Code.ACCOUNT_NOT_REGISTERED);
       if (target.id === plant.ownerId || target.id === auth.userId) throw new ApiError(Code.TRANSFER_TO_SELF);
