@@ -60,7 +60,7 @@ describe('ingest pipeline', () => {
     const pipeline = await pipelineWith(async () => {
       attempts++;
       if (attempts === 1) throw Object.assign(new Error('Failed query'), { cause: { code: '40P01' } });
-      return { statusChanges: [] };
+      return { statusChanges: [], energyDays: [] };
     });
     await expect(pipeline.submitReport({ id: 0, sn: 'GW0' }, report(0, 1))).resolves.toBeUndefined();
     expect(attempts).toBe(2);
@@ -89,7 +89,7 @@ describe('ingest pipeline', () => {
     const pipeline = await pipelineWith(async (batch) => {
       batchSizes.push(batch.readings.length);
       if (batchSizes.length === 1) await firstWriteHeld;
-      return { statusChanges: [] };
+      return { statusChanges: [], energyDays: [] };
     });
     const first = pipeline.submitReport({ id: 0, sn: 'GW0' }, report(0, 1));
     await expect.poll(() => batchSizes.length).toBe(1);
@@ -106,7 +106,7 @@ describe('ingest pipeline', () => {
     const pipeline = createIngestPipeline({
       repository: fakeRepository(async (batch) => {
         batches.push(batch);
-        return { statusChanges: [] };
+        return { statusChanges: [], energyDays: [] };
       }),
       log: pino({ level: 'silent' }),
       live: createLiveHub(),

@@ -4,9 +4,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isTransientConflict } from '../db/errors.js';
 import { statusFromReading } from './device-state.js';
 import type { LiveHub } from './live-hub.js';
-import { localDay } from './local-day.js';
 import { type DecodedReading, decodeReport, parseReport, type RejectReason } from './report-decoder.js';
-import type { DailyRow, DeviceRecord, TelemetryRepository } from './telemetry.repository.js';
+import { createSequenceGaps } from './sequence-gaps.js';
+import type { DeviceRecord, TelemetryRepository } from './telemetry.repository.js';
 
 export interface IngestSettings {
   /** Flush a batch when it holds this many readings… */
@@ -77,7 +77,7 @@ export function createIngestPipeline(deps: {
   const openEvents = new Map<number, Set<number>>();
   // Per device, the time of the newest reading whose events were followed.
   const eventCursor = new Map<number, number>();
-  const lastSeq = new Map<number, number>();
+  const sequenceGaps = createSequenceGaps();
   const stats: IngestStats = { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
   let queue: Pending[] = [];
   // Plant-days with new readings; their plant totals are refreshed together every few seconds.
@@ -163,19 +163,18 @@ export function createIngestPipeline(deps: {
       const seen = latest.get(r.deviceId);
       if (!seen || seen.ts < r.ts) latest.set(r.deviceId, r);
     }
-    const daily = new Map<string, DailyRow>();
-    for (const r of readings) {
+    // What each stored reading brings to the energy rollup (the repository works out the device-days).
+    const energy = readings.map((r) => {
       const device = devicesById.get(r.deviceId);
-      const day = localDay(r.ts, device?.timezone ?? 'UTC');
-      const key = `${r.deviceId}|${day}`;
-      const row = daily.get(key) ?? { deviceId: r.deviceId, day, counterMinWh: null, counterMaxWh: null, peakW: null };
-      if (r.energyTotalWh !== null) {
-        row.counterMinWh = row.counterMinWh === null ? r.energyTotalWh : Math.min(row.counterMinWh, r.energyTotalWh);
-        row.counterMaxWh = row.counterMaxWh === null ? r.energyTotalWh : Math.max(row.counterMaxWh, r.energyTotalWh);
-      }
-      if (r.powerW !== null) row.peakW = row.peakW === null ? r.powerW : Math.max(row.peakW, r.powerW);
-      daily.set(key, row);
-    }
+      return {
+        deviceId: r.deviceId,
+        ts: r.ts,
+        counterWh: r.energyTotalWh,
+        powerW: r.powerW,
+        timezone: device?.timezone ?? 'UTC',
+        protocolId: device?.protocolId ?? '',
+      };
+    });
     const newest = byDevice(latest.values());
     const statuses: { deviceId: number; status: DeviceStatusValue; ts: Date }[] = [];
     const toOpen: { deviceId: number; plantId: number | null; code: number; level: string; at: Date }[] = [];
@@ -216,20 +215,19 @@ export function createIngestPipeline(deps: {
     }
     const gatewayRows = new Map<number, { gatewayId: number; lastSeq: number; gaps: number; at: Date }>();
     for (const p of batch) {
-      const previous = lastSeq.get(p.gatewayId);
-      const gaps = previous !== undefined && p.seq > previous + 1 ? p.seq - previous - 1 : 0;
-      if (previous === undefined || p.seq > previous) lastSeq.set(p.gatewayId, p.seq);
+      // Redeliveries, resends and out-of-order arrivals are no gaps; a late one fills the gap it opened.
+      const gaps = sequenceGaps.observe(p.gatewayId, p.seq);
       const row = gatewayRows.get(p.gatewayId) ?? { gatewayId: p.gatewayId, lastSeq: p.seq, gaps: 0, at: new Date() };
       row.lastSeq = Math.max(row.lastSeq, p.seq);
       row.gaps += gaps;
       gatewayRows.set(p.gatewayId, row);
+      stats.gaps += gaps;
       if (gaps > 0) {
-        stats.gaps += gaps;
-        log.warn({ event: 'report_gap', gatewayId: p.gatewayId, missing: gaps, after: previous }, 'gap in report sequence');
+        log.warn({ event: 'report_gap', gatewayId: p.gatewayId, missing: gaps, before: p.seq }, 'gap in report sequence');
       }
     }
     try {
-      const { statusChanges } = await writeWithRetry({
+      const { statusChanges, energyDays } = await writeWithRetry({
         readings: readings.map((r) => ({ deviceId: r.deviceId, ts: r.ts, values: r.values })),
         realtime: newest.map((r) => ({
           deviceId: r.deviceId,
@@ -238,7 +236,7 @@ export function createIngestPipeline(deps: {
           energyTotalWh: r.energyTotalWh,
           soc: r.soc,
         })),
-        daily: byDevice(daily.values()),
+        energy,
         statuses,
         openEvents: toOpen,
         clearEvents: toClear,
@@ -247,7 +245,8 @@ export function createIngestPipeline(deps: {
       await recordNameplates(latest.values());
       for (const [deviceId, open] of eventState) openEvents.set(deviceId, open);
       for (const r of newest) if (r.ts.getTime() > (eventCursor.get(r.deviceId) ?? 0)) eventCursor.set(r.deviceId, r.ts.getTime());
-      for (const row of daily.values()) {
+      // Every plant-day whose device-days changed (late readings also change the day after theirs).
+      for (const row of energyDays) {
         const plantId = devicesById.get(row.deviceId)?.plantId;
         if (plantId != null) dirtyPlantDays.set(`${plantId}|${row.day}`, { plantId, day: row.day });
       }

@@ -131,17 +131,18 @@ describe('database conflicts', () => {
 });
 
 describe('values packed for the readings insert', () => {
-  it('puts every row in one binary real[] with its slice, NaN and empty rows included', () => {
-    const { packed, starts, ends } = packValues([{ values: [1.5, Number.NaN] }, { values: [] }, { values: [230.1] }]);
+  it('puts every row in one binary double precision[] with its slice, NaN and empty rows included', () => {
+    const { packed, starts, ends } = packValues([{ values: [1.5, Number.NaN] }, { values: [] }, { values: [399_889_258.125] }]);
     expect(starts).toEqual([1, 3, 3]);
     expect(ends).toEqual([2, 2, 3]);
-    // array_recv's header: 1 dimension, no nulls, float4, 3 elements from index 1; then length + value each.
-    expect([0, 4, 8, 12, 16].map((at) => packed.readInt32BE(at))).toEqual([1, 0, 700, 3, 1]);
-    expect([0, 1, 2].map((i) => packed.readInt32BE(20 + 8 * i))).toEqual([4, 4, 4]);
-    expect(packed.readFloatBE(24)).toBe(1.5);
-    expect(packed.readFloatBE(32)).toBeNaN();
-    expect(packed.readFloatBE(40)).toBe(Math.fround(230.1));
-    expect(packed.length).toBe(44);
+    // array_recv's header: 1 dimension, no nulls, float8, 3 elements from index 1; then length + value each.
+    expect([0, 4, 8, 12, 16].map((at) => packed.readInt32BE(at))).toEqual([1, 0, 701, 3, 1]);
+    expect([0, 1, 2].map((i) => packed.readInt32BE(20 + 12 * i))).toEqual([8, 8, 8]);
+    expect(packed.readDoubleBE(24)).toBe(1.5);
+    expect(packed.readDoubleBE(36)).toBeNaN();
+    // Full precision: a 4-byte float kept this counter to ~32 Wh.
+    expect(packed.readDoubleBE(48)).toBe(399_889_258.125);
+    expect(packed.length).toBe(56);
   });
 
   it('sends an empty array when no row has values', () => {

@@ -31,7 +31,7 @@ describe('retention tiers', () => {
       );
     }
     await db.execute(
-      sql`insert into device_energy_daily (device_id, day, counter_min_wh, counter_max_wh) values (${id}, ${old.toISOString().slice(0, 10)}::date, 10, 500)`,
+      sql`insert into device_energy_daily (device_id, day, counter_min_wh, counter_max_wh, first_wh, last_wh, energy_wh) values (${id}, ${old.toISOString().slice(0, 10)}::date, 10, 500, 10, 500, 490)`,
     );
     await db.execute(
       sql`insert into job_state (name, watermark) values ('hourly', ${new Date(hour).toISOString()}::timestamptz) on conflict (name) do update set watermark = excluded.watermark`,

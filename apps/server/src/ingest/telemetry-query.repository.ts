@@ -1,3 +1,4 @@
+import { DeviceStatus } from '@sunward/contracts/device-status';
 import { lttb, type SeriesPoint } from '@sunward/contracts/downsample';
 import { BUILT_IN_PROTOCOLS } from '@sunward/protocol/maps/index';
 import { pointIndex } from '@sunward/protocol/positions';
@@ -9,7 +10,7 @@ import { type Database, queryRows } from '../db/client.js';
  * row keeps the reading's time and headline figures; the values stay in `readings` alone, so ingest
  * writes each array once (empty when the reading expired from raw retention).
  */
-export const LATEST_VALUES: SQL = sql`coalesce((select rd.values from readings rd where rd.device_id = r.device_id and rd.ts = r.ts), '{}'::real[])`;
+export const LATEST_VALUES: SQL = sql`coalesce((select rd.values from readings rd where rd.device_id = r.device_id and rd.ts = r.ts), '{}'::float8[])`;
 
 /** Device families whose energy counter is generation (heat pumps and switches count consumption). */
 export const GENERATING_FAMILIES = ['inverter', 'hybrid_inverter', 'micro_inverter'] as const;
@@ -37,14 +38,18 @@ export interface DailyEnergy {
   energyWh: number;
 }
 
-// A day's energy from its counters: highest minus the previous day's highest, or its own span when
-// there is no earlier day or the counter was reset (the previous highest is above today's).
-const DAY_ENERGY = sql`case when prev is null or prev > counter_max_wh then counter_max_wh - counter_min_wh else counter_max_wh - prev end`;
+/**
+ * A device's lifetime energy, for a query that names device_realtime `r`: its newest counter plus every
+ * fall of the counter (resets, in device_energy_daily.drop_wh), so a reset never lowers it (= the first
+ * counter + Σ of its days' energy).
+ */
+export const LIFETIME_WH: SQL = sql`(r.energy_total_wh + coalesce((select sum(x.drop_wh) from device_energy_daily x where x.device_id = r.device_id and x.drop_wh > 0), 0))`;
 
 /** Reads for charts and lists: curves (downsampled), energy by day/month/year, realtime snapshots. */
 export function createTelemetryQueries(db: Database) {
   /**
-   * The live summary lists sort on: generating devices' PV power (hybrids less their battery) and
+   * The live summary lists sort on: generating devices' PV power (hybrids less their battery; devices
+   * that are Offline count 0, the rule of the plant overview, plantPowerNow) and
    * lifetime counters summed, today's
    * energy in the plant's own day, the latest report time.
    */
@@ -55,8 +60,10 @@ export function createTelemetryQueries(db: Database) {
         energy_today_wh = (select e.energy_wh from plant_energy_daily e where e.plant_id = p.id and e.day = (now() at time zone p.timezone)::date)
       from (
         select d.plant_id, max(r.ts) as ts,
-               sum(r.power_w - ${HYBRID_BATTERY_W}) filter (where d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])) as power_w,
-               sum(r.energy_total_wh) filter (where d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])) as energy_total_wh
+               -- Power counts only while a device is not Offline: a silent plant shows 0 W, as its overview does.
+               coalesce(sum(r.power_w - ${HYBRID_BATTERY_W}) filter (where d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[]) and d.status <> ${DeviceStatus.OFFLINE}),
+                        case when bool_or(d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])) then 0 end) as power_w,
+               sum(${LIFETIME_WH}) filter (where d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])) as energy_total_wh
         from devices d join device_realtime r on r.device_id = d.id
         where d.plant_id = any(${sql.param([...plantIds])}::int[])
         group by d.plant_id
@@ -96,16 +103,12 @@ export function createTelemetryQueries(db: Database) {
       return lttb(series, maxPoints);
     },
 
+    /** A device's energy per plant-local day (the rollup of the energy model), days with readings only. */
     async deviceDailyEnergy(deviceId: number, fromDay: string, toDay: string): Promise<DailyEnergy[]> {
       return queryRows<DailyEnergy>(
         db,
-        sql`with rows as (
-              (select day, counter_min_wh, counter_max_wh from device_energy_daily where device_id = ${deviceId} and day < ${fromDay}::date order by day desc limit 1)
-              union all
-              (select day, counter_min_wh, counter_max_wh from device_energy_daily where device_id = ${deviceId} and day between ${fromDay}::date and ${toDay}::date))
-            select to_char(day, 'YYYY-MM-DD') as "day", ${DAY_ENERGY}::float8 as "energyWh"
-            from (select *, lag(counter_max_wh) over (order by day) as prev from rows) x
-            where day >= ${fromDay}::date and counter_max_wh is not null order by day`,
+        sql`select to_char(day, 'YYYY-MM-DD') as "day", energy_wh::float8 as "energyWh" from device_energy_daily
+            where device_id = ${deviceId} and day between ${fromDay}::date and ${toDay}::date and last_wh is not null order by day`,
       );
     },
 
@@ -145,46 +148,35 @@ export function createTelemetryQueries(db: Database) {
       return row;
     },
 
-    /** Recomputes the plant-days whose devices reported (called by the pipeline, a few seconds behind). */
+    /**
+     * Recomputes the plant-days whose device-days changed (called by the pipeline, a few seconds behind):
+     * a plant-day is the sum of its generating devices' days, so plant = Σ devices by construction.
+     */
     async refreshPlantDays(plantDays: readonly { plantId: number; day: string }[]): Promise<void> {
       if (plantDays.length === 0) return;
       await db.execute(sql`
         insert into plant_energy_daily (plant_id, day, energy_wh)
-        select pd.plant_id, pd.day, coalesce(sum(e.energy), 0)
+        select pd.plant_id, pd.day, coalesce(sum(e.energy_wh), 0)
         from unnest(${sql.param(plantDays.map((p) => p.plantId))}::int[], ${sql.param(plantDays.map((p) => p.day))}::date[]) as pd(plant_id, day)
-        left join lateral (
-          select ${DAY_ENERGY} as energy
-          from devices d
-          join lateral (
-            select dd.counter_min_wh, dd.counter_max_wh,
-                   (select p.counter_max_wh from device_energy_daily p where p.device_id = d.id and p.day < pd.day order by p.day desc limit 1) as prev
-            from device_energy_daily dd where dd.device_id = d.id and dd.day = pd.day and dd.counter_max_wh is not null
-          ) c on true
-          where d.plant_id = pd.plant_id and d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])
-        ) e on true
+        left join devices d on d.plant_id = pd.plant_id and d.family = any(${sql.param([...GENERATING_FAMILIES])}::text[])
+        left join device_energy_daily e on e.device_id = d.id and e.day = pd.day
         group by pd.plant_id, pd.day
         on conflict (plant_id, day) do update set energy_wh = excluded.energy_wh`);
-      // Each device's energy of the same days, on its realtime row, so device lists sort on a column. The
-      // rows are locked in device order first, the order ingest batches write them in, so the two never
-      // deadlock.
+      // Each device's newest day and its energy, on its realtime row, so device lists sort on a column (a
+      // catch-up over several days ends on the newest). The rows are locked in device order first, the
+      // order ingest batches write them in, so the two never deadlock.
       await db.execute(sql`
         with locked as (
           select l.device_id from device_realtime l join devices d on d.id = l.device_id
           where d.plant_id = any(${sql.param([...new Set(plantDays.map((p) => p.plantId))])}::int[])
           order by l.device_id for update of l
         )
-        update device_realtime r set energy_day = e.day, energy_today_wh = e.energy
-        from locked, (
-          select c.device_id, c.day, ${DAY_ENERGY} as energy
-          from unnest(${sql.param(plantDays.map((p) => p.plantId))}::int[], ${sql.param(plantDays.map((p) => p.day))}::date[]) as pd(plant_id, day)
-          join devices d on d.plant_id = pd.plant_id
-          join lateral (
-            select dd.device_id, dd.day, dd.counter_min_wh, dd.counter_max_wh,
-                   (select p.counter_max_wh from device_energy_daily p where p.device_id = d.id and p.day < pd.day order by p.day desc limit 1) as prev
-            from device_energy_daily dd where dd.device_id = d.id and dd.day = pd.day and dd.counter_max_wh is not null
-          ) c on true
+        update device_realtime r set energy_day = e.day, energy_today_wh = e.energy_wh
+        from locked cross join lateral (
+          select x.day, x.energy_wh from device_energy_daily x
+          where x.device_id = locked.device_id and x.last_wh is not null order by x.day desc limit 1
         ) e
-        where r.device_id = locked.device_id and r.device_id = e.device_id and (r.energy_day is null or r.energy_day <= e.day)`);
+        where r.device_id = locked.device_id and (r.energy_day is distinct from e.day or r.energy_today_wh is distinct from e.energy_wh)`);
       await refreshPlantSummaries([...new Set(plantDays.map((p) => p.plantId))]);
     },
 

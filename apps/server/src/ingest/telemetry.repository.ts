@@ -1,6 +1,10 @@
+import { addDays, localDayStart } from '@sunward/contracts/plant-energy';
+import { roleIndex } from '@sunward/protocol/positions';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../db/client.js';
 import { deviceEnergyDaily, deviceEvents, deviceRealtime, devices, gateways, plants, readings } from '../db/schema.js';
+import { energyByDay } from './energy-days.js';
+import { localDay } from './local-day.js';
 import { readingPartitionName } from './reading-partitions.js';
 
 export interface DeviceRecord {
@@ -26,12 +30,15 @@ export interface RealtimeRow {
   soc: number | null;
 }
 
-export interface DailyRow {
+/** What a stored reading brings to the energy rollup: its counter and power, and its device's day. */
+export interface EnergyRow {
   deviceId: number;
-  day: string;
-  counterMinWh: number | null;
-  counterMaxWh: number | null;
-  peakW: number | null;
+  ts: Date;
+  counterWh: number | null;
+  powerW: number | null;
+  /** The plant's time zone, which sets the device's day boundaries. */
+  timezone: string;
+  protocolId: string;
 }
 
 export interface DeviceStatusRow {
@@ -43,20 +50,21 @@ export interface DeviceStatusRow {
 // Statements stay moderate so one slow batch does not hold a transaction for long.
 const MAX_ROWS_PER_STATEMENT = 5000;
 
-const FLOAT4_OID = 700;
+const FLOAT8_OID = 701;
 
 /**
- * Every row's values back to back as one real[] in PostgreSQL's binary array format (what array_recv
- * reads), with each row's 1-based [start:end] slice. Floats cross as 4 bytes the server copies instead
- * of text it parses: the readings insert took half the time. NaN (an absent point) is a valid real.
+ * Every row's values back to back as one double precision[] in PostgreSQL's binary array format (what
+ * array_recv reads), with each row's 1-based [start:end] slice. Doubles cross as 8 bytes the server copies
+ * instead of text it parses: the readings insert took half the time. Full precision: a 4-byte float kept
+ * only ~32 Wh of a 400 MWh counter. NaN (an absent point) is a valid double.
  */
 export function packValues(rows: readonly { values: readonly number[] }[]): { packed: Buffer; starts: number[]; ends: number[] } {
   let count = 0;
   for (const row of rows) count += row.values.length;
-  const packed = Buffer.allocUnsafe(count === 0 ? 12 : 20 + 8 * count);
+  const packed = Buffer.allocUnsafe(count === 0 ? 12 : 20 + 12 * count);
   packed.writeInt32BE(count === 0 ? 0 : 1, 0); // dimensions
   packed.writeInt32BE(0, 4); // no nulls
-  packed.writeInt32BE(FLOAT4_OID, 8);
+  packed.writeInt32BE(FLOAT8_OID, 8);
   const starts: number[] = [];
   const ends: number[] = [];
   if (count === 0) {
@@ -73,9 +81,9 @@ export function packValues(rows: readonly { values: readonly number[] }[]): { pa
   for (const row of rows) {
     starts.push(position + 1);
     for (const value of row.values) {
-      packed.writeInt32BE(4, offset);
-      packed.writeFloatBE(value, offset + 4);
-      offset += 8;
+      packed.writeInt32BE(8, offset);
+      packed.writeDoubleBE(value, offset + 4);
+      offset += 12;
     }
     position += row.values.length;
     ends.push(position);
@@ -87,6 +95,189 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+const dayKey = (deviceId: number, day: string) => `${deviceId}|${day}`;
+
+/**
+ * The energy rollup of newly stored readings (the model in energy-days.ts). In order (every new counter
+ * reading newer than the device's last one) the new steps are added to the device-days: the cheap path.
+ * A late reading (older than the device's last stored one) has its device's days recomputed from raw
+ * readings, from its own day through the day of the reading that follows it, so late, repeated and
+ * out-of-order reports end with the same figures as in-order ones. Peak power and the lowest/highest
+ * counter merge order-independently. Returns every device-day written.
+ */
+async function writeEnergy(tx: Database, rows: readonly EnergyRow[]): Promise<{ deviceId: number; day: string }[]> {
+  if (rows.length === 0) return [];
+  const byDevice = new Map<number, EnergyRow[]>();
+  for (const r of rows) byDevice.set(r.deviceId, [...(byDevice.get(r.deviceId) ?? []), r]);
+  const deviceIds = [...byDevice.keys()].sort((a, b) => a - b);
+  const counted = deviceIds.filter((id) => byDevice.get(id)?.some((r) => r.counterWh !== null));
+  const lastRows =
+    counted.length === 0
+      ? []
+      : await queryRows<{ device_id: number; day: string; last_ts: number | null; last_wh: number }>(
+          tx,
+          sql`select d.id as device_id, x.day, x.last_ts, x.last_wh
+              from unnest(${sql.param(counted)}::int[]) as d(id)
+              join lateral (select to_char(e.day, 'YYYY-MM-DD') as day, (extract(epoch from e.last_ts) * 1000)::float8 as last_ts, e.last_wh
+                            from ${deviceEnergyDaily} e where e.device_id = d.id and e.last_wh is not null order by e.day desc limit 1) x on true`,
+        );
+  const last = new Map(
+    lastRows.map((r) => [Number(r.device_id), { ts: r.last_ts === null ? null : Number(r.last_ts), wh: Number(r.last_wh) }]),
+  );
+
+  // Merged rows: new steps (in order), peak power and counter extremes, one per device-day.
+  interface Merge {
+    deviceId: number;
+    day: string;
+    firstTs: number | null;
+    firstWh: number | null;
+    lastTs: number | null;
+    lastWh: number | null;
+    energyWh: number;
+    dropWh: number;
+    peakW: number | null;
+    minWh: number | null;
+    maxWh: number | null;
+  }
+  const merges = new Map<string, Merge>();
+  const mergeOf = (deviceId: number, day: string): Merge => {
+    const key = dayKey(deviceId, day);
+    let m = merges.get(key);
+    if (!m) {
+      m = {
+        deviceId,
+        day,
+        firstTs: null,
+        firstWh: null,
+        lastTs: null,
+        lastWh: null,
+        energyWh: 0,
+        dropWh: 0,
+        peakW: null,
+        minWh: null,
+        maxWh: null,
+      };
+      merges.set(key, m);
+    }
+    return m;
+  };
+  const late: { deviceId: number; rows: EnergyRow[] }[] = [];
+  for (const deviceId of deviceIds) {
+    const list = byDevice.get(deviceId) ?? [];
+    const timezone = list[0]?.timezone ?? 'UTC';
+    for (const r of list) {
+      const m = mergeOf(deviceId, localDay(r.ts, timezone));
+      if (r.powerW !== null) m.peakW = m.peakW === null ? r.powerW : Math.max(m.peakW, r.powerW);
+      if (r.counterWh !== null) {
+        m.minWh = m.minWh === null ? r.counterWh : Math.min(m.minWh, r.counterWh);
+        m.maxWh = m.maxWh === null ? r.counterWh : Math.max(m.maxWh, r.counterWh);
+      }
+    }
+    const counters = list.flatMap((r) => (r.counterWh === null ? [] : [{ ts: r.ts.getTime(), wh: r.counterWh }]));
+    if (counters.length === 0) continue;
+    const previous = last.get(deviceId);
+    const oldest = Math.min(...counters.map((c) => c.ts));
+    if (previous && (previous.ts === null || oldest <= previous.ts)) {
+      late.push({ deviceId, rows: list });
+      continue;
+    }
+    const days = energyByDay(previous?.ts == null ? undefined : { ts: previous.ts, wh: previous.wh }, counters, (ts) =>
+      localDay(new Date(ts), timezone),
+    );
+    for (const d of days)
+      Object.assign(mergeOf(deviceId, d.day), {
+        firstTs: d.firstTs,
+        firstWh: d.firstWh,
+        lastTs: d.lastTs,
+        lastWh: d.lastWh,
+        energyWh: d.energyWh,
+        dropWh: d.dropWh,
+      });
+  }
+  const merged = [...merges.values()];
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  await tx.execute(sql`
+    insert into ${deviceEnergyDaily} (device_id, day, first_ts, first_wh, last_ts, last_wh, energy_wh, drop_wh, peak_w, counter_min_wh, counter_max_wh)
+    select * from unnest(${sql.param(merged.map((m) => m.deviceId))}::int[], ${sql.param(merged.map((m) => m.day))}::date[],
+                         ${sql.param(merged.map((m) => iso(m.firstTs)))}::timestamptz[], ${sql.param(merged.map((m) => m.firstWh))}::float8[],
+                         ${sql.param(merged.map((m) => iso(m.lastTs)))}::timestamptz[], ${sql.param(merged.map((m) => m.lastWh))}::float8[],
+                         ${sql.param(merged.map((m) => m.energyWh))}::float8[], ${sql.param(merged.map((m) => m.dropWh))}::float8[],
+                         ${sql.param(merged.map((m) => m.peakW))}::float8[],
+                         ${sql.param(merged.map((m) => m.minWh))}::float8[], ${sql.param(merged.map((m) => m.maxWh))}::float8[])
+    on conflict (device_id, day) do update set
+      first_ts = coalesce(${deviceEnergyDaily.firstTs}, excluded.first_ts),
+      first_wh = coalesce(${deviceEnergyDaily.firstWh}, excluded.first_wh),
+      last_ts = coalesce(excluded.last_ts, ${deviceEnergyDaily.lastTs}),
+      last_wh = coalesce(excluded.last_wh, ${deviceEnergyDaily.lastWh}),
+      energy_wh = ${deviceEnergyDaily.energyWh} + excluded.energy_wh,
+      drop_wh = ${deviceEnergyDaily.dropWh} + excluded.drop_wh,
+      peak_w = greatest(${deviceEnergyDaily.peakW}, excluded.peak_w),
+      counter_min_wh = least(${deviceEnergyDaily.counterMinWh}, excluded.counter_min_wh),
+      counter_max_wh = greatest(${deviceEnergyDaily.counterMaxWh}, excluded.counter_max_wh)`);
+  const touched = merged.map((m) => ({ deviceId: m.deviceId, day: m.day }));
+  for (const { deviceId, rows: list } of late) touched.push(...(await recomputeDeviceDays(tx, deviceId, list)));
+  return touched;
+}
+
+/**
+ * Recomputes a device's days from raw readings after late ones arrived: from the day of the oldest new
+ * reading through the day of the reading that follows the newest (whose step now starts elsewhere). The
+ * step into the first day starts from the last reading of the device's previous rollup day.
+ */
+async function recomputeDeviceDays(
+  tx: Database,
+  deviceId: number,
+  list: readonly EnergyRow[],
+): Promise<{ deviceId: number; day: string }[]> {
+  const first = list[0];
+  const index = first ? roleIndex(first.protocolId, 'energy_total') : undefined;
+  if (!first || index === undefined) return [];
+  const timezone = first.timezone;
+  const dayOf = (ts: number) => localDay(new Date(ts), timezone);
+  const times = list.filter((r) => r.counterWh !== null).map((r) => r.ts.getTime());
+  const fromDay = dayOf(Math.min(...times));
+  const newest = new Date(Math.max(...times)).toISOString();
+  const counter = sql.raw(`values[${index}]`);
+  const [next] = await queryRows<{ t: number | null }>(
+    tx,
+    sql`select (extract(epoch from min(ts)) * 1000)::float8 as t from ${readings}
+        where device_id = ${deviceId} and ts > ${newest}::timestamptz and ${counter} is not null and ${counter} <> 'NaN'`,
+  );
+  const toDay = dayOf(next?.t == null ? Date.parse(newest) : Number(next.t));
+  const from = new Date(localDayStart(fromDay, timezone)).toISOString();
+  const to = new Date(localDayStart(addDays(toDay, 1), timezone)).toISOString();
+  const [before] = await queryRows<{ last_ts: number | null; last_wh: number }>(
+    tx,
+    sql`select (extract(epoch from last_ts) * 1000)::float8 as last_ts, last_wh from ${deviceEnergyDaily}
+        where device_id = ${deviceId} and day < ${fromDay}::date and last_wh is not null order by day desc limit 1`,
+  );
+  const raw = await queryRows<{ t: number; v: number }>(
+    tx,
+    sql`select (extract(epoch from ts) * 1000)::float8 as t, ${counter}::float8 as v from ${readings}
+        where device_id = ${deviceId} and ts >= ${from}::timestamptz and ts < ${to}::timestamptz
+          and ${counter} is not null and ${counter} <> 'NaN' order by ts`,
+  );
+  const previous = before
+    ? { ts: before.last_ts === null ? Date.parse(from) - 1 : Number(before.last_ts), wh: Number(before.last_wh) }
+    : undefined;
+  const days = energyByDay(
+    previous,
+    raw.map((r) => ({ ts: Number(r.t), wh: Number(r.v) })),
+    dayOf,
+  );
+  if (days.length === 0) return [];
+  const iso = (ms: number) => new Date(ms).toISOString();
+  await tx.execute(sql`
+    insert into ${deviceEnergyDaily} (device_id, day, first_ts, first_wh, last_ts, last_wh, energy_wh, drop_wh)
+    select ${deviceId}, * from unnest(${sql.param(days.map((d) => d.day))}::date[],
+                         ${sql.param(days.map((d) => iso(d.firstTs)))}::timestamptz[], ${sql.param(days.map((d) => d.firstWh))}::float8[],
+                         ${sql.param(days.map((d) => iso(d.lastTs)))}::timestamptz[], ${sql.param(days.map((d) => d.lastWh))}::float8[],
+                         ${sql.param(days.map((d) => d.energyWh))}::float8[], ${sql.param(days.map((d) => d.dropWh))}::float8[])
+    on conflict (device_id, day) do update set first_ts = excluded.first_ts, first_wh = excluded.first_wh, last_ts = excluded.last_ts,
+      last_wh = excluded.last_wh, energy_wh = excluded.energy_wh, drop_wh = excluded.drop_wh`);
+  return days.map((d) => ({ deviceId, day: d.day }));
 }
 
 /** All SQL of the ingest pipeline. */
@@ -170,23 +361,30 @@ export function createTelemetryRepository(db: Database) {
     async writeBatch(batch: {
       readings: ReadingRow[];
       realtime: RealtimeRow[];
-      daily: DailyRow[];
+      energy: EnergyRow[];
       statuses: DeviceStatusRow[];
       openEvents: { deviceId: number; plantId: number | null; code: number; level: string; at: Date }[];
       clearEvents: { deviceId: number; code: number; at: Date }[];
       gateways: { gatewayId: number; lastSeq: number; gaps: number; at: Date }[];
-    }): Promise<{ statusChanges: { deviceId: number; plantId: number | null }[] }> {
+    }): Promise<{ statusChanges: { deviceId: number; plantId: number | null }[]; energyDays: { deviceId: number; day: string }[] }> {
       return db.transaction(async (tx) => {
+        // The rows actually written: a redelivered reading (same device and time) is neither stored nor counted.
+        const stored = new Set<string>();
         // Column arrays through unnest: one parameter per column instead of three per row, several
         // times faster than multi-row VALUES. The values travel packed in one binary array, sliced per row.
         for (const part of chunks(batch.readings, MAX_ROWS_PER_STATEMENT)) {
           const { packed, starts, ends } = packValues(part);
-          await tx.execute(sql`
+          const rows = await queryRows<{ d: number; t: number }>(
+            tx,
+            sql`
             insert into ${readings} (device_id, ts, values)
-            select d, t, (${sql.param(packed)}::real[])[s:e]
+            select d, t, (${sql.param(packed)}::float8[])[s:e]
             from unnest(${sql.param(part.map((r) => r.deviceId))}::int[], ${sql.param(part.map((r) => r.ts.toISOString()))}::timestamptz[],
                         ${sql.param(starts)}::int[], ${sql.param(ends)}::int[]) as rows(d, t, s, e)
-            on conflict do nothing`);
+            on conflict do nothing
+            returning device_id as d, (extract(epoch from ts) * 1000)::float8 as t`,
+          );
+          for (const r of rows) stored.add(`${r.d}|${Number(r.t)}`);
         }
         if (batch.realtime.length > 0) {
           const rt = batch.realtime;
@@ -200,17 +398,10 @@ export function createTelemetryRepository(db: Database) {
               energy_total_wh = excluded.energy_total_wh, soc = excluded.soc
             where ${deviceRealtime.ts} < excluded.ts`);
         }
-        if (batch.daily.length > 0) {
-          await tx.execute(sql`
-            insert into ${deviceEnergyDaily} (device_id, day, counter_min_wh, counter_max_wh, peak_w)
-            select * from unnest(${sql.param(batch.daily.map((r) => r.deviceId))}::int[], ${sql.param(batch.daily.map((r) => r.day))}::date[],
-                                 ${sql.param(batch.daily.map((r) => r.counterMinWh))}::float8[], ${sql.param(batch.daily.map((r) => r.counterMaxWh))}::float8[],
-                                 ${sql.param(batch.daily.map((r) => r.peakW))}::float8[])
-            on conflict (device_id, day) do update set
-              counter_min_wh = least(${deviceEnergyDaily.counterMinWh}, excluded.counter_min_wh),
-              counter_max_wh = greatest(${deviceEnergyDaily.counterMaxWh}, excluded.counter_max_wh),
-              peak_w = greatest(${deviceEnergyDaily.peakW}, excluded.peak_w)`);
-        }
+        const energyDays = await writeEnergy(
+          tx,
+          batch.energy.filter((e) => stored.delete(`${e.deviceId}|${e.ts.getTime()}`)),
+        );
         // A device row is rewritten only when its status changes, and only by its newest reading (the
         // realtime row above already holds the newest time): the report time itself lives in device_realtime.
         // Writing every device on every report cost as much as storing the readings.
@@ -243,14 +434,14 @@ export function createTelemetryRepository(db: Database) {
         }
         if (batch.gateways.length > 0) {
           await tx.execute(sql`
-            update ${gateways} g set last_seq = greatest(coalesce(g.last_seq, 0), v.seq), gap_count = g.gap_count + v.gaps, last_report_at = v.at
+            update ${gateways} g set last_seq = greatest(coalesce(g.last_seq, 0), v.seq), gap_count = greatest(0, g.gap_count + v.gaps), last_report_at = v.at
             from (select unnest(${sql.param(batch.gateways.map((g) => g.gatewayId))}::int[]) as id,
                          unnest(${sql.param(batch.gateways.map((g) => g.lastSeq))}::int[]) as seq,
                          unnest(${sql.param(batch.gateways.map((g) => g.gaps))}::int[]) as gaps,
                          unnest(${sql.param(batch.gateways.map((g) => g.at.toISOString()))}::timestamptz[]) as at) v
             where g.id = v.id`);
         }
-        return { statusChanges: changed.map((r) => ({ deviceId: r.id, plantId: r.plant_id })) };
+        return { statusChanges: changed.map((r) => ({ deviceId: r.id, plantId: r.plant_id })), energyDays };
       });
     },
 

@@ -1,7 +1,7 @@
 import type { DeviceListQuery } from '@sunward/contracts/devices';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
-import { LATEST_VALUES } from '../../ingest/telemetry-query.repository.js';
+import { LATEST_VALUES, LIFETIME_WH } from '../../ingest/telemetry-query.repository.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { deviceVisibleCondition } from './device-access.js';
 
@@ -46,7 +46,7 @@ const SORTS: Record<DeviceListQuery['sort'], SQL> = {
   status: sql`d.status`,
   powerW: sql`r.power_w`,
   energyTodayWh: ENERGY_TODAY,
-  energyTotalWh: sql`r.energy_total_wh`,
+  energyTotalWh: LIFETIME_WH,
   lastReportAt: sql`r.ts`,
   plantName: sql`p.name`,
 };
@@ -83,7 +83,7 @@ export function createDevicesRepository(db: Database) {
       db,
       sql`select d.id, d.sn, d.alias, d.family, d.protocol_id, d.brand, d.model, d.firmware_version, d.rated_power_w, d.plant_id, p.name as plant_name,
                  coalesce(p.timezone, 'UTC') as timezone, coalesce(p.company_id, g.company_id) as company_id, g.sn as gateway_sn, d.status,
-                 r.power_w, r.energy_total_wh, r.soc, r.ts as last_report_at, d.parent_id, d.main_meter, d.settings,
+                 r.power_w, ${LIFETIME_WH}::float8 as energy_total_wh, r.soc, r.ts as last_report_at, d.parent_id, d.main_meter, d.settings,
                  ${ENERGY_TODAY} as energy_today_wh,
                  (select count(*) from devices s where s.parent_id = d.id)::int as slave_count
                  ${withValues ? sql`, ${LATEST_VALUES} as values` : sql``}

@@ -22,6 +22,7 @@ import { translate } from '@sunward/contracts/messages';
 import { addDays, counterDayEnergy, daysOfMonth, localDayOf, localDayStart } from '@sunward/contracts/plant-energy';
 import type { PlantAccessLevel } from '@sunward/contracts/plants';
 import { isDeviceAlias } from '@sunward/contracts/validators';
+import { roleIndex } from '@sunward/protocol/positions';
 import type { Database } from '../../db/client.js';
 import { createTelemetryQueries } from '../../ingest/telemetry-query.repository.js';
 import { ApiError } from '../../lib/envelope.js';
@@ -281,11 +282,20 @@ export function createDevicesService(deps: {
         device.timezone,
       );
       const bucketOf = (day: string) => (period === 'month' ? day : period === 'year' ? day.slice(0, 7) : day.slice(0, 4));
+      // The generation counter's days are the energy rollup (the figures the plant adds up); other counters
+      // are read from their averaged and raw values.
+      const rollupIndex = roleIndex(device.protocolId, 'energy_total');
+      const rollup = counters.some((c) => c.index === rollupIndex)
+        ? await telemetry.deviceDailyEnergy(device.id, fromDay, toDay > today ? today : toDay)
+        : [];
       const series = counters.map((c) => {
-        const perDay = counterDayEnergy(
-          days.filter((d) => d.name === c.id).map((d) => ({ day: d.day, minWh: d.min, maxWh: d.max })),
-          previous.find((p) => p.name === c.id)?.prev ?? null,
-        );
+        const perDay =
+          c.index === rollupIndex
+            ? rollup
+            : counterDayEnergy(
+                days.filter((d) => d.name === c.id).map((d) => ({ day: d.day, minWh: d.min, maxWh: d.max })),
+                previous.find((p) => p.name === c.id)?.prev ?? null,
+              );
         const sums = new Map<string, number>();
         for (const e of perDay) sums.set(bucketOf(e.day), (sums.get(bucketOf(e.day)) ?? 0) + e.energyWh);
         return { key: c.id, label: c.label, values: labels.map((l) => (sums.has(l) ? Math.round(sums.get(l) ?? 0) : null)) };

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
-import { LATEST_VALUES } from '../../ingest/telemetry-query.repository.js';
+import { LATEST_VALUES, LIFETIME_WH } from '../../ingest/telemetry-query.repository.js';
 
 /** One value the overview reads from a device's point arrays, with the sign it enters a sum with. */
 export interface SeriesChannel {
@@ -45,6 +45,8 @@ export interface RealtimeRecord {
   values: number[];
   powerW: number | null;
   energyTotalWh: number | null;
+  /** The counter plus its resets' falls: never lower than before (docs/decisions.md "One energy model"). */
+  lifetimeWh: number | null;
   soc: number | null;
 }
 
@@ -135,7 +137,7 @@ export function createPlantEnergyRepository(db: Database) {
       if (deviceIds.length === 0) return [];
       const rows = await queryRows<Record<string, unknown>>(
         db,
-        sql`select r.device_id, r.ts, ${LATEST_VALUES} as values, r.power_w, r.energy_total_wh, r.soc
+        sql`select r.device_id, r.ts, ${LATEST_VALUES} as values, r.power_w, r.energy_total_wh, ${LIFETIME_WH}::float8 as lifetime_wh, r.soc
             from device_realtime r where r.device_id = any(${sql.param([...deviceIds])}::int[])`,
       );
       return rows.map((r) => ({
@@ -144,6 +146,7 @@ export function createPlantEnergyRepository(db: Database) {
         values: (r.values as unknown[]).map((v) => (v === null ? Number.NaN : Number(v))),
         powerW: num(r.power_w),
         energyTotalWh: num(r.energy_total_wh),
+        lifetimeWh: num(r.lifetime_wh),
         soc: num(r.soc),
       }));
     },
@@ -264,18 +267,15 @@ export function createPlantEnergyRepository(db: Database) {
       };
     },
 
-    /** Today's lowest and highest energy counter per device and the previous day's highest. */
-    async deviceCountersOfDay(deviceIds: readonly number[], day: string) {
+    /** Each device's energy of one plant-local day (the rollup of the energy model); absent without readings. */
+    async deviceEnergyOfDay(deviceIds: readonly number[], day: string): Promise<{ deviceId: number; energyWh: number }[]> {
       if (deviceIds.length === 0) return [];
-      const rows = await queryRows<{ device_id: number; min: number | null; max: number | null; prev: number | null }>(
+      const rows = await queryRows<{ device_id: number; energy_wh: number }>(
         db,
-        sql`select d.id as device_id, t.counter_min_wh::float8 as min, t.counter_max_wh::float8 as max,
-                   (select p.counter_max_wh from device_energy_daily p where p.device_id = d.id and p.day < ${day}::date
-                     order by p.day desc limit 1)::float8 as prev
-            from unnest(${sql.param([...deviceIds])}::int[]) as d(id)
-            left join device_energy_daily t on t.device_id = d.id and t.day = ${day}::date`,
+        sql`select device_id, energy_wh::float8 as energy_wh from device_energy_daily
+            where device_id = any(${sql.param([...deviceIds])}::int[]) and day = ${day}::date and last_wh is not null`,
       );
-      return rows.map((r) => ({ deviceId: Number(r.device_id), min: num(r.min), max: num(r.max), prev: num(r.prev) }));
+      return rows.map((r) => ({ deviceId: Number(r.device_id), energyWh: Number(r.energy_wh) }));
     },
 
     async events(plantId: number, page: number, size: number) {

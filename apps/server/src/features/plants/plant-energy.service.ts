@@ -387,12 +387,14 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
     ]);
     const pv = sumNow(topology.pv, realtime, liveIds);
     const generatingIds = new Set(topology.generating.map((d) => d.id));
-    const lifetime = sumOf(rows.filter((r) => generatingIds.has(r.deviceId) && r.energyTotalWh !== null).map((r) => r.energyTotalWh ?? 0));
+    // Lifetime never falls: each device's counter plus its resets' falls.
+    const lifetime = sumOf(rows.filter((r) => generatingIds.has(r.deviceId) && r.lifetimeWh !== null).map((r) => r.lifetimeWh ?? 0));
     const latest = rows.reduce<number | null>((max, r) => (max === null || r.ts.getTime() > max ? r.ts.getTime() : max), null);
     return {
       ts: latest === null ? (plant.lastUpdateAt?.toISOString() ?? null) : new Date(latest).toISOString(),
       status: plant.status,
-      powerW: pv.value === null ? (topology.generating.length > 0 && rows.length > 0 ? 0 : null) : round(Math.max(0, pv.value)),
+      // Offline devices count 0; "--" only for a plant whose generating devices never reported (as the list).
+      powerW: pv.value === null ? (rows.some((r) => generatingIds.has(r.deviceId)) ? 0 : null) : round(Math.max(0, pv.value)),
       capacityKwp: plant.capacityKwp,
       energyTodayWh: sums.today,
       energyMonthWh: sums.month,
@@ -592,11 +594,10 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
     async inverters(plantId: number): Promise<PlantInverter[]> {
       const { topology, today } = await load(plantId);
       const ids = topology.generating.map((d) => d.id);
-      const [realtime, counters] = await Promise.all([repository.realtime(ids), repository.deviceCountersOfDay(ids, today)]);
+      const [realtime, days] = await Promise.all([repository.realtime(ids), repository.deviceEnergyOfDay(ids, today)]);
       return topology.generating.map((d) => {
         const row = realtime.find((r) => r.deviceId === d.id);
-        const c = counters.find((x) => x.deviceId === d.id);
-        const energy = c ? counterDayEnergy([{ day: today, minWh: c.min, maxWh: c.max }], c.prev)[0]?.energyWh : undefined;
+        const energy = days.find((x) => x.deviceId === d.id)?.energyWh;
         return {
           id: d.id,
           sn: d.sn,
