@@ -270,7 +270,13 @@ export async function buildApp({
   });
   const plantsRepository = createPlantsRepository(db);
   const timeZones = createTimeZoneCatalogue(db);
-  const plantsService = createPlantsService({ throttle: secretThrottle, repository: plantsRepository, access: plantAccess, registry, timeZones });
+  const plantsService = createPlantsService({
+    throttle: secretThrottle,
+    repository: plantsRepository,
+    access: plantAccess,
+    registry,
+    timeZones,
+  });
   await app.register(plantsRoutes, { service: plantsService, repository: plantsRepository, access: plantAccess });
   await app.register(eventCountRoutes, { repository: plantsRepository });
   await app.register(plantFilesRoutes, {

@@ -13,7 +13,7 @@ import { UpgradePanel, upgradeKey } from './UpgradePanel';
 import { usePasswordPrompt } from './usePasswordPrompt';
 
 /** Codes a command's screen explains itself (offline, upgrading, wrong password, cap, timeout, range). */
-const COMMAND_REFUSALS = [1, 4, 601, 603, 604, 708, 709];
+const COMMAND_REFUSALS = [1, 4, 135, 601, 603, 604, 708, 709];
 
 const newKey = () => crypto.randomUUID();
 

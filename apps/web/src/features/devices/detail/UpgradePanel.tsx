@@ -9,7 +9,7 @@ import { ApiCallError, apiRequest } from '../../../lib/api-client';
 import { usePasswordPrompt } from './usePasswordPrompt';
 
 /** Codes an upgrade explains itself: wrong image, offline, upgrading, slave, 4001, 4010, password, cap, timeout. */
-const UPGRADE_REFUSALS = [1, 4, 305, 600, 602, 603, 604, 605, 708, 709, 4001, 4010];
+const UPGRADE_REFUSALS = [1, 4, 135, 305, 600, 602, 603, 604, 605, 708, 709, 4001, 4010];
 
 /** The query of a device's (or gateway's) latest upgrade. */
 export const upgradeKey = (target: UpgradeTarget, sn: string) => ['devices', target, 'upgrade', sn] as const;

@@ -22,8 +22,14 @@ export const plantFormKeys = {
   dict: (name: DictName) => ['dict', name, currentLanguage()] as const,
 };
 
-/** Refusals a gateway row shows beside its fields instead of a toast. */
-export const GATEWAY_REFUSALS = [Code.GATEWAY_REGISTRATION_WRONG, Code.GATEWAY_USED, Code.GATEWAY_NOT_FOUND, Code.VALIDATION] as const;
+/** Refusals a gateway row shows beside its fields instead of a toast (135: too many wrong keys for this SN or from here). */
+export const GATEWAY_REFUSALS = [
+  Code.GATEWAY_REGISTRATION_WRONG,
+  Code.GATEWAY_USED,
+  Code.GATEWAY_NOT_FOUND,
+  Code.TOO_MANY_ATTEMPTS,
+  Code.VALIDATION,
+] as const;
 
 /** Refusals the plant forms show beside the named field. */
 export const FIELD_REFUSALS = [Code.VALIDATION, Code.COORDINATES_INVALID, ...GATEWAY_REFUSALS] as const;

@@ -4,7 +4,10 @@ import type { GatewayRowValues } from './plant-form-values';
 
 export type GatewayCheckState = { status: 'checking' } | ({ status: 'ok' } & GatewayCheck) | { status: 'refused'; message: string };
 
-/** Which field a gateway refusal belongs beside: a wrong key beside the key, the rest beside the serial number. */
+/**
+ * Which field a gateway refusal belongs beside: 300 (the SN or the key is wrong: the server does not say which,
+ * so that it tells nobody which SNs exist) beside the key, the rest beside the serial number.
+ */
 export function gatewayRefusalField(code: number): 'sn' | 'key' {
   return code === Code.GATEWAY_REGISTRATION_WRONG ? 'key' : 'sn';
 }

@@ -92,6 +92,7 @@ export function cancelShare(id: number, userId: number) {
 export const TRANSFER_REFUSALS = [
   Code.TRANSFER_TO_SELF,
   Code.OWNER_PASSWORD_WRONG,
+  Code.TOO_MANY_ATTEMPTS,
   Code.ACCOUNT_NOT_REGISTERED,
   Code.NO_PERMISSION,
   Code.VALIDATION,

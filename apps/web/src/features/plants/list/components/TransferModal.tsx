@@ -20,6 +20,7 @@ const FIELD_OF_CODE: Partial<Record<number, keyof Values>> = {
   [Code.TRANSFER_TO_SELF]: 'account',
   [Code.ACCOUNT_NOT_REGISTERED]: 'account',
   [Code.OWNER_PASSWORD_WRONG]: 'password',
+  [Code.TOO_MANY_ATTEMPTS]: 'password',
 };
 
 /** Hands the plant to another account; the owner's password confirms it. */
