@@ -1,4 +1,3 @@
-import { IdParamSchema } from './ids.js';
 import { z } from 'zod';
 import {
   booleanText,
@@ -10,6 +9,7 @@ import {
   MD5_HEX,
   optionalText,
 } from './firmware.js';
+import { IdParamSchema } from './ids.js';
 import { isPlainText } from './validators.js';
 
 /*

@@ -1,5 +1,5 @@
-import { IdSchema } from './ids.js';
 import { z } from 'zod';
+import { IdSchema } from './ids.js';
 
 /*
  * Remote operation (spec 01 §7 Inverters: boot, shutdown, custom params, debug; spec 02 §4): what the

@@ -1,5 +1,5 @@
-import { IdParamSchema, IdSchema } from './ids.js';
 import { z } from 'zod';
+import { IdParamSchema, IdSchema } from './ids.js';
 import { StatusCountsSchema } from './plants.js';
 
 /*

@@ -1,6 +1,6 @@
-import { IdParamSchema } from './ids.js';
 import { z } from 'zod';
 import { DEVICE_KIND_INFO, DEVICE_KINDS } from './devices.js';
+import { IdParamSchema } from './ids.js';
 import { LIMITS } from './limits.js';
 import { EVENT_LEVELS } from './plant-energy.js';
 

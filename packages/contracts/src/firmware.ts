@@ -1,5 +1,5 @@
-import { IdParamSchema, IdSchema } from './ids.js';
 import { z } from 'zod';
+import { IdParamSchema, IdSchema } from './ids.js';
 
 /*
  * The firmware library (spec 02 §3 Firmware, §5; issue 6): gateway and inverter images a platform

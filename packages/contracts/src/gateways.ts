@@ -1,5 +1,5 @@
-import { IdParamSchema } from './ids.js';
 import { z } from 'zod';
+import { IdParamSchema } from './ids.js';
 
 /*
  * Gateways (data loggers) as the console manages them (spec 02 §3 Gateway, §4; spec 01 §7 family

@@ -3,9 +3,10 @@
  * shapes of every plant call, the rules both the wizard and the server apply, and the pure money and
  * benefit arithmetic. One file so the console and the server cannot drift apart.
  */
-import { IdSchema } from './ids.js';
+
 import { z } from 'zod';
 import { PlantType } from './device-status.js';
+import { IdSchema } from './ids.js';
 import { isPhone, isPlainText, isSerialNumber, isUnitPrice } from './validators.js';
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-import { IdSchema } from './ids.js';
 import { z } from 'zod';
+import { IdSchema } from './ids.js';
 
 /*
  * System versions (spec 01 §3 Version info, §4, §7 Versions; spec 02 §3 Other, §5; issue 8): the

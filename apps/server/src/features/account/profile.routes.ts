@@ -1,4 +1,3 @@
-import { IdParamSchema } from '@sunward/contracts/ids';
 import { readFile } from 'node:fs/promises';
 import {
   AccountInfoSchema,
@@ -15,6 +14,7 @@ import {
 } from '@sunward/contracts/account';
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError, ok } from '../../lib/envelope.js';
@@ -143,13 +143,13 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
       schema: {
         tags: TAGS,
         summary: 'Turns two-factor sign-in off with the password',
-        description: 'Codes: 708 wrong password, 135 too many wrong passwords, 114 the company requires it.',
+        description: 'Codes: 708 wrong password, 114 the company requires it.',
         body: TwoFactorPasswordSchema,
         response: { 200: envelopeSchema(z.null()) },
       },
     },
     async (request) => {
-      await twoFactor.disable(request.requireAuth().userId, request.body.password, request.ip);
+      await twoFactor.disable(request.requireAuth().userId, request.body.password);
       return ok(request, null);
     },
   );
@@ -161,13 +161,12 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
       schema: {
         tags: TAGS,
         summary: 'New recovery codes with the password; the previous ones stop working',
-        description: 'Codes: 708 wrong password, 135 too many wrong passwords, 4 two-factor sign-in is off.',
+        description: 'Codes: 708 wrong password, 4 two-factor sign-in is off.',
         body: TwoFactorPasswordSchema,
         response: { 200: envelopeSchema(RecoveryCodesSchema) },
       },
     },
-    async (request) =>
-      ok(request, await twoFactor.regenerateRecoveryCodes(request.requireAuth().userId, request.body.password, request.ip)),
+    async (request) => ok(request, await twoFactor.regenerateRecoveryCodes(request.requireAuth().userId, request.body.password)),
   );
 
   app.post(

@@ -1,5 +1,5 @@
-import { IdParamSchema, IdSchema } from '@sunward/contracts/ids';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema, IdSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../lib/envelope.js';

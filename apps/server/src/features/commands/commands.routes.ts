@@ -1,4 +1,3 @@
-import { IdParamSchema, IdSchema } from '@sunward/contracts/ids';
 import { Code } from '@sunward/contracts/codes';
 import {
   BatchUpgradeBodySchema,
@@ -18,6 +17,7 @@ import {
   WritableParamSchema,
 } from '@sunward/contracts/commands';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema, IdSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload, XLSX_TYPE } from '../../lib/download.js';

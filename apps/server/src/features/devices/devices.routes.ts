@@ -1,4 +1,3 @@
-import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   AliasBodySchema,
   BatchDeleteBodySchema,
@@ -22,6 +21,7 @@ import {
   WorkdataQuerySchema,
 } from '@sunward/contracts/devices';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import { translate } from '@sunward/contracts/messages';
 import { DEVICE_KIND_ACCESS } from '@sunward/contracts/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -1,4 +1,3 @@
-import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   BatteryFirmwareFieldsSchema,
   BatteryFirmwareListQuerySchema,
@@ -17,6 +16,7 @@ import {
 } from '@sunward/contracts/battery-firmware';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import { FirmwareEnableSchema } from '@sunward/contracts/firmware';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload } from '../../lib/download.js';

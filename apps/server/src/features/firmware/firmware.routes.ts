@@ -1,4 +1,3 @@
-import { IdParamSchema } from '@sunward/contracts/ids';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import {
   FIRMWARE_LIMITS,
@@ -15,6 +14,7 @@ import {
   FirmwareSettingsSchema,
   FirmwareUploadFieldsSchema,
 } from '@sunward/contracts/firmware';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload } from '../../lib/download.js';

@@ -1,4 +1,3 @@
-import { IdParamSchema } from '@sunward/contracts/ids';
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import {
@@ -16,6 +15,7 @@ import {
   ServerAddressBodySchema,
   ServerAddressSchema,
 } from '@sunward/contracts/gateways';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import { translate } from '@sunward/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

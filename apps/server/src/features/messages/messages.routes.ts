@@ -1,5 +1,5 @@
-import { IdParamSchema } from '@sunward/contracts/ids';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   MessageListQuerySchema,
   MessagePageSchema,

@@ -1,6 +1,6 @@
-import { IdParamSchema } from '@sunward/contracts/ids';
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   GatewayBindingSchema,
   PlantCancelShareSchema,
