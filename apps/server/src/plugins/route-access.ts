@@ -80,6 +80,8 @@ export function requiredAccess(access: RouteAccess): RequiredAccess {
 
 const MIN_REASON = 12;
 
+const article = (kind: PermissionKind) => (kind === 'operate' ? 'an' : 'a');
+
 function kindOf(key: string): PermissionKind | undefined {
   return isPermissionKey(key) ? permissionKind(key) : undefined;
 }
@@ -118,14 +120,15 @@ export function accessProblem(method: string, url: string, access: unknown, guar
       if (declared.key === 'public' || declared.key === 'signed-in') return undefined;
       const kind = kindOf(String(declared.key));
       if (!kind) return `${route} names an unknown permission ${String(declared.key)}`;
-      return kind === 'view' ? undefined : `${route} declares kind view with ${String(declared.key)}, a ${kind} key`;
+      return kind === 'view' ? undefined : `${route} declares kind view with ${String(declared.key)}, ${article(kind)} ${kind} key`;
     }
     default: {
       if (!(PERMISSION_KINDS as readonly unknown[]).includes(declared.kind))
         return `${route} declares an unknown kind ${String(declared.kind)}`;
       const kind = kindOf(String(declared.key));
       if (!kind) return `${route} names an unknown permission ${String(declared.key)}`;
-      if (kind !== declared.kind) return `${route} declares kind ${String(declared.kind)} with ${String(declared.key)}, a ${kind} key`;
+      if (kind !== declared.kind)
+        return `${route} declares kind ${String(declared.kind)} with ${String(declared.key)}, ${article(kind)} ${kind} key`;
       return undefined;
     }
   }
