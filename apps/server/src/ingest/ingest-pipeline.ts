@@ -68,6 +68,8 @@ export function createIngestPipeline(deps: {
   live: LiveHub;
   /** Recomputes plant-level daily energy for plant-days that received readings. */
   refreshPlantDays?: (plantDays: { plantId: number; day: string }[]) => Promise<void>;
+  /** Recomputes plants' live summary columns (power, totals) after their devices' statuses changed. */
+  refreshPlantSummaries?: (plantIds: readonly number[]) => Promise<void>;
   settings?: Partial<IngestSettings>;
 }) {
   const settings = { ...DEFAULT_INGEST_SETTINGS, ...deps.settings };
@@ -390,6 +392,8 @@ export function createIngestPipeline(deps: {
     async sweepOffline(multiple: number, offlineStatus: number): Promise<void> {
       const changed = await repository.markSilentDevicesOffline(multiple, new Date(), offlineStatus);
       await refreshPlantStatuses(changed.plantIds);
+      // An Offline device's power no longer counts: the plant list shows what the overview shows.
+      await deps.refreshPlantSummaries?.(changed.plantIds);
     },
 
     /** Commits whatever is queued and brings plant totals up to date (used at shutdown and by tests). */

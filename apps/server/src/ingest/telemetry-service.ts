@@ -43,6 +43,7 @@ export async function startTelemetry(
   const queries = createTelemetryQueries(db);
   const pipeline = createIngestPipeline({
     refreshPlantDays: queries.refreshPlantDays,
+    refreshPlantSummaries: queries.refreshPlantSummaries,
     repository,
     log,
     live,
