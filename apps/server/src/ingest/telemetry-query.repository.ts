@@ -1,5 +1,4 @@
 import { DeviceStatus } from '@sunward/contracts/device-status';
-import { DeviceStatus } from '@sunward/contracts/device-status';
 import { lttb, type SeriesPoint } from '@sunward/contracts/downsample';
 import { BUILT_IN_PROTOCOLS } from '@sunward/protocol/maps/index';
 import { pointIndex } from '@sunward/protocol/positions';
