@@ -295,6 +295,7 @@ export async function buildApp({
       repository: createDevicesRepository(db),
       access: createDeviceAccess(db),
       log: createOperationLog(db),
+      registry,
     }),
   });
   const firmwareService = createFirmwareService({

@@ -7,14 +7,15 @@ import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, inArray } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
-import { devices, readings } from '../db/schema.js';
+import { devices, gateways, readings } from '../db/schema.js';
 import { createScratchDatabase } from '../db/scratch-database.js';
 import { provisionDemoFleet } from '../features/fleet/demo-fleet.js';
 import { TEST_POSTGRES_URL } from '../test/harness.js';
+import { hashGatewayKey } from './gateway-auth.js';
 
 // The external-broker path: the machine's Mosquitto at 127.0.0.1:1883 and its PostgreSQL. Runs in the
 // api-postgres project (npm test says when that project is skipped).
@@ -141,6 +142,47 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('external broker (Mosqu
       await stopServer(server.child);
     }
   }, 60_000);
+
+  it('stores all 1,000 readings of a new gateway’s first 100 reports for 10 new devices, sent at once', async () => {
+    const server = await startServer(`d${run}`);
+    try {
+      const sn = `GWNEW${run}`.slice(0, 32);
+      await database.db.insert(gateways).values({ sn, keyHash: hashGatewayKey('unused-here') });
+      const client = await publisher(sn);
+      const sns = Array.from({ length: 10 }, (_, i) => `NW${run}${i}`.slice(0, 32));
+      const protocol = protocolById('sunspec-inverter-3p');
+      if (!protocol) throw new Error('no map');
+      const t0 = Date.now() - 200_000;
+      const payload = (i: number) =>
+        JSON.stringify({
+          v: 1,
+          seq: i + 1,
+          ts: t0 + i * 1000,
+          devices: sns.map((deviceSn) => ({
+            sn: deviceSn,
+            proto: protocol.id,
+            blocks: encodeValues(protocol, { W: 1000 + i, WH: 100_000 + i * 10 }).map((b) => ({
+              fc: b.functionCode,
+              addr: b.address,
+              hex: registersToHex(b.registers),
+            })),
+          })),
+        });
+      await Promise.all(Array.from({ length: 100 }, (_, i) => client.publishAsync(gatewayTopic(sn, 'report'), payload(i), { qos: 1 })));
+      const stored = async () => {
+        const ids = (await database.db.select({ id: devices.id }).from(devices).where(inArray(devices.sn, sns))).map((d) => d.id);
+        if (ids.length === 0) return 0;
+        const [row] = await database.db.select({ n: count() }).from(readings).where(inArray(readings.deviceId, ids));
+        return Number(row?.n ?? 0);
+      };
+      await waitFor(async () => (await stored()) >= 1000, 30_000);
+      // Acknowledged only once stored: no reading was refused while its device was being registered.
+      expect(server.output()).not.toContain('unknown_device');
+      expect(await stored()).toBe(1000);
+    } finally {
+      await stopServer(server.child);
+    }
+  }, 90_000);
 
   it('stores every QoS 1 report exactly once across a kill -9 of the server', async () => {
     const consumerId = `k${run}`;

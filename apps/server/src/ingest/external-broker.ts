@@ -35,12 +35,18 @@ export async function startExternalConsumer(deps: {
   onReply: (gatewaySn: string, payload: Buffer) => void;
 }): Promise<ExternalConsumer> {
   const { repository, pipeline, log } = deps;
-  const gatewayIds = new Map<string, number | null>();
+  const gatewayIds = new Map<string, number>();
   const base = deps.consumerId ?? `${hostname()}`;
 
+  // Only registered gateways are remembered: one registered after its first message (an import while it
+  // was already sending) is found on its next one, instead of having its reports dropped until a restart.
   async function gatewayId(sn: string): Promise<number | null> {
-    if (!gatewayIds.has(sn)) gatewayIds.set(sn, (await repository.gatewayCredentials(sn))?.id ?? null);
-    return gatewayIds.get(sn) ?? null;
+    const cached = gatewayIds.get(sn);
+    if (cached !== undefined) return cached;
+    const id = (await repository.gatewayCredentials(sn))?.id;
+    if (id === undefined) return null;
+    gatewayIds.set(sn, id);
+    return id;
   }
 
   async function handle(topic: string, payload: Buffer): Promise<void> {

@@ -2,6 +2,7 @@ import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import type { DeviceRegistryRepository } from './device-registry.repository.js';
 import { createIngestPipeline } from './ingest-pipeline.js';
 import { createLiveHub } from './live-hub.js';
 import type { TelemetryRepository } from './telemetry.repository.js';
@@ -43,9 +44,19 @@ function fakeRepository(writeBatch: WriteBatch): TelemetryRepository {
   return repository as TelemetryRepository;
 }
 
+/** No discovery; every device exists. */
+function fakeDeviceRegistry(): DeviceRegistryRepository {
+  return {
+    registerDiscoveredDevice: async () => false,
+    deletedDevices: async () => [],
+    existingDeviceIds: async (ids) => new Set(ids),
+  };
+}
+
 async function pipelineWith(writeBatch: WriteBatch) {
   const pipeline = createIngestPipeline({
     repository: fakeRepository(writeBatch),
+    deviceRegistry: fakeDeviceRegistry(),
     log: pino({ level: 'silent' }),
     live: createLiveHub(),
     settings: { maxBatchDelayMs: 1 },
@@ -108,6 +119,7 @@ describe('ingest pipeline', () => {
         batches.push(batch);
         return { statusChanges: [], energyDays: [] };
       }),
+      deviceRegistry: fakeDeviceRegistry(),
       log: pino({ level: 'silent' }),
       live: createLiveHub(),
       settings: { maxBatchDelayMs: 50 },

@@ -2,9 +2,12 @@ import { type DeviceStatusValue, worstStatus } from '@sunward/contracts/device-s
 import { protocolById } from '@sunward/protocol/maps/index';
 import type { FastifyBaseLogger } from 'fastify';
 import { isTransientConflict } from '../db/errors.js';
+import { storeSplitting } from './batch-split.js';
+import { createDeviceDiscovery } from './device-discovery.js';
+import type { DeviceRegistryRepository } from './device-registry.repository.js';
 import { statusFromReading } from './device-state.js';
 import type { LiveHub } from './live-hub.js';
-import { type DecodedReading, decodeReport, parseReport, type RejectReason } from './report-decoder.js';
+import { type DecodeContext, type DecodedReading, decodeReport, parseReport, type RejectReason } from './report-decoder.js';
 import { createSequenceGaps } from './sequence-gaps.js';
 import type { DeviceRecord, TelemetryRepository } from './telemetry.repository.js';
 
@@ -44,10 +47,19 @@ export const DEFAULT_INGEST_SETTINGS: IngestSettings = {
 
 interface Pending {
   gatewayId: number;
+  gatewaySn: string;
   seq: number;
   readings: DecodedReading[];
   done: () => void;
   fail: (error: unknown) => void;
+}
+
+/** Some or all readings of one report: a batch that the database refuses on its data is split into parts. */
+interface Part {
+  report: Pending;
+  gatewayId: number;
+  seq: number;
+  readings: DecodedReading[];
 }
 
 export interface IngestStats {
@@ -64,6 +76,8 @@ export interface IngestStats {
  */
 export function createIngestPipeline(deps: {
   repository: TelemetryRepository;
+  /** Discovery, deleted devices, and which devices still exist. */
+  deviceRegistry: DeviceRegistryRepository;
   log: FastifyBaseLogger;
   live: LiveHub;
   /** Recomputes plant-level daily energy for plant-days that received readings. */
@@ -76,6 +90,26 @@ export function createIngestPipeline(deps: {
   const { repository, log, live } = deps;
   const devicesBySn = new Map<string, DeviceRecord>();
   const devicesById = new Map<number, DeviceRecord>();
+  // `${gatewayId}|${sn}` of devices users deleted: refused, never discovered again.
+  let deletedDevices = new Set<string>();
+  const discovery = createDeviceDiscovery({
+    cached: (sn) => devicesBySn.get(sn),
+    load: async (sn) => {
+      const device = await repository.findDevice(sn);
+      if (device) remember(device);
+      return device;
+    },
+    isDeleted: (gatewayId, sn) => deletedDevices.has(`${gatewayId}|${sn}`),
+    register: async (device) => {
+      const protocol = protocolById(device.protocolId);
+      if (!protocol) return false;
+      return deps.deviceRegistry.registerDiscoveredDevice({
+        ...device,
+        family: protocol.family,
+        maxPerGateway: settings.maxDevicesPerGateway,
+      });
+    },
+  });
   const openEvents = new Map<number, Set<number>>();
   // Per device, the time of the newest reading whose events were followed.
   const eventCursor = new Map<number, number>();
@@ -132,6 +166,10 @@ export function createIngestPipeline(deps: {
     devicesById.set(device.id, device);
   }
 
+  async function loadDeletedDevices(): Promise<Set<string>> {
+    return new Set((await deps.deviceRegistry.deletedDevices()).map((d) => `${d.gatewayId}|${d.sn}`));
+  }
+
   function reject(reason: RejectReason, gatewaySn: string, detail?: string, sn?: string) {
     stats.rejected[reason] = (stats.rejected[reason] ?? 0) + 1;
     log.warn({ event: 'report_rejected', reason, gateway: gatewaySn, device: sn, detail }, 'report rejected');
@@ -158,6 +196,84 @@ export function createIngestPipeline(deps: {
     queue = [];
     queuedReadings = 0;
     if (batch.length === 0) return;
+    try {
+      await storeReports(batch);
+    } catch (error) {
+      // storeReports settles every report itself; this is the last guard: no error escapes the pipeline.
+      log.error({ err: error, reports: batch.length }, 'ingest batch failed: reports not acknowledged');
+      for (const p of batch) p.fail(error);
+    } finally {
+      while (waiters.length > 0 && queuedReadings < settings.maxPendingReadings) waiters.shift()?.();
+    }
+  }
+
+  /**
+   * Stores a batch of reports and settles each: acknowledged when stored (or refused), failed when the
+   * database could not take it (the gateway resends). A batch refused on one report's data is split
+   * (batch-split.ts) so that the others are stored and only the refusing reading is refused.
+   */
+  async function storeReports(batch: readonly Pending[]): Promise<void> {
+    const failures = new Map<Pending, unknown>();
+    await storeSplitting<Part>(
+      batch.map((report) => ({ report, gatewayId: report.gatewayId, seq: report.seq, readings: report.readings })),
+      {
+        write: async (parts) => {
+          const failed = await writeParts(parts);
+          if (failed) throw failed.error;
+        },
+        split: (part) => (part.readings.length > 1 ? part.readings.map((r) => ({ ...part, readings: [r] })) : [part]),
+        dropDeleted: dropDeletedDevices,
+        stored: () => undefined,
+        refused: (part, error) => {
+          log.error(
+            { err: error, gateway: part.report.gatewaySn, seq: part.seq },
+            'reading refused by the database: acknowledged, not stored',
+          );
+          for (const r of part.readings) reject('unstorable', part.report.gatewaySn, String(error), devicesById.get(r.deviceId)?.sn);
+        },
+        failed: (parts, error) => {
+          for (const part of parts) failures.set(part.report, error);
+        },
+      },
+    );
+    if (failures.size > 0)
+      log.error({ err: failures.values().next().value, reports: failures.size }, 'ingest batch failed: reports not acknowledged');
+    for (const p of batch) {
+      if (failures.has(p)) p.fail(failures.get(p));
+      else {
+        stats.reportsStored++;
+        p.done();
+      }
+    }
+  }
+
+  /** After a foreign-key refusal: drops (refuses) the readings of devices deleted since they were decoded. */
+  async function dropDeletedDevices(parts: Part[]): Promise<Part[] | null> {
+    const ids = [...new Set(parts.flatMap((p) => p.readings.map((r) => r.deviceId)))];
+    const existing = await deps.deviceRegistry.existingDeviceIds(ids);
+    const gone = new Set(ids.filter((id) => !existing.has(id)));
+    if (gone.size === 0) return null;
+    const sns = new Map<number, string | undefined>();
+    for (const id of gone) {
+      const device = devicesById.get(id);
+      sns.set(id, device?.sn);
+      if (!device) continue;
+      devicesById.delete(id);
+      if (devicesBySn.get(device.sn)?.id === id) devicesBySn.delete(device.sn);
+      if (device.gatewayId !== null) deletedDevices.add(`${device.gatewayId}|${device.sn}`);
+    }
+    return parts.map((part) => {
+      for (const r of part.readings)
+        if (gone.has(r.deviceId)) reject('deleted_device', part.report.gatewaySn, undefined, sns.get(r.deviceId));
+      return { ...part, readings: part.readings.filter((r) => !gone.has(r.deviceId)) };
+    });
+  }
+
+  /**
+   * Writes one batch of report parts in one transaction, then publishes what changed. Returns the error
+   * when it was not stored: storeReports then splits the batch or fails its reports.
+   */
+  async function writeParts(batch: readonly Part[]): Promise<{ error: unknown } | null> {
     const readings = batch.flatMap((p) => p.readings);
     // The newest reading per device drives realtime, status and events.
     const latest = new Map<number, DecodedReading>();
@@ -244,7 +360,8 @@ export function createIngestPipeline(deps: {
         clearEvents: toClear,
         gateways: [...gatewayRows.values()].sort((a, b) => a.gatewayId - b.gatewayId),
       });
-      await recordNameplates(latest.values());
+      // The batch is committed: what follows must not make it look unstored.
+      await recordNameplates(latest.values()).catch((error: unknown) => log.error({ err: error }, 'device nameplates not recorded'));
       for (const [deviceId, open] of eventState) openEvents.set(deviceId, open);
       for (const r of newest) if (r.ts.getTime() > (eventCursor.get(r.deviceId) ?? 0)) eventCursor.set(r.deviceId, r.ts.getTime());
       // Every plant-day whose device-days changed (late readings also change the day after theirs).
@@ -256,11 +373,9 @@ export function createIngestPipeline(deps: {
       // so several server processes sharing the ingest agree.
       const changedPlants = new Set<number>();
       for (const change of statusChanges) if (change.plantId !== null) changedPlants.add(change.plantId);
-      await refreshPlantStatuses([...changedPlants]);
+      await refreshPlantStatuses([...changedPlants]).catch((error: unknown) => log.error({ err: error }, 'plant statuses not refreshed'));
       stats.batches++;
-      stats.reportsStored += batch.length;
       stats.readingsStored += readings.length;
-      for (const p of batch) p.done();
       // Stored event changes, for the alarm notifier (it fans them out to people off this path).
       for (const e of toOpen)
         live.publish({
@@ -295,11 +410,9 @@ export function createIngestPipeline(deps: {
         });
       }
     } catch (error) {
-      log.error({ err: error, reports: batch.length }, 'ingest batch failed: reports not acknowledged');
-      for (const p of batch) p.fail(error);
-    } finally {
-      while (waiters.length > 0 && queuedReadings < settings.maxPendingReadings) waiters.shift()?.();
+      return { error };
     }
+    return null;
   }
 
   async function refreshPlantStatuses(plantIds: readonly number[]) {
@@ -334,15 +447,17 @@ export function createIngestPipeline(deps: {
 
     async start(): Promise<void> {
       for (const device of await repository.loadDevices()) remember(device);
+      deletedDevices = await loadDeletedDevices();
       for (const e of await repository.openEvents()) openEvents.set(e.deviceId, (openEvents.get(e.deviceId) ?? new Set()).add(e.code));
     },
 
     /** Reloads every cached device after the registry changed (plants created or deleted, gateways bound). */
     async reloadDevices(): Promise<void> {
-      const fresh = await repository.loadDevices();
+      const [fresh, deleted] = await Promise.all([repository.loadDevices(), loadDeletedDevices()]);
       devicesBySn.clear();
       devicesById.clear();
       for (const device of fresh) remember(device);
+      deletedDevices = deleted;
     },
 
     /** Forget cached devices after the registry changed (a plant was created, a device moved). */
@@ -358,32 +473,51 @@ export function createIngestPipeline(deps: {
         reject(parsed.reason, gateway.sn, parsed.detail);
         return;
       }
-      // Devices added since start are looked up once, then cached.
-      for (const d of parsed.report.devices) {
-        if (devicesBySn.has(d.sn)) continue;
-        await this.refreshDevice(d.sn);
-        // Auto-discovery: a device the gateway reports for the first time, with a register map we
-        // know, joins the registry under that gateway (and its plant), as data loggers' devices do.
-        const protocol = devicesBySn.has(d.sn) ? undefined : protocolById(d.proto);
-        if (
-          protocol &&
-          (await repository.discoverDevice(d.sn, gateway.id, protocol.id, protocol.family, settings.maxDevicesPerGateway, d.parent))
-        )
-          await this.refreshDevice(d.sn);
-      }
-      const decoded = decodeReport(parsed.report, {
+      const report = parsed.report;
+      // Devices added since start are looked up once, then cached; a registration under way is waited for.
+      await discovery.lookUp(report.devices.map((d) => d.sn));
+      const context: DecodeContext = {
         gatewayId: gateway.id,
         now: new Date(),
         maxAgeMs: settings.maxAgeMs,
         maxFutureMs: settings.maxFutureMs,
         findDevice: (sn) => devicesBySn.get(sn),
         findProtocol: protocolById,
+      };
+      // Auto-discovery: a device the gateway reports for the first time, with a register map we know, is
+      // decoded as if registered (under a stand-in id); only a reading that decodes registers it.
+      const candidates = new Map<string, { id: number; protocolId: string }>();
+      for (const d of report.devices)
+        if (!candidates.has(d.sn) && protocolById(d.proto) && discovery.mayDiscover(gateway.id, d.sn))
+          candidates.set(d.sn, { id: -1 - candidates.size, protocolId: d.proto });
+      let decoded = decodeReport(report, {
+        ...context,
+        findDevice: (sn) => {
+          const candidate = candidates.get(sn);
+          return devicesBySn.get(sn) ?? (candidate && { id: candidate.id, gatewayId: gateway.id, protocolId: candidate.protocolId });
+        },
       });
-      for (const r of decoded.rejected) reject(r.reason, gateway.sn, r.detail, r.sn);
+      const decodedNew = new Set(decoded.readings.filter((r) => r.deviceId < 0).map((r) => r.deviceId));
+      if (decodedNew.size > 0) {
+        await Promise.all(
+          report.devices
+            .filter((d) => decodedNew.has(candidates.get(d.sn)?.id ?? 0) && candidates.get(d.sn)?.protocolId === d.proto)
+            .map((d) => discovery.register({ sn: d.sn, gatewayId: gateway.id, protocolId: d.proto, parentSn: d.parent })),
+        );
+        // Decoded again against the registry as it now is: a device that could not be added is refused.
+        decoded = decodeReport(report, context);
+      }
+      for (const r of decoded.rejected)
+        reject(
+          r.reason === 'unknown_device' && r.sn && deletedDevices.has(`${gateway.id}|${r.sn}`) ? 'deleted_device' : r.reason,
+          gateway.sn,
+          r.detail,
+          r.sn,
+        );
       if (decoded.readings.length === 0) return;
       while (queuedReadings >= settings.maxPendingReadings) await new Promise<void>((resolve) => waiters.push(resolve));
       await new Promise<void>((done, fail) => {
-        queue.push({ gatewayId: gateway.id, seq: decoded.seq, readings: decoded.readings, done, fail });
+        queue.push({ gatewayId: gateway.id, gatewaySn: gateway.sn, seq: decoded.seq, readings: decoded.readings, done, fail });
         queuedReadings += decoded.readings.length;
         schedule();
       });

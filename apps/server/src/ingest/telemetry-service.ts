@@ -5,6 +5,7 @@ import type { Database } from '../db/client.js';
 import { createSecretThrottle } from '../features/auth/secret-throttle.js';
 import { createSecretThrottleRepository } from '../features/auth/secret-throttle.repository.js';
 import { type CommandChannel, createCommandChannel } from './command-channel.js';
+import { createDeviceRegistryRepository } from './device-registry.repository.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
 import { type ExternalConsumer, startExternalConsumer } from './external-broker.js';
 import { createIngestPipeline, type IngestPipeline, type IngestSettings } from './ingest-pipeline.js';
@@ -45,6 +46,7 @@ export async function startTelemetry(
     refreshPlantDays: queries.refreshPlantDays,
     refreshPlantSummaries: queries.refreshPlantSummaries,
     repository,
+    deviceRegistry: createDeviceRegistryRepository(db),
     log,
     live,
     // With an external broker each consumer connection holds one report until it is stored: flush as soon as all of them wait.

@@ -184,12 +184,21 @@ export function createDevicesRepository(db: Database) {
       await db.execute(sql`update devices set alias = ${alias} where id = ${id}`);
     },
 
-    /** Deletes devices (and their slave packs); readings go with them (retention drops old partitions). */
+    /**
+     * Deletes devices (and their slave packs); readings go with them (retention drops old partitions).
+     * Each is recorded as deleted from its gateway, so ingest refuses it instead of discovering it again.
+     */
     async remove(ids: readonly number[]): Promise<string[]> {
       if (ids.length === 0) return [];
       const rows = await queryRows<{ sn: string }>(
         db,
-        sql`delete from devices where id = any(${sql.param([...ids])}::int[]) or parent_id = any(${sql.param([...ids])}::int[]) returning sn`,
+        sql`with gone as (
+              delete from devices where id = any(${sql.param([...ids])}::int[]) or parent_id = any(${sql.param([...ids])}::int[])
+              returning sn, gateway_id),
+            marked as (
+              insert into deleted_devices (gateway_id, sn) select gateway_id, sn from gone where gateway_id is not null
+              on conflict do nothing)
+            select sn from gone`,
       );
       await db.execute(sql`delete from readings where device_id = any(${sql.param([...ids])}::int[])`);
       return rows.map((r) => r.sn);

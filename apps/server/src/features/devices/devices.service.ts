@@ -24,6 +24,7 @@ import type { PlantAccessLevel } from '@sunward/contracts/plants';
 import { isDeviceAlias } from '@sunward/contracts/validators';
 import { roleIndex } from '@sunward/protocol/positions';
 import type { Database } from '../../db/client.js';
+import type { RegistryEvents } from '../../ingest/registry-events.js';
 import { createTelemetryQueries } from '../../ingest/telemetry-query.repository.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -66,6 +67,8 @@ export function createDevicesService(deps: {
   repository: DevicesRepository;
   access: DeviceAccess;
   log: OperationLog;
+  /** Deleting a device stops its ingest before the API answers (the pipeline reloads its device cache). */
+  registry: RegistryEvents;
   now?: () => number;
 }) {
   const { repository, access, log } = deps;
@@ -360,6 +363,7 @@ export function createDevicesService(deps: {
         .flat()
         .map((s) => s.sn);
       const gone = await repository.remove(allowed.map((d) => d.id));
+      if (gone.length > 0) await deps.registry.changed();
       await log.record(auth, [
         ...allowed.map((d) => ({
           action: `${kind}.delete`,
