@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   date,
   doublePrecision,
@@ -1009,3 +1010,37 @@ export const signInChallenges = pgTable('sign_in_challenges', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * The embedded broker's persistent sessions (gateways connect with clean session = false): each client's
+ * subscriptions, so a reconnect after a server restart finds its session (sessionPresent)…
+ */
+export const mqttSubscriptions = pgTable(
+  'mqtt_subscriptions',
+  {
+    clientId: text('client_id').notNull(),
+    topic: text('topic').notNull(),
+    qos: smallint('qos').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.topic] })],
+);
+
+/** …and the QoS 1 messages (commands) it has not acknowledged yet, in order; deleted on PUBACK. */
+export const mqttOutgoing = pgTable(
+  'mqtt_outgoing',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    clientId: text('client_id').notNull(),
+    /** The broker process and its message counter: the packet's identity inside aedes. */
+    brokerId: text('broker_id').notNull(),
+    brokerCounter: bigint('broker_counter', { mode: 'number' }).notNull(),
+    topic: text('topic').notNull(),
+    /** Base64 of the payload bytes. */
+    payload: text('payload').notNull(),
+    qos: smallint('qos').notNull(),
+    /** The packet identifier once sent (null while never sent). */
+    messageId: integer('message_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('mqtt_outgoing_packet').on(t.clientId, t.brokerId, t.brokerCounter)],
+);
