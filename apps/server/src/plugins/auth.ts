@@ -32,12 +32,12 @@ export interface RouteAccessEntry {
   method: string;
   url: string;
   access: RouteAccess | undefined;
-  /** The route's request schemas, so the tenant-isolation test can build requests for every route. */
-  schema?: { body?: unknown; querystring?: unknown; params?: unknown };
   /** What the caller must hold (the key, 'signed-in' or 'public'). */
   requires: RequiredAccess | undefined;
   /** Whether the call changes state (its method, or its name for a GET). */
   changesState: boolean;
+  /** The route's request schemas, so the tenant-isolation test can build requests for every route. */
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 declare module 'fastify' {

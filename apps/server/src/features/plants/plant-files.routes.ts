@@ -59,7 +59,7 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/plant/thumbnail',
     {
-      config: { access: 'station.view' },
+      config: { access: { kind: 'manage', key: 'station.edit' } },
       schema: {
         tags: TAGS,
         summary: 'Uploads a plant picture (multipart field "file": JPG/JPEG/PNG, 3 MB or the PLANT_PICTURE_MAX_MB setting)',
@@ -118,7 +118,7 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/predicted/import',
     {
-      config: { access: 'station.import' },
+      config: { access: { kind: 'manage', key: 'station.import' } },
       schema: {
         tags: TAGS,
         summary: 'Imports predicted generation from one .xlsx or .xls file (multipart: plantId, file; column A date, column B kWh)',
