@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     'history-days': { type: 'string' },
     'history-interval': { type: 'string' },
     'history-concurrency': { type: 'string' },
+    'history-burst': { type: 'string' },
   },
 });
 if (!args.fleet) {
@@ -56,9 +57,9 @@ const handlers: ReturnType<typeof createCommandHandler>[] = [];
 const historyDays = args['history-days'] ? Number(args['history-days']) : 0;
 const startedAt = Date.now();
 // Gateways sending their history at the same time; the others wait their turn (store and forward).
-const historySlots = createSlots(args['history-concurrency'] ? Number(args['history-concurrency']) : 4);
-// Reports of one gateway in flight (sent, not yet acknowledged = stored) during its backlog.
-const BACKLOG_WINDOW = 16;
+const historySlots = createSlots(args['history-concurrency'] ? Number(args['history-concurrency']) : 20);
+// Reports of one gateway sent together during its backlog, before waiting for their acknowledgements (= stored).
+const BACKLOG_BURST = args['history-burst'] ? Number(args['history-burst']) : 32;
 const playing = fleet.gateways.filter((g) => !g.spare);
 const progress = historyProgress({
   gateways: historyDays > 0 ? playing.length : 0,
@@ -158,13 +159,15 @@ for (const gateway of fleet.gateways) {
     const sendBacklog = async (): Promise<number> => {
       await historySlots.acquire();
       try {
-        const inFlight = new Set<Promise<void>>();
+        // Reports go in bursts: the broker handles what arrived together at once (one ingest batch) and
+        // reads a connection's next packets only when those are stored, so one at a time would crawl.
+        let inFlight: Promise<void>[] = [];
         const send = async (report: Omit<ReportPayload, 'v' | 'seq'>) => {
-          while (inFlight.size >= BACKLOG_WINDOW) await Promise.race(inFlight);
-          const acked: Promise<void> = connection.publishReport(report).then(() => {
-            inFlight.delete(acked);
-          });
-          inFlight.add(acked);
+          if (inFlight.length >= BACKLOG_BURST) {
+            await Promise.all(inFlight);
+            inFlight = [];
+          }
+          inFlight.push(connection.publishReport(report));
           progress.readings(report.devices.length);
         };
         const held: Omit<ReportPayload, 'v' | 'seq'>[] = [];
