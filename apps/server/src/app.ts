@@ -96,7 +96,7 @@ import { createMailer } from './lib/mailer.js';
 import { authPlugin } from './plugins/auth.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { consolePlugin } from './plugins/console.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './plugins/errors.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { requestLanguagePlugin } from './plugins/request-language.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -146,6 +146,10 @@ export async function buildApp({
     requestIdHeader: false,
     trustProxy: false,
     bodyLimit: 1024 * 1024,
+    // Refusals before routing (undecodable path, huge parameter, request line or headers over Node's limit)
+    // still answer the envelope with code 4 (plugins/errors.ts).
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,8 +1,10 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { Code, httpStatusForCode, type ResponseCode } from '@sunward/contracts/codes';
 import type { ValidationIssue } from '@sunward/contracts/envelope';
-import type { Language } from '@sunward/contracts/languages';
+import { DEFAULT_LANGUAGE, type Language, languageFromAcceptLanguage } from '@sunward/contracts/languages';
 import { isMessageKey, type MessageKey, translate } from '@sunward/contracts/messages';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError } from '../lib/envelope.js';
@@ -53,16 +55,111 @@ export function describeIssue(language: Language, issue: ZodLikeIssue): Validati
 // Refusals bypass the route's response schema, which describes only the success payload.
 const serializeEnvelope = (payload: unknown) => JSON.stringify(payload);
 
-function send(reply: FastifyReply, code: ResponseCode, message: string, data: unknown = null) {
-  return reply
-    .status(httpStatusForCode(code))
-    .type('application/json; charset=utf-8')
-    .serializer(serializeEnvelope)
-    .send({ code, data, message });
+function send(reply: FastifyReply, code: ResponseCode, message: string, data: unknown = null, status = httpStatusForCode(code)) {
+  return reply.status(status).type('application/json; charset=utf-8').serializer(serializeEnvelope).send({ code, data, message });
+}
+
+/** Code 4 naming one field, shaped like a schema refusal: `{errors: [{field, message}]}`. */
+function sendFieldProblem(reply: FastifyReply, language: Language, field: string, key: MessageKey, status = 400) {
+  const problem = translate(language, key);
+  return send(
+    reply,
+    Code.VALIDATION,
+    translate(language, 'validation.field', { field, problem }),
+    { errors: [{ field, message: problem }] },
+    status,
+  );
+}
+
+/**
+ * The first text (value or key) in a parsed query, path or body that holds a NUL character, as the field
+ * path a schema refusal would name (`keyword`, `gateways.0.sn`); undefined when there is none. PostgreSQL
+ * cannot store NUL in text or jsonb, so it is refused before any route sees it. Files (Buffers) are bytes,
+ * not text, and are not looked into.
+ */
+export function fieldWithNul(value: unknown): string | undefined {
+  // Breadth first, so the shallowest field is named, as a reader scans the form.
+  const pending: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  for (let i = 0, next = pending[0]; next; next = pending[++i]) {
+    const { value: v, path } = next;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return path.join('.') || 'body';
+      continue;
+    }
+    if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) continue;
+    for (const [key, inner] of Object.entries(v)) {
+      if (key.includes('\u0000')) return [...path, key].join('.');
+      pending.push({ value: inner, path: [...path, key] });
+    }
+  }
+  return undefined;
+}
+
+/** What a framework refusal of the request itself (not of a field) is, by Fastify's error code or status. */
+function requestProblem(error: FastifyError): { field: string; key: MessageKey; status: number } {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH' || error.statusCode === 414)
+    return { field: 'url', key: 'validation.urlTooLong', status: 414 };
+  if (error.code === 'FST_ERR_BAD_URL') return { field: 'url', key: 'validation.invalidFormat', status: 400 };
+  if (error.statusCode === 413) return { field: 'body', key: 'validation.bodyTooLarge', status: 413 };
+  if (error.statusCode === 415) return { field: 'body', key: 'validation.mediaType', status: 415 };
+  return { field: 'body', key: 'validation.body', status: 400 };
+}
+
+/**
+ * Fastify's `frameworkErrors`: a path it cannot decode or a parameter longer than its limit, refused
+ * before routing (no hook has run, so the language comes from Accept-Language here).
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const language = languageFromAcceptLanguage(request.headers['accept-language']) ?? DEFAULT_LANGUAGE;
+  const { field, key, status } = requestProblem(error);
+  return sendFieldProblem(reply, language, field, key, status);
+}
+
+/**
+ * Node's `clientError`: a request the HTTP parser refuses (request line or headers over Node's 16 KB,
+ * malformed HTTP). There is no request object, so the envelope is written on the socket: 414 when the
+ * request line itself is too long (a huge query), 431 for huge headers, 400 otherwise, in the language the
+ * request's Accept-Language asked for when its bytes show it.
+ */
+export function clientErrorHandler(error: ConnectionError, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Node hands the bytes it had read as a Buffer (Fastify's type describes its JSON form).
+  const packet: unknown = error.rawPacket;
+  const raw = Buffer.isBuffer(packet) ? packet.toString('latin1') : '';
+  const accept = /\r\naccept-language:[ \t]*([^\r\n]{1,200})/i.exec(raw)?.[1];
+  const language = languageFromAcceptLanguage(accept) ?? DEFAULT_LANGUAGE;
+  const lineEnd = raw.indexOf('\r\n');
+  const [status, field, key]: [number, string, MessageKey] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? lineEnd === -1 || lineEnd > 8192
+        ? [414, 'url', 'validation.urlTooLong']
+        : [431, 'headers', 'validation.headersTooLarge']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'body', 'validation.body']
+        : [400, 'request', 'validation.body'];
+  const problem = translate(language, key);
+  const body = JSON.stringify({
+    code: Code.VALIDATION,
+    data: { errors: [{ field, message: problem }] },
+    message: translate(language, 'validation.field', { field, problem }),
+  });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  socket.destroy();
 }
 
 /** Every failure leaves as the spec's envelope with a localised message; nothing leaks a stack trace. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  // Text with a NUL character is refused in one place, for every route, naming the field (code 4).
+  app.addHook('preValidation', async (request, reply) => {
+    for (const part of [request.params, request.query, request.body]) {
+      const field = fieldWithNul(part);
+      if (field !== undefined) return sendFieldProblem(reply, request.language, field, 'validation.nulCharacter');
+    }
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const language = request.language;
     if (error instanceof ApiError) {
@@ -76,19 +173,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         : translate(language, 'code.4');
       return send(reply, Code.VALIDATION, message, { errors });
     }
-    // Malformed JSON, wrong content type, oversize body: the client's fault, so code 4.
+    // Malformed JSON, wrong content type, oversize body, too long a parameter: the client's fault, so code 4.
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       if (error.statusCode === 429) return send(reply, Code.RATE_LIMITED, translate(language, 'code.429'));
-      const field = 'body';
-      const problem = translate(language, 'validation.body');
-      return reply
-        .status(error.statusCode === 413 ? 413 : 400)
-        .serializer(serializeEnvelope)
-        .send({
-          code: Code.VALIDATION,
-          data: { errors: [{ field, message: problem }] },
-          message: translate(language, 'validation.field', { field, problem }),
-        });
+      const { field, key, status } = requestProblem(error);
+      return sendFieldProblem(reply, language, field, key, status);
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, Code.SERVER_ERROR, translate(language, 'code.500'));
