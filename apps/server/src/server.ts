@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/client.js';
 import { createAuthRepository } from './features/auth/auth.repository.js';
+import { demoHistoryIngestSettings } from './features/fleet/demo-history.js';
 import { FAILURE_WINDOW_MS } from './features/auth/secret-throttle.js';
 import { createSecretThrottleRepository } from './features/auth/secret-throttle.repository.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
@@ -48,7 +49,7 @@ export async function startServer(config: Config, options: { logger?: boolean } 
       commands: () => telemetry?.commands,
       logger: options.logger ?? true,
     });
-    telemetry = await startTelemetry(config, database.db, app.log, live);
+    telemetry = await startTelemetry(config, database.db, app.log, live, demoHistoryIngestSettings(config));
     const { pipeline } = telemetry;
     registry.onChange(() => pipeline.reloadDevices());
     const seededAdmin = await seedPlatformAdmin(
