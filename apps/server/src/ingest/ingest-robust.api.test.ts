@@ -6,6 +6,7 @@ import { count, eq, inArray } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, readings } from '../db/schema.js';
+import { createDevicesRepository } from '../features/devices/devices.repository.js';
 import { call, signIn } from '../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../test/harness.js';
 
@@ -165,6 +166,31 @@ describe('deleting a device its gateway still reports (15.3)', () => {
     // Deleted stays deleted: not discovered again.
     expect(await deviceId('DLMTR00001')).toBeUndefined();
     expect(a.connected && b.connected).toBe(true);
+  });
+});
+
+describe('a delete the pipeline has not heard of (another server process, 15.3)', () => {
+  it('fails no batch on the foreign key: the deleted device’s readings are refused, the rest stored', async () => {
+    const a = await gateway('GWRACE0001');
+    const b = await gateway('GWRACE0002');
+    const t0 = Date.now() - 100_000;
+    const reportA = (seq: number) =>
+      report(seq, t0 + seq * 1000, [device('RCMTR00001', 'sunspec-meter-3p'), device('RCINV00001', 'sunspec-inverter-3p')]);
+    const reportB = (seq: number) => report(seq, t0 + seq * 1000, [device('RCINV00002', 'sunspec-inverter-3p')]);
+    await Promise.all([publish(a, 'GWRACE0001', reportA(1)), publish(b, 'GWRACE0002', reportB(1))]);
+    // Deleted in the database only: this pipeline's cache still holds the meter, as when the delete
+    // commits between decoding a report and writing its batch.
+    const meterId = await deviceId('RCMTR00001');
+    if (meterId === undefined) throw new Error('meter not discovered');
+    await createDevicesRepository(server.database.db).remove([meterId]);
+    const before = server.telemetry.pipeline.stats.rejected.deleted_device ?? 0;
+    await Promise.all([publish(a, 'GWRACE0001', reportA(2)), publish(b, 'GWRACE0002', reportB(2))]);
+    expect(await storedFor(['RCINV00001'])).toBe(2);
+    expect(await storedFor(['RCINV00002'])).toBe(2);
+    expect((server.telemetry.pipeline.stats.rejected.deleted_device ?? 0) - before).toBe(1);
+    await publish(a, 'GWRACE0001', reportA(3));
+    expect(await deviceId('RCMTR00001')).toBeUndefined();
+    expect(await storedFor(['RCINV00001'])).toBe(3);
   });
 });
 
