@@ -68,8 +68,29 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
-/** What a member who must still set up two-factor sign-in may call: their own account, the shell's basics. */
-const ENROLMENT_PATHS = ['/api/v1/user', '/api/v1/permission', '/api/v1/message/count', '/api/v1/live', '/api/v1/files/avatars'];
+/**
+ * What a member who must still set up two-factor sign-in may call, by method and route: their own account
+ * and the shell's basics, so the console's personal settings can enrol them. Every other signed-in route
+ * (the live stream of plant events included, and any route added later) answers 115 until it is set up.
+ */
+export const ENROLMENT_ROUTES: ReadonlySet<string> = new Set([
+  'GET /api/v1/user',
+  'GET /api/v1/permission',
+  'GET /api/v1/message/count',
+  'GET /api/v1/user/accountInfo',
+  'GET /api/v1/user/personalized',
+  'POST /api/v1/user/personalized',
+  'POST /api/v1/user/avatar',
+  'POST /api/v1/user/:userId',
+  'POST /api/v1/user/:userId/pwd',
+  'POST /api/v1/user/twoFactor/setup',
+  'POST /api/v1/user/twoFactor/enable',
+]);
+
+function isEnrolmentRoute(request: FastifyRequest): boolean {
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  return ENROLMENT_ROUTES.has(`${method} ${request.routeOptions.url}`);
+}
 
 export const authPlugin = fp<{ authRepository: AuthRepository; permissionsRepository: PermissionsRepository }>(
   async (app: FastifyInstance, { authRepository, permissionsRepository }) => {
@@ -101,9 +122,8 @@ export const authPlugin = fp<{ authRepository: AuthRepository; permissionsReposi
       const row = await authRepository.findByAccessToken(hashToken(token), new Date());
       if (!row) throw new ApiError(Code.TOKEN_INVALID);
       // A member whose company requires two-factor sign-in reaches only what setting it up needs (the console
-      // sends them to personal settings); everything else waits until it is set up (115).
-      if (row.mustEnrolTwoFactor && !ENROLMENT_PATHS.some((prefix) => request.url.startsWith(prefix)))
-        throw new ApiError(Code.TWO_FACTOR_SETUP_REQUIRED);
+      // sends them to personal settings); everything else waits until it is set up (115): default deny.
+      if (row.mustEnrolTwoFactor && !isEnrolmentRoute(request)) throw new ApiError(Code.TWO_FACTOR_SETUP_REQUIRED);
       const { mustEnrolTwoFactor: _, ...session } = row;
       const permissions = await permissionsRepository.keysOfRole(row.roleId);
       request.auth = { ...session, permissions, ip: request.ip };
