@@ -194,14 +194,13 @@ describe('password asked again', () => {
     // An address gets 3 × 3 = 9 failures; each account only 2, so no account is locked.
     const users = await Promise.all(Array.from({ length: 5 }, () => userWithToken(ip)));
     const answers: number[] = [];
-    for (const user of users)
-      for (const n of [1, 2]) {
-        const gateway = await newGateway();
-        const plant = await post<{ id: number }>('/api/v1/plant', plantInput(gateway), user.token);
+    for (const user of users) {
+      const plant = await post<{ id: number }>('/api/v1/plant', plantInput(await newGateway()), user.token);
+      for (const n of [1, 2])
         answers.push(
           (await post(`/api/v1/plant/${plant.data.id}/transfer`, { account: ADMIN.account, password: `x${n}` }, user.token, ip)).code,
         );
-      }
+    }
     expect(answers.slice(0, 8).every((c) => c === Code.OWNER_PASSWORD_WRONG)).toBe(true);
     expect(answers[8]).toBe(Code.TOO_MANY_ATTEMPTS);
     expect(answers[9]).toBe(Code.TOO_MANY_ATTEMPTS);
