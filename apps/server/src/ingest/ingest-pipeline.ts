@@ -460,12 +460,6 @@ export function createIngestPipeline(deps: {
       deletedDevices = deleted;
     },
 
-    /** Forget cached devices after the registry changed (a plant was created, a device moved). */
-    async refreshDevice(sn: string): Promise<void> {
-      const device = await repository.findDevice(sn);
-      if (device) remember(device);
-    },
-
     /** Resolves when the report is committed; rejects if storing it failed (the broker then does not ack). */
     async submitReport(gateway: { id: number; sn: string }, payload: Buffer): Promise<void> {
       const parsed = parseReport(payload);

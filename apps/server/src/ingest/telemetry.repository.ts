@@ -306,30 +306,6 @@ export function createTelemetryRepository(db: Database) {
       return selectDeviceRecords();
     },
 
-    /**
-     * Registers a device a gateway reported for the first time, under the gateway's plant, unless the
-     * serial number is taken or the gateway already has `maxPerGateway` devices. True when added.
-     */
-    async discoverDevice(
-      sn: string,
-      gatewayId: number,
-      protocolId: string,
-      family: string,
-      maxPerGateway: number,
-      parentSn?: string,
-    ): Promise<boolean> {
-      // A slave pack's master must be a device of the same gateway, else the link is ignored.
-      const parent = parentSn ? sql`(select p.id from devices p where p.sn = ${parentSn} and p.gateway_id = ${gatewayId})` : sql`null::int`;
-      const rows = await queryRows<{ id: number }>(
-        db,
-        sql`insert into devices (sn, gateway_id, plant_id, family, protocol_id, model, parent_id)
-            select ${sn}, g.id, g.plant_id, ${family}, ${protocolId}, ${protocolId}, ${parent} from gateways g
-            where g.id = ${gatewayId} and (select count(*) from devices d where d.gateway_id = g.id) < ${maxPerGateway}
-            on conflict (sn) do nothing returning id`,
-      );
-      return rows.length > 0;
-    },
-
     /** Brand, model and firmware as the devices report them (only sent when they change). */
     async updateNameplates(
       rows: readonly { deviceId: number; brand: string | null; model: string | null; firmware: string | null }[],

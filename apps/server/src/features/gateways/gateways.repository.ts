@@ -189,6 +189,9 @@ export function createGatewaysRepository(db: Database) {
           tx,
           sql`update devices set gateway_id = ${newId} where gateway_id = ${oldId} returning id`,
         );
+        // Devices users deleted stay deleted behind the replacement too.
+        await tx.execute(sql`insert into deleted_devices (gateway_id, sn) select ${newId}, sn from deleted_devices where gateway_id = ${oldId}
+            on conflict do nothing`);
         // Devices the new gateway had found on its own join the plant with it.
         await tx.execute(sql`update devices d set plant_id = n.plant_id from gateways n
             where n.id = ${newId} and d.gateway_id = n.id and d.plant_id is null and n.plant_id is not null`);
