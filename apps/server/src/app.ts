@@ -93,6 +93,7 @@ import type { IngestStats as IngestStatsSnapshot } from './ingest/ingest-pipelin
 import type { LiveHub } from './ingest/live-hub.js';
 import type { RegistryEvents } from './ingest/registry-events.js';
 import { createMailer } from './lib/mailer.js';
+import { loggerOptions } from './lib/redact.js';
 import { authPlugin } from './plugins/auth.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { consolePlugin } from './plugins/console.js';
@@ -101,18 +102,6 @@ import { openApiPlugin } from './plugins/openapi.js';
 import { requestLanguagePlugin } from './plugins/request-language.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { SERVER_VERSION } from './version.js';
-
-/** Never let a secret reach a log line: headers, bodies and token fields are redacted. */
-const REDACT = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  '*.password',
-  'req.headers["x-confirm-password"]',
-  '*.refresh_token',
-  '*.access_token',
-  '*.token',
-];
 
 export interface BuildAppOptions {
   config: Config;
@@ -138,7 +127,8 @@ export async function buildApp({
   logger = true,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } } : false,
+    // Never let a secret reach a log line: headers, token fields and secret query values (lib/redact.ts).
+    logger: logger ? loggerOptions(config.logLevel) : false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
