@@ -199,6 +199,16 @@ describe('report decoder fuzz', () => {
     );
   });
 
+  it('refuses a payload over REPORT_LIMITS.maxBytes before parsing it', () => {
+    const huge = JSON.stringify({
+      v: 1,
+      seq: 1,
+      ts: NOW,
+      devices: [{ ...validDevice(0, 'IN0100001'), pad: 'x'.repeat(REPORT_LIMITS.maxBytes) }],
+    });
+    expect(parseReport(huge)).toMatchObject({ ok: false, reason: 'malformed_payload' });
+  });
+
   it('refuses a report whose time cannot be a date (8.7e15 ms, MAX_SAFE_INTEGER) instead of decoding it', () => {
     for (const ts of [8_700_000_000_000_000, Number.MAX_SAFE_INTEGER]) {
       const decoded = decodeChecked(JSON.stringify({ v: 1, seq: 1, ts, devices: [validDevice(0, 'IN0100001')] }));

@@ -27,6 +27,8 @@ export const REPORT_LIMITS = {
   /** 2000-01-01T00:00:00Z. */
   minTs: Date.UTC(2000, 0, 1),
   maxAbsValue: 1e15,
+  /** A report's payload (256 devices of a dozen blocks each are about 1 MB); larger is refused unparsed. */
+  maxBytes: 4 * 1024 * 1024,
 } as const;
 
 export interface KnownDevice {
@@ -70,6 +72,7 @@ export interface DecodedReport {
 export function parseReport(
   payload: Buffer | string,
 ): { ok: true; report: ReportPayload } | { ok: false; reason: RejectReason; detail: string } {
+  if (payload.length > REPORT_LIMITS.maxBytes) return { ok: false, reason: 'malformed_payload', detail: `${payload.length} bytes` };
   let json: unknown;
   try {
     json = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
