@@ -218,6 +218,8 @@ export function createIngestPipeline(deps: {
       batch.map((report) => ({ report, gatewayId: report.gatewayId, seq: report.seq, readings: report.readings })),
       {
         write: async (parts) => {
+          // Nothing left to write (every reading was of a device deleted meanwhile).
+          if (parts.every((p) => p.readings.length === 0)) return;
           const failed = await writeParts(parts);
           if (failed) throw failed.error;
         },

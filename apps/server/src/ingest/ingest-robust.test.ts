@@ -195,6 +195,24 @@ describe('a deleted device (15.3)', () => {
     pipeline.stop();
   });
 
+  it('acknowledges a batch holding only readings of devices deleted meanwhile, writing nothing more', async () => {
+    const w = world({ devices: [{ sn: 'METER1', gatewayId: 1 }] });
+    let writes = 0;
+    w.onWrite((batch, store) => {
+      writes++;
+      if (batch.readings.some((r) => !w.devices.some((d) => d.id === r.deviceId))) throw dbError('23503', 'violates foreign key');
+      store();
+    });
+    const pipeline = await w.pipeline();
+    const meter = pipeline.submitReport({ id: 1, sn: 'GW1' }, report(1, ['METER1']));
+    w.devices.splice(0, 1);
+    await meter;
+    expect(writes).toBe(1);
+    expect(w.stored).toHaveLength(0);
+    expect(pipeline.stats.rejected.deleted_device).toBe(1);
+    pipeline.stop();
+  });
+
   it('is refused after the registry reload, without a database round trip per report', async () => {
     const w = world({ devices: [{ sn: 'INV0', gatewayId: 1 }] });
     const pipeline = await w.pipeline();
