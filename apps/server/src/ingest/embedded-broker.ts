@@ -3,6 +3,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { Aedes, type AuthenticateError } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
+import type { createBrokerSessions } from './broker-sessions.js';
 import type { SecretThrottle } from '../features/auth/secret-throttle.js';
 import { gatewayKeyMatches, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
 import { recordGatewayStatus } from './gateway-status.js';
@@ -42,6 +43,8 @@ export async function startEmbeddedBroker(deps: {
   fallbackPorts: number;
   /** Also accept MQTT over TLS (mqtts://) with this certificate, on its own port. */
   tls?: { port: number; cert: Buffer; key: Buffer } | undefined;
+  /** Where persistent sessions (clean session = false) are kept across restarts (broker-sessions.ts); default: memory. */
+  persistence?: ReturnType<typeof createBrokerSessions>;
   /**
    * Wrong keys count per SN and per address like every secret (features/auth/secret-throttle.ts): past the
    * limit a CONNECT waits (a timer, never the event loop), at the lock it is refused as not authorised.
@@ -52,6 +55,7 @@ export async function startEmbeddedBroker(deps: {
   const gatewayIds = new Map<string, number>();
   const broker = await Aedes.createBroker({
     concurrency: 1000,
+    ...(deps.persistence ? { persistence: deps.persistence } : {}),
     authenticate(client, username, password, done) {
       if (!isValidGatewayIdentity(client.id, username) || !password) {
         done(authError('bad identity', 4), false);

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { createSecretThrottle } from '../features/auth/secret-throttle.js';
 import { createSecretThrottleRepository } from '../features/auth/secret-throttle.repository.js';
+import { createBrokerSessions } from './broker-sessions.js';
 import { type CommandChannel, createCommandChannel } from './command-channel.js';
 import { createDeviceRegistryRepository } from './device-registry.repository.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
@@ -86,6 +87,8 @@ export async function startTelemetry(
       fallbackPorts: config.mqtt.portExplicit ? 0 : 10,
       tls: config.mqtt.tls,
       onReply,
+      // Gateways' persistent sessions survive a restart: subscriptions and unacknowledged commands.
+      persistence: createBrokerSessions(db, log),
       throttle: createSecretThrottle({ repository: createSecretThrottleRepository(db), policy: config.signIn }),
     });
   }
