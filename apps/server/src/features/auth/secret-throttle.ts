@@ -141,16 +141,21 @@ export function createSecretThrottle(deps: SecretThrottleDeps) {
         .sort((a, b) => b.getTime() - a.getTime())[0];
       if (lockedUntil) return lockedVerdict(lockedUntil, at);
 
-      const counted: { key: CounterKey; record: FailureRecord }[] = [];
-      for (const key of keys) {
-        const record = await repository.count(key.key, at, key.policy, FAILURE_WINDOW_MS);
-        if (!record) {
-          // Locked by a parallel attempt between the read and the count: this one tests nothing.
-          await Promise.all(counted.map((c) => repository.giveBack(c.key.key, c.key.policy)));
-          const locked = (await repository.read([key.key])).get(key.key);
-          return lockedVerdict(locked?.lockedUntil ?? new Date(at.getTime() + policy.lockMinutes * 60_000), at);
-        }
-        counted.push({ key, record });
+      // Both counters at once (one round trip on PostgreSQL): a CONNECT storm after a restart waits on this.
+      const records = await Promise.all(keys.map((key) => repository.count(key.key, at, key.policy, FAILURE_WINDOW_MS)));
+      const counted = keys.flatMap((key, i) => {
+        const record = records[i];
+        return record ? [{ key, record }] : [];
+      });
+      if (counted.length < keys.length) {
+        // Locked by a parallel attempt between the read and the count: this one tests nothing.
+        await Promise.all(counted.map((c) => repository.giveBack(c.key.key, c.key.policy)));
+        const again = await repository.read(keys.map((k) => k.key));
+        const until = keys
+          .map((k) => again.get(k.key)?.lockedUntil)
+          .filter((d): d is Date => !!d && d.getTime() > at.getTime())
+          .sort((a, b) => b.getTime() - a.getTime())[0];
+        return lockedVerdict(until ?? new Date(at.getTime() + policy.lockMinutes * 60_000), at);
       }
       // The delay grows with the failures before this attempt (parallel ones included).
       const delay = Math.max(
