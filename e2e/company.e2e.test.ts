@@ -172,7 +172,7 @@ describe('customers and agents', () => {
     await context.close();
   }, 180_000);
 
-  it('makes another company’s administrator an agent, refusing itself, and the agent sees whom it serves', async () => {
+  it('invites another company’s administrator as agent, refusing itself and a second invitation; the agent then sees whom it serves', async () => {
     const other = await server.createCompany('Sunbelt O&M');
     const agent = await server.createUser('company_admin', 'ops@sunbelt.test', { companyId: other });
     const { page, errors, context } = await openPage(browser, server.url);
@@ -185,21 +185,25 @@ describe('customers and agents', () => {
     await page.locator('#agent-account').fill(agent.account);
     expect(await page.getByTestId('agent-refusal').count()).toBe(0);
     await page.locator('#agent-add').click();
-    const agentRow = page.locator('tr', { hasText: agent.account });
-    await agentRow.getByText('Sunbelt O&M').waitFor();
-    // Twice is refused (202 or 903): the refusal stays under the field.
+    // An invitation, not an agent: nothing about the account is shown until it accepts.
+    await page.getByTestId('agent-invitations').getByText(agent.account).waitFor();
+    // Twice is refused (210): the refusal stays under the field.
     await page.locator('#agent-account').fill(agent.account);
     await page.locator('#agent-add').click();
-    await page.getByTestId('agent-refusal').waitFor();
+    await page.getByTestId('agent-refusal').getByText('An invitation to this account is already open.').waitFor();
     await page.screenshot({ path: join(tmpdir(), 'company-agents.png'), fullPage: true });
 
     const agentPage = await openPage(browser, server.url);
     await signInThroughForm(agentPage.page, agent.account, agent.password);
     await agentPage.page.goto('/enterprise/company');
+    await agentPage.page.getByTestId('received-invitations').getByRole('button', { name: 'Accept' }).click();
     await agentPage.page.getByTestId('company-principals').getByText('Helios Installers').waitFor();
     expect(agentPage.errors).toEqual([]);
     await agentPage.context.close();
 
+    await page.reload();
+    const agentRow = page.locator('tr', { hasText: agent.account });
+    await agentRow.getByText('Sunbelt O&M').waitFor();
     await agentRow.getByRole('button', { name: 'Remove' }).click();
     await clickWhenOpen(page.locator('.ant-modal-confirm').getByRole('button', { name: 'Remove' }));
     await page.getByText('No agents').waitFor();

@@ -10,8 +10,10 @@ import type { PageProps } from '../../app/pages';
 import { useSession } from '../../app/session';
 import { registerTexts } from '../../lib/feature-texts';
 import { PageTitle } from '../devices/PageTitle';
+import { inviteAgent, withdrawAgentInvitation } from '../invitations/api';
+import { ReceivedInvitations } from '../invitations/ReceivedInvitations';
+import { SentInvitations } from '../invitations/SentInvitations';
 import {
-  addAgent,
   companyKeys,
   editCompany,
   fetchAgents,
@@ -355,15 +357,16 @@ function AgentsCard({ canEdit }: { canEdit: boolean }) {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const [account, setAccount] = useState('');
-  // A refusal (900–903, 202) stays under the field until the account is changed: it says what to fix.
+  // A refusal (900, 901, 202, 210) stays under the field until the account is changed: it says what to fix.
   const [refusal, setRefusal] = useState<string>();
   const agents = useQuery({ queryKey: companyKeys.agents, queryFn: fetchAgents });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: companyKeys.agents });
+  // Every account gets the same answer (issue 15.4): the invitation waits for the account to accept.
   const add = useMutation({
-    mutationFn: () => addAgent(account.trim()),
+    mutationFn: () => inviteAgent(account.trim()),
     onSuccess: () => {
       setAccount('');
-      void message.success(t('enterprise.agentAdded'));
+      void message.success(t('invitations.sent'));
       refresh();
     },
     onError: (error) => setRefusal(refusalMessage(error) ?? t('enterprise.failed')),
@@ -371,8 +374,12 @@ function AgentsCard({ canEdit }: { canEdit: boolean }) {
   const remove = useMutation({ mutationFn: removeAgent, onSuccess: refresh });
   const principals = agents.data?.principals ?? [];
   return (
-    <Card title={t('enterprise.agents')}>
+    <Card title={t('enterprise.agents')} data-testid="agents-card">
       <Typography.Paragraph type="secondary">{t('enterprise.agentsHint')}</Typography.Paragraph>
+      {/* Invitations to this company's administrator to become another company's agent. */}
+      <div style={{ marginBottom: 12 }}>
+        <ReceivedInvitations kinds={['agent']} />
+      </div>
       {principals.length > 0 && (
         <Typography.Paragraph data-testid="company-principals">
           {t('enterprise.agentOf', { names: principals.map((p) => p.companyName).join(', ') })}
@@ -393,7 +400,7 @@ function AgentsCard({ canEdit }: { canEdit: boolean }) {
             id="agent-account"
           />
           <Button type="primary" disabled={account.trim() === ''} loading={add.isPending} onClick={() => add.mutate()} id="agent-add">
-            {t('enterprise.addAgent')}
+            {t('invitations.inviteAgent')}
           </Button>
         </Space>
       )}
@@ -402,12 +409,20 @@ function AgentsCard({ canEdit }: { canEdit: boolean }) {
           {refusal}
         </Typography.Paragraph>
       )}
+      <SentInvitations
+        rows={agents.data?.invitations ?? []}
+        canEdit={canEdit}
+        withdraw={withdrawAgentInvitation}
+        onChanged={refresh}
+        testId="agent-invitations"
+      />
       <Table
         rowKey="id"
         size="small"
         pagination={false}
         dataSource={agents.data?.agents ?? []}
-        locale={{ emptyText: t('enterprise.noAgents') }}
+        // antd's placeholder grey is too faint on white (WCAG AA): the text brings its own colour.
+        locale={{ emptyText: <Typography.Text type="secondary">{t('enterprise.noAgents')}</Typography.Text> }}
         columns={[
           { key: 'account', title: t('enterprise.account'), render: (_, r) => `${r.nickname} (${r.account})` },
           { key: 'company', title: t('enterprise.agentCompany'), render: (_, r) => r.companyName ?? '--' },

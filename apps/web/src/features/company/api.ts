@@ -84,8 +84,6 @@ export const updateRole = (id: number, body: CompanyRoleBody) =>
 export const deleteRole = (id: number) => apiRequest(`/api/v1/company/role/${id}/delete`, { method: 'POST', ...done });
 
 export const fetchAgents = () => apiRequest('/api/v1/company/agents', { schema: AgentsSchema });
-export const addAgent = (account: string) =>
-  apiRequest('/api/v1/company/agent', { method: 'POST', json: { account }, schema: Created, tolerate: HANDLED });
 export const removeAgent = (id: number) => apiRequest(`/api/v1/company/agent/${id}/delete`, { method: 'POST', ...done });
 
 /** Field → message of a code-4 refusal, for the form to show beside each field. */

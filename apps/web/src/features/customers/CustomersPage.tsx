@@ -12,6 +12,8 @@ import { registerTexts } from '../../lib/feature-texts';
 import { usePageSize } from '../account/use-personalized';
 import { fieldErrors, refusalCode, refusalMessage } from '../company/api';
 import { PageTitle } from '../devices/PageTitle';
+import { fetchCustomerInvitations, invitationKeys, withdrawCustomerInvitation } from '../invitations/api';
+import { SentInvitations } from '../invitations/SentInvitations';
 import {
   addCustomer,
   checkCustomer,
@@ -63,6 +65,8 @@ export function CustomersPage({ route }: PageProps) {
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: customerKeys.all }),
     onError: (error) => void message.error(refusalMessage(error) ?? t('customers.failed')),
   });
+  // Existing accounts are invited (issue 15.4): they join the list once they accept.
+  const invitations = useQuery({ queryKey: invitationKeys.customerSent, queryFn: fetchCustomerInvitations });
   return (
     <Card className="sw-page-card" data-testid="customers-page">
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
@@ -96,6 +100,13 @@ export function CustomersPage({ route }: PageProps) {
           )}
         </Space>
       </Space>
+      <SentInvitations
+        rows={invitations.data ?? []}
+        canEdit={canEdit}
+        withdraw={withdrawCustomerInvitation}
+        onChanged={() => void queryClient.invalidateQueries({ queryKey: invitationKeys.customerSent })}
+        testId="customer-invitations"
+      />
       <Table<CustomerRow>
         rowKey="customerId"
         data-testid="customers-table"
@@ -201,15 +212,16 @@ function CustomerModal({ row, onClose }: { row?: CustomerRow; onClose: () => voi
         ? editCustomer(row.customerId, row.companyId, fields)
         : addCustomer({ ...fields, account: values.account, password: values.password });
     },
-    onSuccess: () => {
-      void message.success(t('customers.saved'));
+    onSuccess: (result) => {
+      void message.success(result?.invitationId ? t('invitations.sent') : t('customers.saved'));
       void queryClient.invalidateQueries({ queryKey: customerKeys.all });
+      void queryClient.invalidateQueries({ queryKey: invitationKeys.customerSent });
       onClose();
     },
     onError: (error) => {
       const fields = fieldErrors(error);
       const code = refusalCode(error);
-      if (code === Code.CUSTOMER_EXISTS || code === Code.ACCOUNT_HAS_COMPANY || code === Code.ACCOUNT_EXISTS)
+      if (code === Code.CUSTOMER_EXISTS || code === Code.INVITATION_PENDING || code === Code.ACCOUNT_EXISTS)
         form.setFields([{ name: 'account', errors: [refusalMessage(error) ?? ''] }]);
       else if (Object.keys(fields).length > 0)
         form.setFields(Object.entries(fields).map(([name, text]) => ({ name: name as keyof CustomerForm, errors: [text] })));

@@ -1,6 +1,7 @@
 import { Code } from '@sunward/contracts/codes';
 import {
   type CustomerAdd,
+  CustomerAddResultSchema,
   CustomerCheckSchema,
   type CustomerEdit,
   CustomerPageSchema,
@@ -30,6 +31,7 @@ const HANDLED = [
   Code.ACCOUNT_EXISTS,
   Code.CUSTOMER_TYPE_HAS_SUBTYPES,
   Code.CUSTOMER_TYPE_NAME_EXISTS,
+  Code.INVITATION_PENDING,
 ];
 const Created = z.object({ id: z.number() });
 const done = { schema: z.null(), tolerate: HANDLED };
@@ -39,7 +41,7 @@ export const fetchCustomers = (query: Record<string, string | number | undefined
 export const checkCustomer = (account: string) =>
   apiRequest('/api/v1/customer/check', { query: { account }, schema: CustomerCheckSchema, tolerate: HANDLED });
 export const addCustomer = (body: CustomerAdd) =>
-  apiRequest('/api/v1/customer', { method: 'POST', json: body, schema: Created, tolerate: HANDLED });
+  apiRequest('/api/v1/customer', { method: 'POST', json: body, schema: CustomerAddResultSchema, tolerate: HANDLED });
 export const editCustomer = (customerId: number, companyId: number, body: CustomerEdit) =>
   apiRequest(`/api/v1/customer/${customerId}/${companyId}`, { method: 'POST', json: body, ...done });
 export const deleteCustomer = (companyId: number, masterId: number) =>

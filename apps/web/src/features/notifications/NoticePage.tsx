@@ -6,13 +6,15 @@ import { type MessageRow, MessageState, MessageType } from '@sunward/contracts/n
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button, Card, DatePicker, Empty, List, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { PageProps } from '../../app/pages';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { usePageSize } from '../account/use-personalized';
+import { fetchReceivedInvitations, invitationKeys } from '../invitations/api';
+import { ReceivedInvitations } from '../invitations/ReceivedInvitations';
 import { fetchMessages, type MessageQuery, messageKeys, refusalMessage, setMessageState, setMessageStates } from './api';
 import { notificationTexts } from './notification-texts';
 import { useUnreadCount } from './useUnreadCount';
@@ -48,7 +50,17 @@ export function NoticePage({ route }: PageProps) {
     to: period ? period[1].endOf('day').toISOString() : undefined,
   };
   const list = useQuery({ queryKey: messageKeys.page(query), queryFn: () => fetchMessages(query), placeholderData: keepPreviousData });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: messageKeys.all });
+  // Invitations to answer sit above the list; a message about one that is still open points to it.
+  const invitations = useQuery({ queryKey: invitationKeys.received, queryFn: fetchReceivedInvitations });
+  const openInvitations = new Set((invitations.data ?? []).map((i) => i.id));
+  // A new message may be a new invitation: the pushed unread count refetches them too.
+  useEffect(() => {
+    if (unread > 0) void queryClient.invalidateQueries({ queryKey: invitationKeys.received });
+  }, [unread, queryClient]);
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: messageKeys.all });
+    void queryClient.invalidateQueries({ queryKey: invitationKeys.received });
+  };
   const fail = (error: unknown) => void message.error(refusalMessage(error) ?? t('notifications.requestFailed'));
   const filter = (apply: () => void) => {
     apply();
@@ -86,6 +98,19 @@ export function NoticePage({ route }: PageProps) {
         data-testid="notice-item"
         data-state={row.state}
         actions={[
+          ...(row.invitation && openInvitations.has(row.invitation.invitationId)
+            ? [
+                <Button
+                  key="invitation"
+                  size="small"
+                  type="link"
+                  onClick={() => document.getElementById('invitations')?.scrollIntoView({ behavior: 'smooth', block: 'center' })}
+                  data-testid="notice-invitation"
+                >
+                  {t('invitations.answer')}
+                </Button>,
+              ]
+            : []),
           ...(alarm && kind
             ? [
                 <Link key="device" to={`/device/detail/${kind}/${encodeURIComponent(alarm.deviceSn)}`}>
@@ -146,6 +171,7 @@ export function NoticePage({ route }: PageProps) {
       <Typography.Title level={3} data-testid="page-title" style={{ margin: 0 }}>
         {t(route.title)}
       </Typography.Title>
+      <ReceivedInvitations id="invitations" />
       <Card size="small">
         <div className="sw-notice-toolbar">
           <Space wrap>
