@@ -5,6 +5,7 @@
  * benefit arithmetic live in plants.ts; this file builds on them.
  */
 import { z } from 'zod';
+import { IdParamSchema } from './ids.js';
 import { batteryState, type EnergyFlow, gridState, PLANT_LIMITS, StatusCountsSchema } from './plants.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -134,7 +135,7 @@ export const CompareQuerySchema = z
   })
   .superRefine(checkRange);
 
-export const WeatherQuerySchema = z.object({ plantId: z.coerce.number().int().positive() });
+export const WeatherQuerySchema = z.object({ plantId: IdParamSchema });
 
 // ---------------------------------------------------------------------------------------------------------
 // Responses
