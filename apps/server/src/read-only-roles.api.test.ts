@@ -271,6 +271,44 @@ describe('read-only roles', () => {
     expect(row).toEqual({ alias: 'Original', main_meter: false });
   });
 
+  it('lets a guest leave a shared plant, but withdraws nobody else’s share without station.share', async () => {
+    const { db } = server.database;
+    const owner = await server.createUser('owner', 'owner@solo.test');
+    const ownerToken = (await signIn(server.app, owner.account, owner.password)).access_token;
+    await server.registerGateway('READONLYSOLO1', 'KeySecret1');
+    const plant = await ok<{ id: number }>(ownerToken, 'POST', '/api/v1/plant', {
+      name: 'Solo Plant',
+      capacityKwp: 5,
+      plantType: 1,
+      latitude: 48.1,
+      longitude: 11.5,
+      timezone: 'Europe/Berlin',
+      meteringTopology: 'gross',
+      gateways: [{ sn: 'READONLYSOLO1', key: 'KeySecret1' }],
+      tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.3 },
+    });
+    const guests = [await server.createUser('guest', 'guest1@solo.test'), await server.createUser('guest', 'guest2@solo.test')];
+    for (const g of guests) await db.insert(plantShares).values({ plantId: plant.id, userId: g.id, role: 'guest' });
+    // The owner's account is given a role with view keys only (one of the company's view-only roles).
+    await db.execute(sql`update users set role_id = ${a.roleId} where id = ${owner.id}`);
+    const [first, second] = guests;
+    if (!first || !second) throw new Error('no guests');
+
+    const withdraw = await call(server.app, 'POST', `/api/v1/plant/${plant.id}/cancelShare`, {
+      token: ownerToken,
+      json: { userId: first.id },
+    });
+    expect(withdraw.body.code).toBe(Code.NO_PERMISSION);
+    const guestToken = (await signIn(server.app, second.account, second.password)).access_token;
+    const leave = await call(server.app, 'POST', `/api/v1/plant/${plant.id}/cancelShare`, {
+      token: guestToken,
+      json: { userId: second.id },
+    });
+    expect(leave.body.code).toBe(0);
+    const left = await queryRows<{ user_id: number }>(db, sql`select user_id from plant_shares where plant_id = ${plant.id} order by 1`);
+    expect(left.map((r) => Number(r.user_id))).toEqual([first.id]);
+  });
+
   it('is refused (2) on every route that changes state, and nothing changes', async () => {
     const routes = guardedWrites();
     expect(routes.length).toBeGreaterThan(100);
