@@ -1,4 +1,6 @@
-import { StatusPayloadSchema } from '@sunward/contracts/gateway-protocol';
+import { type StatusPayload, StatusPayloadSchema } from '@sunward/contracts/gateway-protocol';
+import { isDataError } from './batch-split.js';
+import { REPORT_LIMITS } from './report-decoder.js';
 import type { TelemetryRepository } from './telemetry.repository.js';
 
 /**
@@ -18,17 +20,31 @@ export async function recordGatewayStatus(
     return false;
   }
   const parsed = StatusPayloadSchema.safeParse(json);
-  if (!parsed.success) return false;
+  if (!parsed.success || !statusInRange(parsed.data)) return false;
   const status = parsed.data;
-  await repository.setGatewayPresence(gatewayId, { online: status.online, at: new Date(), ...(ip ? { ip } : {}) });
-  await repository.setGatewayInfo(gatewayId, {
-    fw: status.fw,
-    hw: status.hw,
-    rssi: status.rssi,
-    comm: status.comm,
-    iccid: status.iccid,
-    interval: status.interval,
-    config: status.config,
-  });
+  try {
+    await repository.setGatewayPresence(gatewayId, { online: status.online, at: new Date(), ...(ip ? { ip } : {}) });
+    await repository.setGatewayInfo(gatewayId, {
+      fw: status.fw,
+      hw: status.hw,
+      rssi: status.rssi,
+      comm: status.comm,
+      iccid: status.iccid,
+      interval: status.interval,
+      config: status.config,
+    });
+  } catch (error) {
+    // Refused for what it carries: dropped like a malformed status, never redelivered forever (external broker).
+    if (isDataError(error)) return false;
+    throw error;
+  }
   return true;
+}
+
+/** Printable text only (PostgreSQL refuses NUL) and a password time a date can hold, from 2000 on. */
+function statusInRange(status: StatusPayload): boolean {
+  const texts = [status.fw, status.hw, status.iccid, status.config?.serverAddress];
+  if (texts.some((t) => t !== undefined && [...t].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))) return false;
+  const setAt = status.config?.passwordSetAt;
+  return setAt === undefined || (setAt >= REPORT_LIMITS.minTs && Number.isFinite(new Date(setAt).getTime()));
 }
