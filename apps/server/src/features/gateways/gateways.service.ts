@@ -22,7 +22,7 @@ import { type CommandChannel, CommandTimeoutError } from '../../ingest/command-c
 import { gatewayKeyMatches, hashGatewayKey } from '../../ingest/gateway-auth.js';
 import type { RegistryEvents } from '../../ingest/registry-events.js';
 import { ApiError } from '../../lib/envelope.js';
-import { readFirstSheet } from '../../lib/spreadsheet.js';
+import { readFirstSheet, spreadsheetLimitParams } from '../../lib/spreadsheet.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { OperationEntry, OperationLog } from '../audit/operation-log.js';
 import { requireSecret, type SecretThrottle } from '../auth/secret-throttle.js';
@@ -207,7 +207,9 @@ export function createGatewaysService(deps: {
         throw refuse(
           sheet.problem === 'tooManyRows'
             ? translate(language, 'import.tooManyRows', { max: GATEWAY_LIMITS.importRowsMax })
-            : translate(language, 'import.unreadable'),
+            : sheet.problem === 'tooLarge'
+              ? translate(language, 'import.tooLarge', spreadsheetLimitParams())
+              : translate(language, 'import.unreadable'),
         );
       if (sheet.rows.length === 0) throw refuse(translate(language, 'import.empty'));
       const registered = await repository.registeredAmong(snsOf(sheet.rows));

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { type Database, queryRows } from '../../db/client.js';
 import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
 import { ApiError, ok } from '../../lib/envelope.js';
+import { spreadsheetLimitParams } from '../../lib/spreadsheet.js';
 import type { PlantAccess } from './plant-access.js';
 import { generationWorkbook, MAX_PREDICTION_ROWS, parsePredictionWorkbook, sniffPicture } from './plant-files.js';
 import type { PlantsRepository } from './plants.repository.js';
@@ -152,7 +153,9 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
               })
             : p.kind === 'tooManyRows'
               ? translate(language, 'import.tooManyRows', { max: MAX_PREDICTION_ROWS })
-              : translate(language, p.kind === 'empty' ? 'import.empty' : 'import.unreadable'),
+              : p.kind === 'tooLarge'
+                ? translate(language, 'import.tooLarge', spreadsheetLimitParams())
+                : translate(language, p.kind === 'empty' ? 'import.empty' : 'import.unreadable'),
         );
       }
       await repository.savePredictions(plantId.data, parsed.rows);

@@ -22,6 +22,7 @@ export function sniffPicture(bytes: Uint8Array): PictureType | undefined {
 export type ImportProblem =
   | { kind: 'unreadable' }
   | { kind: 'tooManyRows' }
+  | { kind: 'tooLarge' }
   | { kind: 'empty' }
   | { kind: 'row'; row: number; problem: 'badDate' | 'badEnergy' };
 
