@@ -214,6 +214,8 @@ export function createIngestPipeline(deps: {
    */
   async function storeReports(batch: readonly Pending[]): Promise<void> {
     const failures = new Map<Pending, unknown>();
+    const refused: { part: Part; error: unknown }[] = [];
+    let storedAny = false;
     await storeSplitting<Part>(
       batch.map((report) => ({ report, gatewayId: report.gatewayId, seq: report.seq, readings: report.readings })),
       {
@@ -225,19 +227,25 @@ export function createIngestPipeline(deps: {
         },
         split: (part) => (part.readings.length > 1 ? part.readings.map((r) => ({ ...part, readings: [r] })) : [part]),
         dropDeleted: dropDeletedDevices,
-        stored: () => undefined,
-        refused: (part, error) => {
-          log.error(
-            { err: error, gateway: part.report.gatewaySn, seq: part.seq },
-            'reading refused by the database: acknowledged, not stored',
-          );
-          for (const r of part.readings) reject('unstorable', part.report.gatewaySn, String(error), devicesById.get(r.deviceId)?.sn);
+        stored: () => {
+          storedAny = true;
         },
+        refused: (part, error) => refused.push({ part, error }),
         failed: (parts, error) => {
           for (const part of parts) failures.set(part.report, error);
         },
       },
     );
+    // Every reading of several gateways refused one by one is not one report's data but the database or
+    // this code: nothing is acknowledged (gateways resend) rather than the whole fleet's readings dropped.
+    if (!storedAny && new Set(refused.map((r) => r.part.gatewayId)).size >= 2) {
+      for (const { part, error } of refused) failures.set(part.report, error);
+      refused.length = 0;
+    }
+    for (const { part, error } of refused) {
+      log.error({ err: error, gateway: part.report.gatewaySn, seq: part.seq }, 'reading refused by the database: acknowledged, not stored');
+      for (const r of part.readings) reject('unstorable', part.report.gatewaySn, String(error), devicesById.get(r.deviceId)?.sn);
+    }
     if (failures.size > 0)
       log.error({ err: failures.values().next().value, reports: failures.size }, 'ingest batch failed: reports not acknowledged');
     for (const p of batch) {

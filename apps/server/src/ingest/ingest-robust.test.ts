@@ -148,6 +148,18 @@ describe('one report cannot stop ingest (15.1)', () => {
     pipeline.stop();
   });
 
+  it('acknowledges nothing when every reading of several gateways is refused (the database or the code, not a report)', async () => {
+    const w = world({ devices: [0, 1, 2].map((i) => ({ sn: `INV${i}`, gatewayId: i })) });
+    w.onWrite(() => {
+      throw dbError('23502', 'null value in column violates not-null constraint');
+    });
+    const pipeline = await w.pipeline();
+    const outcomes = await Promise.allSettled([0, 1, 2].map((i) => pipeline.submitReport({ id: i, sn: `GW${i}` }, report(1, [`INV${i}`]))));
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(pipeline.stats.rejected.unstorable).toBeUndefined();
+    pipeline.stop();
+  });
+
   it('acknowledges nothing when the database itself fails, and keeps serving afterwards', async () => {
     const w = world({ devices: [{ sn: 'INV0', gatewayId: 1 }] });
     let down = true;
