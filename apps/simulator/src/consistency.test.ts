@@ -146,4 +146,21 @@ describe('simulated values are physically consistent', () => {
     expect(n(last?.get('IN1'), 'WH')).toBeGreaterThan(20_000);
     expect(n(last?.get('IN1'), 'WH')).toBeLessThan(200_000);
   });
+
+  it("stops a faulted inverter's production and counters, and a faulted bank's power", () => {
+    const plant = createPlantModel(gateway, createRandom(9).fork('plant'));
+    const noon = Date.parse('2026-06-20T10:00:00Z');
+    const none = { shutdown: new Set<string>(), powerLimitPct: new Map<string, number>() };
+    plant.step(new Date(noon), none);
+    const before = plant.step(new Date(noon + 300_000), none);
+    expect(before.pvDevices.get('IN1')?.acW).toBeGreaterThan(0);
+    const faulted = { shutdown: new Set(['IN1', 'BT1']), powerLimitPct: new Map<string, number>() };
+    const during = plant.step(new Date(noon + 600_000), faulted);
+    const later = plant.step(new Date(noon + 900_000), faulted);
+    expect(later.pvDevices.get('IN1')?.acW).toBe(0);
+    expect(later.pvDevices.get('IN1')?.acEnergyWh).toBe(during.pvDevices.get('IN1')?.acEnergyWh);
+    expect(later.pvDevices.get('IN1')?.strings.map((x) => x.energyWh)).toEqual(during.pvDevices.get('IN1')?.strings.map((x) => x.energyWh));
+    expect(later.batteryW).toBe(0);
+    expect(later.counters.chargeWh).toBe(during.counters.chargeWh);
+  });
 });

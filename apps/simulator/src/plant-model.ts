@@ -209,7 +209,9 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
       let batteryW = 0;
       let batterySnapshot: BatterySnapshot | undefined;
       if (battery) {
-        const plan = dispatchSelfConsumption({ pvW, loadW, battery, dtSeconds: Math.max(dt, 1) });
+        // A bank in a fault (or disconnected) neither charges nor discharges.
+        const idle = batteryDevice !== undefined && options.shutdown.has(batteryDevice.sn);
+        const plan = idle ? { batteryW: 0 } : dispatchSelfConsumption({ pvW, loadW, battery, dtSeconds: Math.max(dt, 1) });
         const result = stepBattery(battery, plan.batteryW, dt);
         battery = result.state;
         batteryW = result.actualW;
