@@ -37,6 +37,20 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 describe('catalogue sync of keys new to a database', () => {
+  it('offers the device edit and delete keys in the role editor, named in the caller’s language', async () => {
+    const result = await call<{ key: string; name: string; parentKey: string | null }[]>(server.app, 'GET', '/api/v1/permission/company', {
+      token: adminToken,
+      query: { lan: 'de' },
+    });
+    expect(result.body.code).toBe(0);
+    const byKey = new Map(result.body.data.map((p) => [p.key, p]));
+    expect(byKey.get('meter.delete')).toMatchObject({ name: 'Zähler löschen', parentKey: 'equip.view' });
+    expect(byKey.get('smart.acSwitch.edit')).toMatchObject({ parentKey: 'smart.acSwitch' });
+    for (const key of ['optimizer.edit', 'meteorological.delete', 'box.edit', 'heatPump.delete']) expect(byKey.has(key), key).toBe(true);
+    // Platform keys stay out of a company's reach.
+    expect(byKey.has('system.version.edit')).toBe(false);
+  });
+
   it('gives the new device keys to custom roles that could edit or delete devices, and to no read-only role', async () => {
     const editor = await role('Editors', ['equip.view', 'inverter.view', 'inverter.edit']);
     const deleter = await role('Deleters', ['equip.view', 'gateway.view', 'gateway.delete']);
