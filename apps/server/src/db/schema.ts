@@ -386,7 +386,12 @@ export const gateways = pgTable(
     replacedById: integer('replaced_by_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('gateways_plant').on(t.plantId), index('gateways_company').on(t.companyId)],
+  (t) => [
+    index('gateways_plant').on(t.plantId),
+    index('gateways_company').on(t.companyId),
+    // SNs are unique regardless of case (GW01 and gw01 are one gateway); people's lookups go through lower(sn).
+    uniqueIndex('gateways_sn_lower').on(sql`lower(${t.sn})`),
+  ],
 );
 
 export const devices = pgTable(
@@ -418,6 +423,7 @@ export const devices = pgTable(
     index('devices_gateway').on(t.gatewayId),
     index('devices_family_status').on(t.family, t.status),
     uniqueIndex('devices_main_meter').on(t.plantId).where(sql`${t.mainMeter}`),
+    uniqueIndex('devices_sn_lower').on(sql`lower(${t.sn})`),
   ],
 );
 
