@@ -26,7 +26,7 @@ export function createDeviceRegistryRepository(db: Database) {
             select ${sn}, g.id, g.plant_id, ${family}, ${protocolId}, ${protocolId}, ${parent} from gateways g
             where g.id = ${gatewayId} and (select count(*) from devices d where d.gateway_id = g.id) < ${maxPerGateway}
               and not exists (select 1 from deleted_devices x where x.gateway_id = g.id and x.sn = ${sn})
-            on conflict (sn) do nothing returning id`,
+            on conflict do nothing returning id`,
       );
       return rows.length > 0;
     },

@@ -162,7 +162,8 @@ export function createDevicesRepository(db: Database) {
 
     /** A device by SN or id among the given families, regardless of the caller (access is checked after). */
     async find(by: { sn: string } | { id: number }, families: readonly string[]): Promise<DeviceRecord | undefined> {
-      const key = 'sn' in by ? sql`d.sn = ${by.sn}` : sql`d.id = ${by.id}`;
+      // SNs are unique regardless of case (gateways too): what a person types finds the device.
+      const key = 'sn' in by ? sql`lower(d.sn) = lower(${by.sn})` : sql`d.id = ${by.id}`;
       const [row] = await records(sql`${key} and d.family = any(${sql.param([...families])}::text[])`, true);
       return row;
     },

@@ -108,7 +108,8 @@ export function createGatewaysRepository(db: Database) {
 
     /** A gateway by SN or id regardless of the caller (access is checked after). */
     async find(by: { sn: string } | { id: number }): Promise<GatewayRecord | undefined> {
-      const key = 'sn' in by ? sql`g.sn = ${by.sn}` : sql`g.id = ${by.id}`;
+      // SNs are unique regardless of case (devices too): what a person types finds the gateway.
+      const key = 'sn' in by ? sql`lower(g.sn) = lower(${by.sn})` : sql`g.id = ${by.id}`;
       const [row] = await queryRows<Record<string, unknown>>(db, sql`select ${COLUMNS} from ${FROM} where ${key}`);
       return row ? toRecord(row) : undefined;
     },
@@ -129,8 +130,11 @@ export function createGatewaysRepository(db: Database) {
     /** Which of these SNs are already in the registry. */
     async registeredAmong(sns: readonly string[]): Promise<Set<string>> {
       if (sns.length === 0) return new Set();
-      const rows = await queryRows<{ sn: string }>(db, sql`select sn from gateways where sn = any(${sql.param([...sns])}::text[])`);
-      return new Set(rows.map((r) => r.sn));
+      const folded = [...new Set(sns.map((sn) => sn.toLowerCase()))];
+      const rows = await queryRows<{ sn: string }>(db, sql`select lower(sn) as sn from gateways where lower(sn) = any(${sql.param(folded)}::text[])`);
+      const taken = new Set(rows.map((r) => r.sn));
+      // The SNs as the file spells them, for each one registered in any case.
+      return new Set(sns.filter((sn) => taken.has(sn.toLowerCase())));
     },
 
     /** Registers gateways unbound in a company; returns the SNs actually added (a concurrent import may win one). */
@@ -142,7 +146,7 @@ export function createGatewaysRepository(db: Database) {
             select r.sn, r.key_hash, r.alias, ${companyId}::int
             from jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ sn: r.sn, key_hash: r.keyHash, alias: r.alias })))}::jsonb)
               as r(sn text, key_hash text, alias text)
-            on conflict (sn) do nothing returning sn`,
+            on conflict do nothing returning sn`,
       );
       return added.map((r) => r.sn);
     },
@@ -177,7 +181,7 @@ export function createGatewaysRepository(db: Database) {
           const [row] = await queryRows<{ id: number }>(
             tx,
             sql`insert into gateways (sn, key_hash) values (${target.register.sn}, ${target.register.keyHash})
-                on conflict (sn) do nothing returning id`,
+                on conflict do nothing returning id`,
           );
           if (!row) return 'taken';
           newId = Number(row.id);

@@ -253,7 +253,7 @@ export function createGatewaysService(deps: {
       if (!GATEWAY_SN_PATTERN.test(newSn)) throw validation('newSn', translate(language, 'gateways.problem.snInvalid'));
       if (hasSpace(body.newKey) || !isPlainText(body.newKey))
         throw validation('newKey', translate(language, 'gateways.problem.keyInvalid'));
-      if (newSn === old.sn) throw validation('newSn', translate(language, 'gateways.replaceSame'));
+      if (newSn.toLowerCase() === old.sn.toLowerCase()) throw validation('newSn', translate(language, 'gateways.replaceSame'));
       const existing = await repository.find({ sn: newSn });
       let result: Awaited<ReturnType<GatewaysRepository['replace']>>;
       if (existing) {

@@ -379,7 +379,7 @@ export function createPlantsRepository(db: Database) {
       }>(
         db,
         sql`select g.id, g.key_hash, g.plant_id, g.online, (select count(*) from devices d where d.gateway_id = g.id) as device_count
-            from gateways g where g.sn = ${sn}`,
+            from gateways g where lower(g.sn) = lower(${sn})`,
       );
       return r
         ? { id: Number(r.id), keyHash: r.key_hash, plantId: num(r.plant_id), online: r.online, deviceCount: Number(r.device_count) }
