@@ -41,7 +41,8 @@ export function useUnreadCount(): number {
           headers: { accept: 'text/event-stream' },
           signal: abort.signal,
         });
-        if (response.ok && response.body) {
+        // A refusal (115 while two-factor sign-in is not set up) is an envelope, not a stream: back off.
+        if (response.ok && response.body && response.headers.get('content-type')?.includes('text/event-stream')) {
           retryMs = RETRY_MIN_MS;
           // Whatever arrived while the stream was down.
           void queryClient.invalidateQueries({ queryKey: messageKeys.count });
