@@ -309,6 +309,33 @@ describe('read-only roles', () => {
     expect(left.map((r) => Number(r.user_id))).toEqual([first.id]);
   });
 
+  it('keeps a read-only account (a shared login) from changing its own account, but lets it mark messages and pick a theme', async () => {
+    const { db } = server.database;
+    const shared = await server.createUser('owner', 'shared@demo.test');
+    await db.execute(sql`update users set read_only = true where id = ${shared.id}`);
+    const token = (await signIn(server.app, shared.account, shared.password)).access_token;
+    const hashBefore = await queryRows(db, sql`select password_hash, nickname from users where id = ${shared.id}`);
+    const refused = [
+      [`/api/v1/user/${shared.id}/pwd`, { oldPassword: shared.password, password: 'Changed-Password-9' }],
+      [`/api/v1/user/${shared.id}`, { nickname: 'Taken over' }],
+      ['/api/v1/user/twoFactor/setup', {}],
+      ['/api/v1/user/notify', { enabled: false }],
+      ['/api/v1/company/add', { name: 'Shared Login Company' }],
+    ] as const;
+    for (const [url, json] of refused) {
+      const result = await call(server.app, 'POST', url, { token, json });
+      expect(result.body.code, url).toBe(Code.NO_PERMISSION);
+    }
+    expect(await queryRows(db, sql`select password_hash, nickname from users where id = ${shared.id}`)).toEqual(hashBefore);
+    for (const [url, json] of [
+      ['/api/v1/message/update/states', { state: 1 }],
+      ['/api/v1/user/personalized', { styleType: 'dark' }],
+    ] as const) {
+      const result = await call(server.app, 'POST', url, { token, json });
+      expect(result.body.code, url).toBe(0);
+    }
+  });
+
   it('is refused (2) on every route that changes state, and nothing changes', async () => {
     const routes = guardedWrites();
     expect(routes.length).toBeGreaterThan(100);

@@ -20,8 +20,12 @@ export type RouteAccess =
   | { kind: 'view'; key: ReadAccess; readsOnly: string }
   | { kind: 'operate'; key: PermissionKeyOfKind<'operate'> }
   | { kind: 'manage'; key: PermissionKeyOfKind<'manage'> }
-  /** A write any signed-in user may make because it only touches their own account or their own records. */
-  | { kind: 'own-account'; reason: string }
+  /**
+   * A write any signed-in user may make because it only touches their own account or their own records. A
+   * read-only account is refused (2) unless readOnlyAccounts says it may (a message's read state, display
+   * preferences).
+   */
+  | { kind: 'own-account'; reason: string; readOnlyAccounts?: 'allowed' }
   /** A write anyone may make (sign-in, sign-up, password reset): the reason says what protects it instead. */
   | { kind: 'public-write'; reason: string };
 

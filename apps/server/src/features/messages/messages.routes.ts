@@ -47,7 +47,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ service: MessagesService }>
   app.post(
     '/api/v1/message/:id/state',
     {
-      config: { access: { kind: 'own-account', reason: 'read or unread state of the caller’s own message' } },
+      config: { access: { kind: 'own-account', reason: 'read or unread state of the caller’s own message', readOnlyAccounts: 'allowed' } },
       schema: {
         tags: TAGS,
         summary: 'Marks one of the caller’s messages read (state 1, the default) or unread (0); 404 for any other id',
@@ -62,7 +62,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ service: MessagesService }>
   app.post(
     '/api/v1/message/update/states',
     {
-      config: { access: { kind: 'own-account', reason: 'read or unread state of the caller’s own messages' } },
+      config: { access: { kind: 'own-account', reason: 'read or unread state of the caller’s own messages', readOnlyAccounts: 'allowed' } },
       schema: {
         tags: TAGS,
         summary: 'Sets the state of the caller’s listed messages (ids), or of all of them without ids (read all)',
