@@ -128,6 +128,9 @@ export const authPlugin = fp<{ authRepository: AuthRepository; permissionsReposi
       const permissions = await permissionsRepository.keysOfRole(row.roleId);
       request.auth = { ...session, permissions, ip: request.ip };
       if (access !== 'signed-in' && !permissions.has(access)) throw new ApiError(Code.NO_PERMISSION);
+      // A read-only account (a shared login whose personal settings the console hides) changes nothing of its own.
+      if (session.readOnly && typeof declared === 'object' && declared.kind === 'own-account' && declared.readOnlyAccounts !== 'allowed')
+        throw new ApiError(Code.NO_PERMISSION);
     });
   },
 );

@@ -66,7 +66,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
   app.post(
     '/api/v1/user/personalized',
     {
-      config: { access: { kind: 'own-account', reason: 'the caller’s own display preferences' } },
+      config: { access: { kind: 'own-account', reason: 'the caller’s own display preferences', readOnlyAccounts: 'allowed' } },
       schema: {
         tags: TAGS,
         summary: 'Changes personalized settings (any subset); answers all of them',
