@@ -15,6 +15,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  /** The server refuses to start when DATA_DIR's file system has less free space than this. */
+  DATA_DIR_MIN_FREE_MB: z.coerce.number().min(0).max(1_000_000_000).default(100),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
@@ -160,6 +162,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Free space DATA_DIR needs at start (DATA_DIR_MIN_FREE_MB). */
+  dataDirMinFreeMb: number;
   databaseUrl: string | undefined;
   adminAccount: string;
   adminPassword: string | undefined;
@@ -264,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
+    dataDirMinFreeMb: e.DATA_DIR_MIN_FREE_MB,
     databaseUrl: e.DATABASE_URL,
     adminAccount: e.ADMIN_ACCOUNT.trim().toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,

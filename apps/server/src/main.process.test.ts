@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -213,6 +213,79 @@ describe('npm start (main.ts)', () => {
     },
     150_000,
   );
+
+  describe('a DATA_DIR it cannot use stops the start with one line naming DATA_DIR and the path, and leaves no database', () => {
+    /** Runs main.ts to its exit; as root, as the user nobody (root writes through read-only modes). */
+    function failedStart(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+      const asRoot = process.getuid?.() === 0;
+      const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+        env: {
+          ...process.env,
+          HOST: '127.0.0.1',
+          PORT: '0',
+          MQTT_PORT: '0',
+          MQTT_HOST: '127.0.0.1',
+          SIMULATOR: 'off',
+          HOME: tmpdir(),
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      });
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      child.stderr?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      return new Promise((resolve) => child.once('close', (code) => resolve({ code, output: output.trim() })));
+    }
+
+    it('a read-only DATA_DIR, and one that cannot be created under it', async () => {
+      const dir = freshDataDir();
+      chmodSync(dir, 0o555);
+      const readOnly = await failedStart({ DATA_DIR: dir });
+      expect(readOnly.code).toBe(1);
+      expect(readOnly.output).toMatch(
+        new RegExp(`^DATA_DIR ${dir} is not writable \\((permission denied, EACCES|read-only file system, EROFS)\\): set DATA_DIR`),
+      );
+      expect(readOnly.output.split('\n')).toHaveLength(1);
+      expect(readdirSync(dir)).toEqual([]);
+
+      const below = join(dir, 'data');
+      const uncreatable = await failedStart({ DATA_DIR: below });
+      expect(uncreatable.code).toBe(1);
+      expect(uncreatable.output).toMatch(new RegExp(`^DATA_DIR ${below} cannot be created \\(`));
+      expect(readdirSync(dir)).toEqual([]);
+    }, 120_000);
+
+    it('a full DATA_DIR (less free space than DATA_DIR_MIN_FREE_MB)', async () => {
+      const dir = freshDataDir();
+      chmodSync(dir, 0o777);
+      const full = await failedStart({ DATA_DIR: dir, DATA_DIR_MIN_FREE_MB: '999999999' });
+      expect(full.code).toBe(1);
+      expect(full.output).toMatch(new RegExp(`^DATA_DIR ${dir} has only \\d+ MB free, below DATA_DIR_MIN_FREE_MB \\(999999999 MB\\)`));
+      expect(full.output.split('\n')).toHaveLength(1);
+      expect(readdirSync(dir)).toEqual([]);
+    }, 60_000);
+
+    it('a half-made database from an earlier failed first start', async () => {
+      const dir = freshDataDir();
+      chmodSync(dir, 0o777);
+      mkdirSync(join(dir, 'pg'), { mode: 0o777 });
+      writeFileSync(join(dir, 'pg', 'postgresql.conf'), '');
+      const half = await failedStart({ DATA_DIR: dir });
+      expect(half.code).toBe(1);
+      expect(half.output).toBe(`DATA_DIR ${join(dir, 'pg')} is not a complete database (no PG_VERSION): move it away to start afresh.`);
+      // What a killed first start of this version leaves (pg.partial-<pid>) is cleared and the start succeeds.
+      rmSync(join(dir, 'pg'), { recursive: true });
+      mkdirSync(join(dir, 'pg.partial-1'));
+      const started = await startMain({ DATA_DIR: dir, SIMULATOR: 'off' });
+      await stop(started.child);
+      expect(readdirSync(dir).filter((f) => f.startsWith('pg'))).toEqual(['pg']);
+    }, 150_000);
+  });
 
   it('refuses an invalid setting by name', async () => {
     const failure = await startMain({ DATA_DIR: freshDataDir(), PORT: 'eighty' }).then(

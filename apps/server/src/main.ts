@@ -1,10 +1,16 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
+import { DataDirError } from './data-dir.js';
 import { startDemoFleet } from './features/fleet/demo-runner.js';
 import { startServer } from './server.js';
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+function isStorageProblem(error: unknown): error is NodeJS.ErrnoException & { code: string } {
+  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EROFS' || code === 'EACCES';
+}
 
 function isAddressInUse(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
@@ -57,6 +63,17 @@ async function main(): Promise<void> {
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));
   } catch (error) {
+    if (error instanceof DataDirError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    if (isStorageProblem(error) && (!error.path || error.path.startsWith(config.dataDir))) {
+      // The database or a file under DATA_DIR failed on the disk itself (it filled up during the start).
+      process.stderr.write(
+        `DATA_DIR ${config.dataDir} could not be written (${error.code}: ${error.message.split('\n')[0]}): free space or set DATA_DIR to a writable directory.\n`,
+      );
+      process.exit(1);
+    }
     if (isAddressInUse(error)) {
       // The broker names its setting and the port it was given; the HTTP listener's is PORT.
       const { setting = 'PORT', port = config.port } = error as { setting?: string; port?: number };

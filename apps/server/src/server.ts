@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { checkDataDir } from './data-dir.js';
 import { type DatabaseHandle, openDatabase } from './db/client.js';
 import { createAuthRepository } from './features/auth/auth.repository.js';
-import { demoHistoryIngestSettings } from './features/fleet/demo-history.js';
 import { FAILURE_WINDOW_MS } from './features/auth/secret-throttle.js';
 import { createSecretThrottleRepository } from './features/auth/secret-throttle.repository.js';
+import { demoHistoryIngestSettings } from './features/fleet/demo-history.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { type SeededAdmin, seedPlatformAdmin } from './features/users/admin-seed.js';
 import { createUsersRepository } from './features/users/users.repository.js';
@@ -28,6 +29,8 @@ const HOUSEKEEPING_MS = 60 * 60 * 1000;
 
 /** Opens the database, syncs the permission catalogue, seeds the administrator and listens. */
 export async function startServer(config: Config, options: { logger?: boolean } = {}): Promise<RunningServer> {
+  // A read-only, missing or full DATA_DIR stops the start here, with one line, before anything is written.
+  checkDataDir(config.dataDir, config.dataDirMinFreeMb);
   const database = await openDatabase({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { DataDirError } from '../data-dir.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -50,11 +51,42 @@ export async function openDatabase(options: {
     return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
   }
   const dir = join(options.dataDir, 'pg');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(options.dataDir, { recursive: true });
+  if (!existsSync(join(dir, 'PG_VERSION'))) await createPgliteDatabase(options.dataDir, dir);
   const client = await PGlite.create(dir);
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
+}
+
+/**
+ * A new embedded database is built beside its place (DATA_DIR/pg.partial-<pid>) and moved into place
+ * only once it is created and migrated: a first start that fails (disk full, read-only, killed) never
+ * leaves a half-made DATA_DIR/pg that the next start would take for a database.
+ */
+async function createPgliteDatabase(dataDir: string, dir: string): Promise<void> {
+  // What earlier attempts left when they died: never a database.
+  for (const entry of readdirSync(dataDir))
+    if (entry.startsWith('pg.partial-')) rmSync(join(dataDir, entry), { recursive: true, force: true });
+  if (existsSync(dir)) {
+    if (readdirSync(dir).length > 0)
+      throw new DataDirError(`DATA_DIR ${dir} is not a complete database (no PG_VERSION): move it away to start afresh.`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const partial = join(dataDir, `pg.partial-${process.pid}`);
+  mkdirSync(partial);
+  let client: PGlite | undefined;
+  try {
+    client = await PGlite.create(partial);
+    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+    await client.close();
+    client = undefined;
+    renameSync(partial, dir);
+  } catch (error) {
+    await client?.close().catch(() => undefined);
+    rmSync(partial, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /** Cheap liveness probe for /api/health. */
