@@ -1,5 +1,6 @@
 import { Code } from '@sunward/contracts/codes';
 import { translate } from '@sunward/contracts/messages';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../test/harness.js';
@@ -26,7 +27,7 @@ interface Answer {
   body: { code: number; data: { errors?: { field: string; message: string }[] } | null; message: string };
 }
 
-async function inject(options: Parameters<TestServer['app']['inject']>[0] & object): Promise<Answer> {
+async function inject(options: InjectOptions): Promise<Answer> {
   const response = await server.app.inject(options);
   return { status: response.statusCode, type: String(response.headers['content-type']), body: response.json() };
 }

@@ -3,6 +3,7 @@ import type { GatewayImportResult } from '@sunward/contracts/gateways';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client.js';
 import { multipartBody, signIn } from '../../test/client.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -52,8 +53,11 @@ describe('gateway SNs regardless of case', () => {
       ['casegw0001', expect.any(String)],
       ['CASEGW0001', expect.any(String)],
     ]);
-    const count = await server.database.db.execute(sql`select count(*)::int as n from gateways where lower(sn) = 'casegw0001'`);
-    expect((count.rows[0] as { n: number }).n).toBe(1);
+    const [count] = await queryRows<{ n: number }>(
+      server.database.db,
+      sql`select count(*)::int as n from gateways where lower(sn) = 'casegw0001'`,
+    );
+    expect(Number(count?.n)).toBe(1);
   });
 
   it('finds a gateway by its SN typed in another case', async () => {
