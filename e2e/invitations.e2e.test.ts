@@ -134,3 +134,48 @@ describe('agent invitations in the browser', () => {
     await a.context.close();
   }, 240_000);
 });
+
+describe('customer invitations in the browser', () => {
+  it('a company adds an existing account as customer: it is invited, accepts in Chinese, and is then listed', async () => {
+    const company = await server.createCompany('Lumen Solar Service');
+    const inviter = await server.createUser('company_admin', 'boss@lumen.test', { companyId: company });
+    const owner = await server.createUser('owner', 'li.wei@home.test');
+
+    const a = await openPage(browser, server.url);
+    await signInThroughForm(a.page, inviter.account, inviter.password);
+    await a.page.goto('/customer/list');
+    await a.page.getByTestId('customer-add').click();
+    await a.page.locator('#customer-account').fill(owner.account);
+    // An existing account: no password is asked, it is invited.
+    await a.page.getByText('This account exists: it gets an invitation').waitFor();
+    expect(await a.page.locator('#customer-password').count()).toBe(0);
+    await a.page.locator('#customer-name').fill('Li Wei');
+    await clickWhenOpen(a.page.locator('#customer-submit'));
+    await a.page.getByTestId('customer-form').waitFor({ state: 'detached' });
+    const pending = a.page.getByTestId('customer-invitations');
+    await pending.getByText(`Li Wei (${owner.account})`).waitFor();
+    await a.page.getByTestId('customers-table').getByText('No customers yet').waitFor();
+    expect(await accessibilityProblems(a.page, '[data-testid=customer-invitations]')).toEqual([]);
+
+    const b = await openPage(browser, server.url, { locale: 'zh-CN' });
+    await signInThroughForm(b.page, owner.account, owner.password);
+    await b.page.goto('/notice');
+    const card = b.page.getByTestId('received-invitations');
+    await card.getByText('Lumen Solar Service 邀请您成为其客户。将向您展示的电站数：0。').waitFor();
+    expect(await accessibilityProblems(b.page, '[data-testid=received-invitations]')).toEqual([]);
+    await card
+      .getByRole('button', { name: '接 受' })
+      .or(card.getByRole('button', { name: '接受' }))
+      .click();
+    await b.page.getByText('已接受邀请').waitFor();
+    await card.waitFor({ state: 'detached' });
+    expect(b.errors).toEqual([]);
+    await b.context.close();
+
+    await a.page.reload();
+    await a.page.getByTestId('customers-table').getByText(owner.account).waitFor();
+    expect(await a.page.getByTestId('customer-invitations').count()).toBe(0);
+    expect(a.errors).toEqual([]);
+    await a.context.close();
+  }, 240_000);
+});
