@@ -55,13 +55,10 @@ function checkPlain(field: string, value: string | null | undefined, language: L
 export function createCompanyService(deps: {
   /** Counts a wrong confirmation password with sign-in's (135 once locked). */
   throttle: SecretThrottle;
-  /** Counts a wrong confirmation password with sign-in's (135 once locked). */
-  throttle: SecretThrottle;
   repository: CompanyRepository;
   logos: LogoStore;
   invitations: Pick<InvitationsService, 'invite' | 'sent' | 'withdraw'>;
 }) {
-  const { throttle } = deps;
   const { throttle } = deps;
   const { repository, logos, invitations } = deps;
 
