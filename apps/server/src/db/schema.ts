@@ -479,8 +479,9 @@ export const deviceRealtime = pgTable('device_realtime', {
  * Per device and plant-local day, the energy model (docs/decisions.md "One energy model"): the day's first
  * and last counter reading, its energy (Σ of the rises between consecutive readings in time order, each in
  * the day of the later reading) and its drops (counter resets), kept by the ingest pipeline; late readings
- * have their days recomputed from raw readings. Lifetime = newest counter + Σ drops. The lowest and highest
- * counter and the peak power merge order-independently.
+ * have their days recomputed from raw readings. Lifetime = newest counter + Σ drops. The peak power merges
+ * order-independently; counter_min_wh/counter_max_wh are the rule before the model (migration 0023 read
+ * them) and are no longer written.
  */
 export const deviceEnergyDaily = pgTable(
   'device_energy_daily',

@@ -118,7 +118,7 @@ describe('reports', () => {
     );
     const daily = await server.database.db.select().from(deviceEnergyDaily).where(eq(deviceEnergyDaily.deviceId, id));
     expect(daily).toHaveLength(1);
-    expect(daily[0]).toMatchObject({ counterMinWh: 1_000_000, counterMaxWh: 1_000_500, peakW: 4300 });
+    expect(daily[0]).toMatchObject({ firstWh: 1_000_000, lastWh: 1_000_500, energyWh: 500, dropWh: 0, peakW: 4300 });
     const [status] = await server.database.db.select({ status: devices.status }).from(devices).where(eq(devices.id, id));
     expect(status?.status).toBe(1);
   });

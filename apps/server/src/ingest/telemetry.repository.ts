@@ -3,7 +3,7 @@ import { roleIndex } from '@sunward/protocol/positions';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../db/client.js';
 import { deviceEnergyDaily, deviceEvents, deviceRealtime, devices, gateways, plants, readings } from '../db/schema.js';
-import { energyByDay } from './energy-days.js';
+import { type CounterReading, energyByDay } from './energy-days.js';
 import { localDay } from './local-day.js';
 import { readingPartitionName } from './reading-partitions.js';
 
@@ -104,15 +104,26 @@ const dayKey = (deviceId: number, day: string) => `${deviceId}|${day}`;
  * reading newer than the device's last one) the new steps are added to the device-days: the cheap path.
  * A late reading (older than the device's last stored one) has its device's days recomputed from raw
  * readings, from its own day through the day of the reading that follows it, so late, repeated and
- * out-of-order reports end with the same figures as in-order ones. Peak power and the lowest/highest
- * counter merge order-independently. Returns every device-day written.
+ * out-of-order reports end with the same figures as in-order ones. Peak power merges order-independently.
+ * `known` holds devices' last counter readings as this process last committed them (read from the
+ * database when missing). Returns every device-day written and each device's last counter reading after
+ * the batch (undefined: read it again next time), for the caller to remember once the batch commits.
  */
-async function writeEnergy(tx: Database, rows: readonly EnergyRow[]): Promise<{ deviceId: number; day: string }[]> {
-  if (rows.length === 0) return [];
+async function writeEnergy(
+  tx: Database,
+  rows: readonly EnergyRow[],
+  known: ReadonlyMap<number, CounterReading>,
+): Promise<{ touched: { deviceId: number; day: string }[]; lastAfter: Map<number, CounterReading | undefined> }> {
+  const lastAfter = new Map<number, CounterReading | undefined>();
+  if (rows.length === 0) return { touched: [], lastAfter };
   const byDevice = new Map<number, EnergyRow[]>();
-  for (const r of rows) byDevice.set(r.deviceId, [...(byDevice.get(r.deviceId) ?? []), r]);
+  for (const r of rows) {
+    const list = byDevice.get(r.deviceId);
+    if (list) list.push(r);
+    else byDevice.set(r.deviceId, [r]);
+  }
   const deviceIds = [...byDevice.keys()].sort((a, b) => a - b);
-  const counted = deviceIds.filter((id) => byDevice.get(id)?.some((r) => r.counterWh !== null));
+  const counted = deviceIds.filter((id) => !known.has(id) && byDevice.get(id)?.some((r) => r.counterWh !== null));
   const lastRows =
     counted.length === 0
       ? []
@@ -123,9 +134,8 @@ async function writeEnergy(tx: Database, rows: readonly EnergyRow[]): Promise<{ 
               join lateral (select to_char(e.day, 'YYYY-MM-DD') as day, (extract(epoch from e.last_ts) * 1000)::float8 as last_ts, e.last_wh
                             from ${deviceEnergyDaily} e where e.device_id = d.id and e.last_wh is not null order by e.day desc limit 1) x on true`,
         );
-  const last = new Map(
-    lastRows.map((r) => [Number(r.device_id), { ts: r.last_ts === null ? null : Number(r.last_ts), wh: Number(r.last_wh) }]),
-  );
+  const last = new Map<number, { ts: number | null; wh: number }>(known);
+  for (const r of lastRows) last.set(Number(r.device_id), { ts: r.last_ts === null ? null : Number(r.last_ts), wh: Number(r.last_wh) });
 
   // Merged rows: new steps (in order), peak power and counter extremes, one per device-day.
   interface Merge {
@@ -138,8 +148,6 @@ async function writeEnergy(tx: Database, rows: readonly EnergyRow[]): Promise<{ 
     energyWh: number;
     dropWh: number;
     peakW: number | null;
-    minWh: number | null;
-    maxWh: number | null;
   }
   const merges = new Map<string, Merge>();
   const mergeOf = (deviceId: number, day: string): Merge => {
@@ -156,8 +164,6 @@ async function writeEnergy(tx: Database, rows: readonly EnergyRow[]): Promise<{ 
         energyWh: 0,
         dropWh: 0,
         peakW: null,
-        minWh: null,
-        maxWh: null,
       };
       merges.set(key, m);
     }
@@ -170,10 +176,6 @@ async function writeEnergy(tx: Database, rows: readonly EnergyRow[]): Promise<{ 
     for (const r of list) {
       const m = mergeOf(deviceId, localDay(r.ts, timezone));
       if (r.powerW !== null) m.peakW = m.peakW === null ? r.powerW : Math.max(m.peakW, r.powerW);
-      if (r.counterWh !== null) {
-        m.minWh = m.minWh === null ? r.counterWh : Math.min(m.minWh, r.counterWh);
-        m.maxWh = m.maxWh === null ? r.counterWh : Math.max(m.maxWh, r.counterWh);
-      }
     }
     const counters = list.flatMap((r) => (r.counterWh === null ? [] : [{ ts: r.ts.getTime(), wh: r.counterWh }]));
     if (counters.length === 0) continue;
@@ -181,11 +183,14 @@ async function writeEnergy(tx: Database, rows: readonly EnergyRow[]): Promise<{ 
     const oldest = Math.min(...counters.map((c) => c.ts));
     if (previous && (previous.ts === null || oldest <= previous.ts)) {
       late.push({ deviceId, rows: list });
+      lastAfter.set(deviceId, undefined);
       continue;
     }
     const days = energyByDay(previous?.ts == null ? undefined : { ts: previous.ts, wh: previous.wh }, counters, (ts) =>
       localDay(new Date(ts), timezone),
     );
+    const newest = days.at(-1);
+    if (newest) lastAfter.set(deviceId, { ts: newest.lastTs, wh: newest.lastWh });
     for (const d of days)
       Object.assign(mergeOf(deviceId, d.day), {
         firstTs: d.firstTs,
@@ -199,13 +204,12 @@ async function writeEnergy(tx: Database, rows: readonly EnergyRow[]): Promise<{ 
   const merged = [...merges.values()];
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   await tx.execute(sql`
-    insert into ${deviceEnergyDaily} (device_id, day, first_ts, first_wh, last_ts, last_wh, energy_wh, drop_wh, peak_w, counter_min_wh, counter_max_wh)
+    insert into ${deviceEnergyDaily} (device_id, day, first_ts, first_wh, last_ts, last_wh, energy_wh, drop_wh, peak_w)
     select * from unnest(${sql.param(merged.map((m) => m.deviceId))}::int[], ${sql.param(merged.map((m) => m.day))}::date[],
                          ${sql.param(merged.map((m) => iso(m.firstTs)))}::timestamptz[], ${sql.param(merged.map((m) => m.firstWh))}::float8[],
                          ${sql.param(merged.map((m) => iso(m.lastTs)))}::timestamptz[], ${sql.param(merged.map((m) => m.lastWh))}::float8[],
                          ${sql.param(merged.map((m) => m.energyWh))}::float8[], ${sql.param(merged.map((m) => m.dropWh))}::float8[],
-                         ${sql.param(merged.map((m) => m.peakW))}::float8[],
-                         ${sql.param(merged.map((m) => m.minWh))}::float8[], ${sql.param(merged.map((m) => m.maxWh))}::float8[])
+                         ${sql.param(merged.map((m) => m.peakW))}::float8[])
     on conflict (device_id, day) do update set
       first_ts = coalesce(${deviceEnergyDaily.firstTs}, excluded.first_ts),
       first_wh = coalesce(${deviceEnergyDaily.firstWh}, excluded.first_wh),
@@ -213,12 +217,10 @@ async function writeEnergy(tx: Database, rows: readonly EnergyRow[]): Promise<{ 
       last_wh = coalesce(excluded.last_wh, ${deviceEnergyDaily.lastWh}),
       energy_wh = ${deviceEnergyDaily.energyWh} + excluded.energy_wh,
       drop_wh = ${deviceEnergyDaily.dropWh} + excluded.drop_wh,
-      peak_w = greatest(${deviceEnergyDaily.peakW}, excluded.peak_w),
-      counter_min_wh = least(${deviceEnergyDaily.counterMinWh}, excluded.counter_min_wh),
-      counter_max_wh = greatest(${deviceEnergyDaily.counterMaxWh}, excluded.counter_max_wh)`);
+      peak_w = greatest(${deviceEnergyDaily.peakW}, excluded.peak_w)`);
   const touched = merged.map((m) => ({ deviceId: m.deviceId, day: m.day }));
   for (const { deviceId, rows: list } of late) touched.push(...(await recomputeDeviceDays(tx, deviceId, list)));
-  return touched;
+  return { touched, lastAfter };
 }
 
 /**
@@ -282,6 +284,9 @@ async function recomputeDeviceDays(
 
 /** All SQL of the ingest pipeline. */
 export function createTelemetryRepository(db: Database) {
+  // Each device's last counter reading as this process committed it: in-order batches need no look-up.
+  // One writer per device at a time is assumed (docs/decisions.md "One energy model").
+  const lastCounters = new Map<number, CounterReading>();
   // A device with the time zone of its plant, which sets its day boundaries.
   const selectDeviceRecords = () =>
     db
@@ -343,7 +348,7 @@ export function createTelemetryRepository(db: Database) {
       clearEvents: { deviceId: number; code: number; at: Date }[];
       gateways: { gatewayId: number; lastSeq: number; gaps: number; at: Date }[];
     }): Promise<{ statusChanges: { deviceId: number; plantId: number | null }[]; energyDays: { deviceId: number; day: string }[] }> {
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         // The rows actually written: a redelivered reading (same device and time) is neither stored nor counted.
         const stored = new Set<string>();
         // Column arrays through unnest: one parameter per column instead of three per row, several
@@ -374,9 +379,10 @@ export function createTelemetryRepository(db: Database) {
               energy_total_wh = excluded.energy_total_wh, soc = excluded.soc
             where ${deviceRealtime.ts} < excluded.ts`);
         }
-        const energyDays = await writeEnergy(
+        const energy = await writeEnergy(
           tx,
           batch.energy.filter((e) => stored.delete(`${e.deviceId}|${e.ts.getTime()}`)),
+          lastCounters,
         );
         // A device row is rewritten only when its status changes, and only by its newest reading (the
         // realtime row above already holds the newest time): the report time itself lives in device_realtime.
@@ -417,8 +423,14 @@ export function createTelemetryRepository(db: Database) {
                          unnest(${sql.param(batch.gateways.map((g) => g.at.toISOString()))}::timestamptz[]) as at) v
             where g.id = v.id`);
         }
-        return { statusChanges: changed.map((r) => ({ deviceId: r.id, plantId: r.plant_id })), energyDays };
+        return { statusChanges: changed.map((r) => ({ deviceId: r.id, plantId: r.plant_id })), energy };
       });
+      // Committed: remember the devices' last counter readings.
+      for (const [deviceId, reading] of result.energy.lastAfter) {
+        if (reading) lastCounters.set(deviceId, reading);
+        else lastCounters.delete(deviceId);
+      }
+      return { statusChanges: result.statusChanges, energyDays: result.energy.touched };
     },
 
     /** Recomputes plant statuses from their devices' (the worst wins). */
