@@ -95,16 +95,23 @@ function DetailsCard({ company, canEdit }: { company: CompanyInfo; canEdit: bool
       >
         <Form.Item
           name="name"
+          htmlFor="company-name"
           label={t('enterprise.name')}
           rules={[{ required: true, whitespace: true, message: t('enterprise.required') }, { max: COMPANY_LIMITS.nameMax }, plain]}
         >
           <Input id="company-name" />
         </Form.Item>
-        <Form.Item name="contactName" label={t('enterprise.contactName')} rules={[{ max: COMPANY_LIMITS.textMax }, plain]}>
+        <Form.Item
+          name="contactName"
+          htmlFor="company-contact"
+          label={t('enterprise.contactName')}
+          rules={[{ max: COMPANY_LIMITS.textMax }, plain]}
+        >
           <Input id="company-contact" />
         </Form.Item>
         <Form.Item
           name="email"
+          htmlFor="company-email"
           label={t('enterprise.email')}
           rules={[
             {
@@ -117,6 +124,7 @@ function DetailsCard({ company, canEdit }: { company: CompanyInfo; canEdit: bool
         </Form.Item>
         <Form.Item
           name="phone"
+          htmlFor="company-phone"
           label={t('enterprise.phone')}
           rules={[
             {
@@ -127,11 +135,11 @@ function DetailsCard({ company, canEdit }: { company: CompanyInfo; canEdit: bool
         >
           <Input id="company-phone" />
         </Form.Item>
-        <Form.Item name="address" label={t('enterprise.address')} rules={[{ max: COMPANY_LIMITS.addressMax }]}>
+        <Form.Item name="address" htmlFor="company-address" label={t('enterprise.address')} rules={[{ max: COMPANY_LIMITS.addressMax }]}>
           <Input id="company-address" />
         </Form.Item>
         {company.requireTwoFactor !== null && (
-          <Form.Item name="requireTwoFactor" label={t('enterprise.requireTwoFactor')} valuePropName="checked">
+          <Form.Item name="requireTwoFactor" htmlFor="company-2fa" label={t('enterprise.requireTwoFactor')} valuePropName="checked">
             <Switch id="company-2fa" />
           </Form.Item>
         )}
@@ -271,6 +279,7 @@ function BrandingCard({ company, canEdit }: { company: CompanyInfo; canEdit: boo
             <input
               type="color"
               className="sw-theme-swatch"
+              aria-label={t('enterprise.themeColor')}
               value={/^#[0-9A-Fa-f]{6}$/.test(color) ? color : '#E6002D'}
               disabled={!canEdit}
               onChange={(e) => setColor(e.target.value.toUpperCase())}
