@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.js';
 import { mqttOutgoing, mqttSubscriptions } from '../db/schema.js';
@@ -57,6 +57,9 @@ interface MemoryStore {
 // A CommonJS module whose typings declare an ES default export: loaded as what it is, a factory function.
 const memoryPersistence = createRequire(import.meta.url)('aedes-persistence') as () => unknown;
 
+/** How long an unacknowledged message waits for its client at most (pruned at start). */
+const OUTGOING_KEPT_MS = 7 * 86_400_000;
+
 function payloadText(payload: Buffer | string): string {
   return (Buffer.isBuffer(payload) ? payload : Buffer.from(payload)).toString('base64');
 }
@@ -70,8 +73,8 @@ function payloadText(payload: Buffer | string): string {
  * session holds is also written to `mqtt_subscriptions` / `mqtt_outgoing` before the broker goes on, and
  * the store is loaded from there at start. Kept: subscriptions and outgoing QoS ≥ 1 messages of persistent
  * sessions. Not kept (no use to gateways, which subscribe only to their command topic): retained messages,
- * wills, and QoS 2 messages half-received from a client. A failed write is logged and the broker carries
- * on with the session in memory, as before this store existed.
+ * wills, and QoS 2 messages half-received from a client; messages older than a week are dropped at start.
+ * A failed write is logged and the broker carries on with the session in memory, as before this store existed.
  */
 export function createBrokerSessions(db: Database, log: FastifyBaseLogger) {
   const memory = memoryPersistence() as MemoryStore;
@@ -114,6 +117,9 @@ export function createBrokerSessions(db: Database, log: FastifyBaseLogger) {
         byClient.set(s.clientId, list);
       }
       for (const [id, subs] of byClient) await memory.addSubscriptions({ id }, subs);
+      // A message nobody collected in a week (a gateway gone for good) is not worth delivering: commands
+      // carry a far shorter expiresAt, and the queue of a vanished gateway must not grow for ever.
+      await db.delete(mqttOutgoing).where(lt(mqttOutgoing.createdAt, new Date(Date.now() - OUTGOING_KEPT_MS)));
       const outgoing = await db.select().from(mqttOutgoing).orderBy(asc(mqttOutgoing.id));
       for (const o of outgoing)
         await memory.outgoingEnqueue(
