@@ -162,7 +162,7 @@ describe('agent invitations', () => {
     expect((await as<MessagePage>(staff.token, 'GET', '/api/v1/messages')).data.total).toBe(0);
   });
 
-  it('links nothing after a decline, a withdrawal or the expiry; each frees the way for a new invitation', async () => {
+  it('links nothing after a decline, a withdrawal or the expiry; a decline looks to the inviter like no answer', async () => {
     const alpha = await company('Alpha Decline');
     const beta = await company('Beta Decline');
     const noAgent = async () => {
@@ -171,13 +171,21 @@ describe('agent invitations', () => {
     };
 
     const first = (await invite(alpha.admin.token, beta.admin.account)).data.invitationId;
+    const unknown = (await invite(alpha.admin.token, 'nobody-decline@nowhere.test')).data.invitationId;
     expect((await answer(beta.admin.token, first, 'decline')).code).toBe(0);
     expect((await answer(beta.admin.token, first, 'accept')).code).toBe(Code.INVITATION_CLOSED);
+    expect(await received(beta.admin.token)).toEqual([]);
     await noAgent();
-    expect((await agents(alpha.admin.token)).invitations).toEqual([]);
+    // The inviter cannot tell the declined invitation from the unanswered one: both open, both 210 again.
+    expect((await agents(alpha.admin.token)).invitations.map((i) => i.id)).toEqual([first, unknown]);
+    expect((await invite(alpha.admin.token, beta.admin.account)).code).toBe(Code.INVITATION_PENDING);
+    expect((await invite(alpha.admin.token, 'nobody-decline@nowhere.test')).code).toBe(Code.INVITATION_PENDING);
+    for (const id of [first, unknown])
+      expect((await as(alpha.admin.token, 'POST', `/api/v1/company/agent/invitation/${id}/withdraw`)).code).toBe(0);
 
     const second = (await invite(alpha.admin.token, beta.admin.account)).data.invitationId;
     expect((await as(alpha.admin.token, 'POST', `/api/v1/company/agent/invitation/${second}/withdraw`)).code).toBe(0);
+    expect((await as(alpha.admin.token, 'POST', `/api/v1/company/agent/invitation/${second}/withdraw`)).code).toBe(Code.INVITATION_CLOSED);
     expect(await received(beta.admin.token)).toEqual([]);
     expect((await answer(beta.admin.token, second, 'accept')).code).toBe(Code.INVITATION_CLOSED);
     await noAgent();
@@ -280,8 +288,12 @@ describe('customer invitations', () => {
     // The owner declines: nothing is linked.
     expect((await answer(owner.token, toOwner.data.invitationId ?? 0, 'decline')).code).toBe(0);
     expect((await as<{ infos: CustomerRow[] }>(alpha.admin.token, 'GET', '/api/v1/customers')).data.infos).toEqual([]);
+    // The decline is not told: both still wait, as for an account that never answers.
+    const open = await as<SentInvitation[]>(alpha.admin.token, 'GET', '/api/v1/customer/invitations');
+    expect(open.data.map((i) => i.account)).toEqual([other.admin.account, owner.account]);
     // Withdrawn: nothing to accept.
-    expect((await as(alpha.admin.token, 'POST', `/api/v1/customer/invitation/${toAdmin.data.invitationId}/withdraw`)).code).toBe(0);
+    for (const id of [toAdmin.data.invitationId, toOwner.data.invitationId])
+      expect((await as(alpha.admin.token, 'POST', `/api/v1/customer/invitation/${id}/withdraw`)).code).toBe(0);
     expect((await as<SentInvitation[]>(alpha.admin.token, 'GET', '/api/v1/customer/invitations')).data).toEqual([]);
   });
 });

@@ -45,13 +45,17 @@ function customerDetails(value: unknown): CustomerDetails | null {
 
 // An invitation is open while pending and not past its expiry; every read and answer says so in SQL.
 const OPEN = sql`i.status = 'pending' and i.expires_at > now()`;
+// What the inviter sees as open: a declined invitation too, until it expires, so a decline tells the
+// inviter nothing an unknown account's silence would not (only an acceptance shows).
+const OPEN_TO_INVITER = sql`i.status in ('pending', 'declined') and i.expires_at > now()`;
 
 /** SQL of invitations: open ones by company (the inviter's view) or by account (the invitee's), answers. */
 export function createInvitationsRepository(db: Database) {
   return {
     /**
      * A new pending invitation, or undefined when one of the kind from the company to the account is
-     * still open. A pending one past its expiry is marked expired first, so it no longer blocks.
+     * still open to the inviter (pending, or declined and not expired). A pending one past its expiry is
+     * marked expired first, so it no longer blocks.
      */
     async create(input: {
       kind: InvitationKind;
@@ -66,6 +70,12 @@ export function createInvitationsRepository(db: Database) {
           sql`update invitations set status = 'expired' where kind = ${input.kind} and company_id = ${input.companyId}
               and account = ${input.account} and status = 'pending' and expires_at <= now()`,
         );
+        const [declined] = await queryRows<{ id: number }>(
+          tx,
+          sql`select i.id from invitations i where i.kind = ${input.kind} and i.company_id = ${input.companyId}
+              and i.account = ${input.account} and ${OPEN_TO_INVITER}`,
+        );
+        if (declined) return undefined;
         const [row] = await queryRows<{ id: number; expires_at: Date | string }>(
           tx,
           sql`insert into invitations (kind, company_id, invited_by, account, details, expires_at)
@@ -78,12 +88,12 @@ export function createInvitationsRepository(db: Database) {
       });
     },
 
-    /** The open invitations a company sent, of one kind, oldest first. */
+    /** The invitations a company sent that are open to it (declined ones too, until they expire), oldest first. */
     async sent(companyId: number, kind: InvitationKind): Promise<SentInvitation[]> {
       const rows = await queryRows<{ id: number; account: string; details: unknown; created_at: Date | string; expires_at: Date | string }>(
         db,
         sql`select i.id, i.account, i.details, i.created_at, i.expires_at from invitations i
-            where i.company_id = ${companyId} and i.kind = ${kind} and ${OPEN} order by i.id`,
+            where i.company_id = ${companyId} and i.kind = ${kind} and ${OPEN_TO_INVITER} order by i.id`,
       );
       return rows.map((r) => ({
         id: Number(r.id),
@@ -195,12 +205,12 @@ export function createInvitationsRepository(db: Database) {
       return rows.length > 0;
     },
 
-    /** Withdraws an open invitation the company sent, of that kind; false when it was not open. */
+    /** Withdraws an invitation open to the company (declined ones too), of that kind; false when it was not. */
     async withdraw(companyId: number, kind: InvitationKind, id: number): Promise<boolean> {
       const rows = await queryRows<{ id: number }>(
         db,
         sql`update invitations i set status = 'withdrawn', answered_at = now()
-            where i.id = ${id} and i.company_id = ${companyId} and i.kind = ${kind} and ${OPEN} returning i.id`,
+            where i.id = ${id} and i.company_id = ${companyId} and i.kind = ${kind} and ${OPEN_TO_INVITER} returning i.id`,
       );
       return rows.length > 0;
     },
