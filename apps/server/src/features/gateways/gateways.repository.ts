@@ -131,7 +131,10 @@ export function createGatewaysRepository(db: Database) {
     async registeredAmong(sns: readonly string[]): Promise<Set<string>> {
       if (sns.length === 0) return new Set();
       const folded = [...new Set(sns.map((sn) => sn.toLowerCase()))];
-      const rows = await queryRows<{ sn: string }>(db, sql`select lower(sn) as sn from gateways where lower(sn) = any(${sql.param(folded)}::text[])`);
+      const rows = await queryRows<{ sn: string }>(
+        db,
+        sql`select lower(sn) as sn from gateways where lower(sn) = any(${sql.param(folded)}::text[])`,
+      );
       const taken = new Set(rows.map((r) => r.sn));
       // The SNs as the file spells them, for each one registered in any case.
       return new Set(sns.filter((sn) => taken.has(sn.toLowerCase())));
