@@ -49,17 +49,22 @@ describe('demo history plan', () => {
     const late = two.lateBatch;
     expect(late && late.to - late.from).toBe(4 * 3_600_000);
     expect(late?.sendAfter).toBeLessThan(end);
+    // The last week goes first, before live: the incidents and the late batch lie in it.
+    expect(end - one.recentFrom).toBeLessThanOrEqual(7 * DAY);
+    expect(end - one.recentFrom).toBeGreaterThan(7 * DAY - 300_000);
+    expect(late?.from).toBeGreaterThanOrEqual(two.recentFrom);
     for (const p of [one, two])
       for (const i of p.incidents) {
-        expect(i.from).toBeGreaterThanOrEqual(p.start);
+        expect(i.from).toBeGreaterThanOrEqual(p.recentFrom);
         expect(i.to).toBeLessThan(end);
         expect(activeIncident(p, i.deviceSn, i.from)).toBe(i);
         expect(activeIncident(p, i.deviceSn, i.to)).toBeUndefined();
       }
   });
 
-  it('replaces no counter in a short history', () => {
+  it('replaces no counter in a short history, and sends all of it before live', () => {
     expect(plan(first, 0, 3).counterReplacement).toBeUndefined();
+    expect(plan(first, 0, 3).recentFrom).toBe(plan(first, 0, 3).start);
     expect(plan(first, 0, 3).incidents).toHaveLength(1);
   });
 });

@@ -4,6 +4,11 @@ import type { Random } from './physics/random.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+/**
+ * Days of the history a gateway sends before it reports live; the older days follow as a late backfill
+ * (they change no event, so the incidents lie in this part).
+ */
+export const RECENT_DAYS = 7;
 
 /** A fault or warning the history raises on a device, through its map's event bits, and clears again. */
 export interface HistoryIncident {
@@ -18,10 +23,13 @@ export interface HistoryIncident {
 /**
  * What a gateway's past looks like: readings from `start` every `intervalMs` until `end` (the moment the
  * simulator started), the incidents on the way, a device whose counters were replaced, and a stretch of
- * readings its store-and-forward buffer sends late (after the readings that followed it).
+ * readings its store-and-forward buffer sends late (after the readings that followed it). The part from
+ * `recentFrom` goes first, then the gateway reports live, then the older part follows.
  */
 export interface HistoryPlan {
   start: number;
+  /** The last week (or less): sent first, in time order, with the incidents and the late batch; then live. */
+  recentFrom: number;
   end: number;
   intervalMs: number;
   incidents: HistoryIncident[];
@@ -57,8 +65,10 @@ export function planHistory(
   const intervalMs = options.intervalSeconds * 1000;
   const start = Math.ceil((options.end - options.days * DAY) / intervalMs) * intervalMs;
   const span = options.end - start;
-  // Somewhere in the second half of the history, on the hour.
-  const later = () => Math.floor((start + span * (0.5 + 0.4 * random.next())) / HOUR) * HOUR;
+  const recentFrom = Math.max(start, Math.ceil((options.end - RECENT_DAYS * DAY) / intervalMs) * intervalMs);
+  const recentSpan = options.end - recentFrom;
+  // Somewhere in the second half of the recent part, on the hour.
+  const later = () => Math.floor((recentFrom + recentSpan * (0.5 + 0.4 * random.next())) / HOUR) * HOUR;
   const incidents: HistoryIncident[] = [];
   const levels =
     index === 0 ? ['fault'] : index === 1 ? ['warning'] : random.next() < 0.5 ? [random.pick(['fault', 'warning', 'protect'])] : [];
@@ -71,11 +81,11 @@ export function planHistory(
     index === 0 && inverter && options.days >= 7
       ? { deviceSn: inverter.sn, at: start + Math.floor((span * 2) / 3 / HOUR) * HOUR }
       : undefined;
-  // Four hours in the first half of the history reach the server half a day late.
-  const lateFrom = Math.floor((start + span * 0.3) / HOUR) * HOUR;
+  // Four hours in the first half of the recent part reach the server half a day late.
+  const lateFrom = Math.floor((recentFrom + recentSpan * 0.3) / HOUR) * HOUR;
   const lateBatch =
     index === 1 && options.days >= 2 ? { from: lateFrom, to: lateFrom + 4 * HOUR, sendAfter: lateFrom + 16 * HOUR } : undefined;
-  return { start, end: options.end, intervalMs, incidents, counterReplacement, lateBatch };
+  return { start, recentFrom, end: options.end, intervalMs, incidents, counterReplacement, lateBatch };
 }
 
 /** The incident under way on a device at `t`, if any. */

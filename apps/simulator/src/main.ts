@@ -8,9 +8,9 @@ import { protocolById } from '@sunward/protocol/maps/index';
 import { createCommandHandler, createControls, createGatewaySettings, gatewaySettingsState } from './command-handler.js';
 import { createDeviceState, type DeviceState, deviceValues } from './device-values.js';
 import { connectGateway } from './gateway-client.js';
-import { activeIncident, planDays, planHistory } from './history.js';
+import { activeIncident, planDays, planHistory, RECENT_DAYS } from './history.js';
 import { createRandom } from './physics/random.js';
-import { createPlantModel } from './plant-model.js';
+import { createPlantModel, type PlantModel } from './plant-model.js';
 import { createSlots, historyProgress } from './run-history.js';
 
 /**
@@ -64,6 +64,7 @@ const playing = fleet.gateways.filter((g) => !g.spare);
 const progress = historyProgress({
   gateways: historyDays > 0 ? playing.length : 0,
   days: historyDays,
+  recentDays: RECENT_DAYS,
   write: (line) => process.stdout.write(`${line}\n`),
 });
 
@@ -102,38 +103,41 @@ for (const gateway of fleet.gateways) {
   connections.push(connection);
   // Battery packs of the bank: the master and its slaves share its power.
   const bankPacks = 1 + gateway.devices.filter((d) => d.parentSn).length;
-  let last: number | undefined;
-  /** Steps the plant to `ts` and reads every device's registers, as the gateway does at each interval. */
-  const read = (ts: number, rate: number): Omit<ReportPayload, 'v' | 'seq'> => {
-    const dt = last === undefined ? 0 : Math.max(0, (ts - last) / 1000);
-    last = ts;
-    // A device in a fault (or switched off) produces nothing, so its counters stand still too.
-    const off = new Set(controls.shutdown);
-    for (const state of states) if (state.fault?.level === 'fault') off.add(state.device.sn);
-    const snapshot = plant.step(new Date(ts), { shutdown: off, powerLimitPct: controls.powerLimitPct });
-    return {
-      ts,
-      devices: states.map((state) => ({
-        sn: state.device.sn,
-        proto: state.device.protocolId,
-        ...(state.device.parentSn ? { parent: state.device.parentSn } : {}),
-        blocks: encodeValues(
-          state.protocol,
-          deviceValues(state, snapshot, dt, {
-            faultRate: rate,
-            shutdown: controls.shutdown.has(state.device.sn),
-            powerLimitPct: controls.powerLimitPct.get(state.device.sn) ?? 100,
-            upgrading: controls.upgrading.has(state.device.sn),
-            bankPacks,
-          }),
-        ).map((b) => ({
-          fc: b.functionCode === 4 ? 4 : 3,
-          addr: b.address,
-          hex: registersToHex(b.registers),
+  /** Reads every device's registers at `ts` from a plant model, as the gateway does at each interval. */
+  const reader = (model: PlantModel, deviceStates: DeviceState[], steer: ReturnType<typeof createControls>) => {
+    let last: number | undefined;
+    return (ts: number, rate: number): Omit<ReportPayload, 'v' | 'seq'> => {
+      const dt = last === undefined ? 0 : Math.max(0, (ts - last) / 1000);
+      last = ts;
+      // A device in a fault (or switched off) produces nothing, so its counters stand still too.
+      const off = new Set(steer.shutdown);
+      for (const state of deviceStates) if (state.fault?.level === 'fault') off.add(state.device.sn);
+      const snapshot = model.step(new Date(ts), { shutdown: off, powerLimitPct: steer.powerLimitPct });
+      return {
+        ts,
+        devices: deviceStates.map((state) => ({
+          sn: state.device.sn,
+          proto: state.device.protocolId,
+          ...(state.device.parentSn ? { parent: state.device.parentSn } : {}),
+          blocks: encodeValues(
+            state.protocol,
+            deviceValues(state, snapshot, dt, {
+              faultRate: rate,
+              shutdown: steer.shutdown.has(state.device.sn),
+              powerLimitPct: steer.powerLimitPct.get(state.device.sn) ?? 100,
+              upgrading: steer.upgrading.has(state.device.sn),
+              bankPacks,
+            }),
+          ).map((b) => ({
+            fc: b.functionCode === 4 ? 4 : 3,
+            addr: b.address,
+            hex: registersToHex(b.registers),
+          })),
         })),
-      })),
+      };
     };
   };
+  const read = reader(plant, states, controls);
   const tick = () => {
     void connection.publishReport(read(Date.now(), faultRate));
     // Now and then a gateway loses its uplink for a few intervals; its reports wait and follow later.
@@ -156,58 +160,107 @@ for (const gateway of fleet.gateways) {
       end: startedAt,
       random: random.fork('history'),
     });
-    const sendBacklog = async (): Promise<number> => {
+    // Reports go in bursts: the broker handles what arrived together at once (one ingest batch) and
+    // reads a connection's next packets only when those are stored, so one at a time would crawl.
+    let inFlight: Promise<void>[] = [];
+    const send = async (report: Omit<ReportPayload, 'v' | 'seq'>) => {
+      if (inFlight.length >= BACKLOG_BURST) {
+        await Promise.all(inFlight);
+        inFlight = [];
+      }
+      inFlight.push(connection.publishReport(report));
+      progress.readings(report.devices.length);
+    };
+    const replacement = plan.counterReplacement;
+    const replaceIfDue = (model: PlantModel, t: number, done: { replaced: boolean }) => {
+      if (replacement && !done.replaced && t >= replacement.at) {
+        model.replaceCounters(replacement.deviceSn);
+        done.replaced = true;
+      }
+    };
+    const live = { replaced: false };
+    let dayMark = plan.start;
+    const dayPassed = (t: number) => {
+      if (t - dayMark < 86_400_000) return;
+      progress.day(gateway.sn);
+      dayMark += 86_400_000;
+    };
+    // 1. The last week first, in time order (its incidents and late batch), then what the gateway read
+    //    meanwhile, then live. The plant's physics is first run through the older days (no reports), so
+    //    its counters, battery and weather are where that past leaves them.
+    const sendRecent = async (): Promise<number> => {
       await historySlots.acquire();
       try {
-        // Reports go in bursts: the broker handles what arrived together at once (one ingest batch) and
-        // reads a connection's next packets only when those are stored, so one at a time would crawl.
-        let inFlight: Promise<void>[] = [];
-        const send = async (report: Omit<ReportPayload, 'v' | 'seq'>) => {
-          if (inFlight.length >= BACKLOG_BURST) {
-            await Promise.all(inFlight);
-            inFlight = [];
-          }
-          inFlight.push(connection.publishReport(report));
-          progress.readings(report.devices.length);
-        };
+        for (let t = plan.start; t < plan.recentFrom; t += plan.intervalMs) {
+          replaceIfDue(plant, t, live);
+          plant.step(new Date(t), { shutdown: new Set(), powerLimitPct: new Map() });
+        }
         const held: Omit<ReportPayload, 'v' | 'seq'>[] = [];
-        let replaced = false;
-        let dayMark = plan.start;
-        for (let t = plan.start; t < plan.end; t += plan.intervalMs) {
+        dayMark = plan.recentFrom;
+        for (let t = plan.recentFrom; t < plan.end; t += plan.intervalMs) {
           for (const state of states) {
             const due = activeIncident(plan, state.device.sn, t);
             if (due) state.fault = { point: due.point, bit: due.bit, level: due.level, stepsLeft: Number.POSITIVE_INFINITY };
             else if (state.fault?.stepsLeft === Number.POSITIVE_INFINITY) state.fault = undefined;
           }
-          if (plan.counterReplacement && !replaced && t >= plan.counterReplacement.at) {
-            plant.replaceCounters(plan.counterReplacement.deviceSn);
-            replaced = true;
-          }
+          replaceIfDue(plant, t, live);
           const report = read(t, 0);
           if (plan.lateBatch && t >= plan.lateBatch.from && t < plan.lateBatch.to) held.push(report);
           else await send(report);
           if (plan.lateBatch && held.length > 0 && t >= plan.lateBatch.sendAfter) for (const h of held.splice(0)) await send(h);
-          if (t - dayMark >= 86_400_000) {
-            progress.day(gateway.sn);
-            dayMark += 86_400_000;
-          }
+          dayPassed(t);
         }
         for (const h of held.splice(0)) await send(h);
         for (const state of states) if (state.fault?.stepsLeft === Number.POSITIVE_INFINITY) state.fault = undefined;
-        // What the gateway read while it sent its past follows, in order, then it reports live.
         let t = plan.end;
         for (; t <= Date.now(); t += intervalSeconds * 1000) await send(read(t, faultRate));
         await Promise.all(inFlight);
-        progress.done(gateway.sn, planDays(plan));
+        inFlight = [];
+        progress.live(gateway.sn);
         return t;
       } finally {
         historySlots.release();
       }
     };
-    sendBacklog().then(goLive, (error: unknown) => {
-      process.stderr.write(`gateway ${gateway.sn}: history failed (${String(error)}); reporting live\n`);
-      goLive(Date.now());
-    });
+    // 2. The older days, late: a second model with the same seed plays them exactly as the first one ran
+    //    through them. Their readings are stored and rolled up like any late batch; they change no event.
+    const sendOlder = async (): Promise<void> => {
+      if (plan.recentFrom <= plan.start) {
+        progress.done(gateway.sn, planDays(plan));
+        return;
+      }
+      await historySlots.acquire();
+      try {
+        const past = createPlantModel(gateway, random.fork('plant'));
+        const pastStates = gateway.devices.flatMap((device) => {
+          const protocol = protocolById(device.protocolId);
+          return protocol ? [createDeviceState(device, protocol, random.fork(`${device.sn}-past`))] : [];
+        });
+        const readPast = reader(past, pastStates, createControls());
+        const backfill = { replaced: false };
+        dayMark = plan.start;
+        for (let t = plan.start; t < plan.recentFrom; t += plan.intervalMs) {
+          replaceIfDue(past, t, backfill);
+          await send(readPast(t, 0));
+          dayPassed(t);
+        }
+        await Promise.all(inFlight);
+        inFlight = [];
+        progress.done(gateway.sn, planDays(plan));
+      } finally {
+        historySlots.release();
+      }
+    };
+    sendRecent()
+      .then(
+        (next) => goLive(next),
+        (error: unknown) => {
+          process.stderr.write(`gateway ${gateway.sn}: history failed (${String(error)}); reporting live\n`);
+          goLive(Date.now());
+        },
+      )
+      .then(sendOlder)
+      .catch((error: unknown) => process.stderr.write(`gateway ${gateway.sn}: older history failed (${String(error)})\n`));
   } else {
     // Spread the gateways over the first seconds so they do not all report at once.
     goLive(Date.now() + random.next() * Math.min(5000, intervalSeconds * 1000));

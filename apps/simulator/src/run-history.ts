@@ -25,6 +25,8 @@ export function createSlots(count: number) {
 export function historyProgress(options: {
   gateways: number;
   days: number;
+  /** Days sent before live (history.ts RECENT_DAYS). */
+  recentDays?: number;
   write: (line: string) => void;
   everyMs?: number;
   now?: () => number;
@@ -34,6 +36,7 @@ export function historyProgress(options: {
   const totalDays = options.gateways * options.days;
   let plantDays = 0;
   let plantsDone = 0;
+  let plantsLive = 0;
   let readings = 0;
   let lastLine = started;
   const crossed = new Map<string, number>();
@@ -53,6 +56,14 @@ export function historyProgress(options: {
       crossed.set(gateway, (crossed.get(gateway) ?? 0) + 1);
       plantDays += 1;
       line(false);
+    },
+    /** The gateway's recent days are in: it reports live from now on, its older days follow. */
+    live(_gateway: string): void {
+      plantsLive += 1;
+      if (plantsLive === options.gateways)
+        options.write(
+          `demo history: every plant reports live after its last ${Math.min(options.days, options.recentDays ?? options.days)} days; the older days follow (${Math.min(plantDays, totalDays)}/${totalDays} plant-days)`,
+        );
     },
     done(gateway: string, days: number): void {
       plantDays += Math.max(0, Math.round(days) - (crossed.get(gateway) ?? 0));
