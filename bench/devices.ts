@@ -60,17 +60,17 @@ await db.execute(sql`insert into device_realtime (device_id, ts, power_w, energy
   from devices d`);
 // Each device's latest reading, whose values the detail page shows.
 await db.execute(
-  sql`insert into readings (device_id, ts, values) select device_id, ts, array_fill(1::real, array[${width}::int]) from device_realtime`,
+  sql`insert into readings (device_id, ts, values) select device_id, ts, array_fill(1::float8, array[${width}::int]) from device_realtime`,
 );
 await db.execute(sql`update devices set brand = 'Sunward', model = case when id % 2 = 0 then 'SW-10K' else 'SW-20K' end`);
-await db.execute(sql`insert into device_energy_daily (device_id, day, counter_min_wh, counter_max_wh)
-  select d.id, (current_date - k), (d.id * 53 % 900000) * 100.0 - k * 20000 - 20000, (d.id * 53 % 900000) * 100.0 - k * 20000
+await db.execute(sql`insert into device_energy_daily (device_id, day, first_wh, last_wh, energy_wh)
+  select d.id, (current_date - k), (d.id * 53 % 900000) * 100.0 - k * 20000 - 20000, (d.id * 53 % 900000) * 100.0 - k * 20000, 20000
   from devices d, generate_series(0, 364) k`);
 // One inverter with a day of 5-minute readings for the detail page.
 const [target] = await queryRows<{ id: number; sn: string }>(db, sql`select id, sn from devices order by id limit 1`);
 await db.execute(sql`insert into readings (device_id, ts, values)
   select ${target?.id}, date_trunc('day', now()) + make_interval(mins => 5 * k),
-         array(select (case when i = ${powerIndex}::int then 5000 + 4000 * sin(k / 288.0 * pi()) else i end)::real from generate_series(1, ${width}::int) i)
+         array(select (case when i = ${powerIndex}::int then 5000 + 4000 * sin(k / 288.0 * pi()) else i end)::float8 from generate_series(1, ${width}::int) i)
   from generate_series(0, 287) k where date_trunc('day', now()) + make_interval(mins => 5 * k) < now()`);
 await db.execute(sql`vacuum analyze`);
 console.log(`data: 10,002 inverters, 3.65 M device-days (loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s)`);

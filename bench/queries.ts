@@ -43,18 +43,19 @@ await db.execute(sql`insert into plants (name, company_id, capacity_kwp, latitud
 await db.execute(sql`insert into devices (sn, plant_id, family, protocol_id)
   select 'QD' || lpad(i::text, 5, '0'), (select min(id) from plants) + (i - 1) / 10, 'inverter', 'sunspec-inverter-3p' from generate_series(1, 1000) i`);
 // A year of daily counters per device: ~40 kWh a day on a counter that only grows.
-await db.execute(sql`insert into device_energy_daily (device_id, day, counter_min_wh, counter_max_wh, peak_w)
-  select d.id, day::date, (day::date - date '2025-01-01') * 40000.0, (day::date - date '2025-01-01') * 40000.0 + 38000 + (d.id % 7) * 500, 9000
+await db.execute(sql`insert into device_energy_daily (device_id, day, first_wh, last_wh, energy_wh, peak_w)
+  select d.id, day::date, (day::date - date '2025-01-01') * 40000.0, (day::date - date '2025-01-01') * 40000.0 + 38000 + (d.id % 7) * 500,
+         38000 + (d.id % 7) * 500, 9000
   from devices d, generate_series(current_date - 364, current_date, interval '1 day') day`);
 await db.execute(sql`insert into device_realtime (device_id, ts, power_w, energy_total_wh, soc)
   select id, now(), 5000, 1e6, null from devices`);
 // Raw readings: recent days for all devices, a full year for a few.
 await server.telemetry.pipeline.drain();
 await db.execute(sql`insert into readings (device_id, ts, values)
-  select d.id, ts, array_fill((extract(hour from ts) * 100)::real, array[40])
+  select d.id, ts, array_fill((extract(hour from ts) * 100)::float8, array[40])
   from devices d, generate_series(date_trunc('day', now()) - make_interval(days => ${rawDays}), now(), interval '5 minutes') ts`);
 await db.execute(sql`insert into readings (device_id, ts, values)
-  select d.id, ts, array_fill((extract(hour from ts) * 100)::real, array[40])
+  select d.id, ts, array_fill((extract(hour from ts) * 100)::float8, array[40])
   from (select id from devices order by id limit ${fullYear}) d, generate_series(now() - interval '365 days', date_trunc('day', now()) - make_interval(days => ${rawDays}) - interval '5 minutes', interval '5 minutes') ts
   on conflict do nothing`);
 const plantIds = (await db.execute(sql`select id from plants order by id`)) as unknown as { rows: { id: number }[] };
