@@ -143,13 +143,13 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
       schema: {
         tags: TAGS,
         summary: 'Turns two-factor sign-in off with the password',
-        description: 'Codes: 708 wrong password, 114 the company requires it.',
+        description: 'Codes: 708 wrong password, 135 too many wrong passwords, 114 the company requires it.',
         body: TwoFactorPasswordSchema,
         response: { 200: envelopeSchema(z.null()) },
       },
     },
     async (request) => {
-      await twoFactor.disable(request.requireAuth().userId, request.body.password);
+      await twoFactor.disable(request.requireAuth().userId, request.body.password, request.ip);
       return ok(request, null);
     },
   );
@@ -161,12 +161,13 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; two
       schema: {
         tags: TAGS,
         summary: 'New recovery codes with the password; the previous ones stop working',
-        description: 'Codes: 708 wrong password, 4 two-factor sign-in is off.',
+        description: 'Codes: 708 wrong password, 135 too many wrong passwords, 4 two-factor sign-in is off.',
         body: TwoFactorPasswordSchema,
         response: { 200: envelopeSchema(RecoveryCodesSchema) },
       },
     },
-    async (request) => ok(request, await twoFactor.regenerateRecoveryCodes(request.requireAuth().userId, request.body.password)),
+    async (request) =>
+      ok(request, await twoFactor.regenerateRecoveryCodes(request.requireAuth().userId, request.body.password, request.ip)),
   );
 
   app.post(
