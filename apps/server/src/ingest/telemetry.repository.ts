@@ -349,23 +349,16 @@ export function createTelemetryRepository(db: Database) {
       gateways: { gatewayId: number; lastSeq: number; gaps: number; at: Date }[];
     }): Promise<{ statusChanges: { deviceId: number; plantId: number | null }[]; energyDays: { deviceId: number; day: string }[] }> {
       const result = await db.transaction(async (tx) => {
-        // The rows actually written: a redelivered reading (same device and time) is neither stored nor counted.
-        const stored = new Set<string>();
         // Column arrays through unnest: one parameter per column instead of three per row, several
         // times faster than multi-row VALUES. The values travel packed in one binary array, sliced per row.
         for (const part of chunks(batch.readings, MAX_ROWS_PER_STATEMENT)) {
           const { packed, starts, ends } = packValues(part);
-          const rows = await queryRows<{ d: number; t: number }>(
-            tx,
-            sql`
+          await tx.execute(sql`
             insert into ${readings} (device_id, ts, values)
             select d, t, (${sql.param(packed)}::float8[])[s:e]
             from unnest(${sql.param(part.map((r) => r.deviceId))}::int[], ${sql.param(part.map((r) => r.ts.toISOString()))}::timestamptz[],
                         ${sql.param(starts)}::int[], ${sql.param(ends)}::int[]) as rows(d, t, s, e)
-            on conflict do nothing
-            returning device_id as d, (extract(epoch from ts) * 1000)::float8 as t`,
-          );
-          for (const r of rows) stored.add(`${r.d}|${Number(r.t)}`);
+            on conflict do nothing`);
         }
         if (batch.realtime.length > 0) {
           const rt = batch.realtime;
@@ -379,11 +372,9 @@ export function createTelemetryRepository(db: Database) {
               energy_total_wh = excluded.energy_total_wh, soc = excluded.soc
             where ${deviceRealtime.ts} < excluded.ts`);
         }
-        const energy = await writeEnergy(
-          tx,
-          batch.energy.filter((e) => stored.delete(`${e.deviceId}|${e.ts.getTime()}`)),
-          lastCounters,
-        );
+        // A redelivered reading (same device and time) is not stored again; for the energy it is a reading
+        // not newer than the device's last, so its days are recomputed from what is stored: never counted twice.
+        const energy = await writeEnergy(tx, batch.energy, lastCounters);
         // A device row is rewritten only when its status changes, and only by its newest reading (the
         // realtime row above already holds the newest time): the report time itself lives in device_realtime.
         // Writing every device on every report cost as much as storing the readings.
