@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     'history-interval': { type: 'string' },
     'history-concurrency': { type: 'string' },
     'history-burst': { type: 'string' },
+    'history-older-concurrency': { type: 'string' },
   },
 });
 if (!args.fleet) {
@@ -58,6 +59,9 @@ const historyDays = args['history-days'] ? Number(args['history-days']) : 0;
 const startedAt = Date.now();
 // Gateways sending their history at the same time; the others wait their turn (store and forward).
 const historySlots = createSlots(args['history-concurrency'] ? Number(args['history-concurrency']) : 20);
+// The older days (after live) go a few gateways at a time: smaller ingest batches keep the console quick
+// while they fill (the embedded database answers requests between batches).
+const olderSlots = createSlots(args['history-older-concurrency'] ? Number(args['history-older-concurrency']) : 4);
 // Reports of one gateway sent together during its backlog, before waiting for their acknowledgements (= stored).
 const BACKLOG_BURST = args['history-burst'] ? Number(args['history-burst']) : 32;
 const playing = fleet.gateways.filter((g) => !g.spare);
@@ -229,7 +233,7 @@ for (const gateway of fleet.gateways) {
         progress.done(gateway.sn, planDays(plan));
         return;
       }
-      await historySlots.acquire();
+      await olderSlots.acquire();
       try {
         const past = createPlantModel(gateway, random.fork('plant'));
         const pastStates = gateway.devices.flatMap((device) => {
@@ -248,7 +252,7 @@ for (const gateway of fleet.gateways) {
         inFlight = [];
         progress.done(gateway.sn, planDays(plan));
       } finally {
-        historySlots.release();
+        olderSlots.release();
       }
     };
     sendRecent()
