@@ -131,6 +131,16 @@ describe('the throttle itself (database counters, injected clock)', () => {
     expect(verdicts.filter((v) => v.outcome === 'locked').length).toBeGreaterThanOrEqual(30 - policy.lockAfter);
   });
 
+  it('never locks an address for right secrets arriving at once (a site of gateways behind one NAT reconnecting)', async () => {
+    const throttle = throttleAt({ now: new Date() });
+    const ip = '10.1.0.250';
+    const verdicts = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => throttle.check({ kind: 'gateway-key', subject: `NAT${i}${unique()}`, ip }, async () => true)),
+    );
+    expect(verdicts.every((v) => v.outcome === 'right')).toBe(true);
+    expect((await throttle.check({ kind: 'gateway-key', subject: `NATLATE${unique()}`, ip }, async () => true)).outcome).toBe('right');
+  });
+
   it('gives the attempt back when the secret is right, clears the subject and keeps the address count', async () => {
     const clock = { now: new Date() };
     const throttle = throttleAt(clock);

@@ -125,41 +125,35 @@ export function createSecretThrottle(deps: SecretThrottleDeps) {
     policy,
 
     /**
-     * Checks a secret under the throttle. The attempt is counted before `verify` runs (so a burst of
-     * parallel guesses cannot all slip in under the limit) and given back when the secret is right; a
-     * locked subject or address is refused without calling `verify`. With `forgetOnRight` (the default)
-     * the right secret also clears the subject's failures; the address keeps its count.
+     * Checks a secret under the throttle. The subject's attempt is counted before `verify` runs (so a burst
+     * of parallel guesses at one account, code or SN cannot all slip in under the limit) and given back when
+     * the secret is right; the address counts only wrong secrets, after the check, so many right ones at once
+     * from one address (a site's gateways behind one NAT reconnecting after a restart) never lock it. A
+     * locked subject or address is refused without calling `verify`. With `forgetOnRight` (the default) the
+     * right secret also clears the subject's failures; the address keeps its count.
      */
     async check(attempt: SecretAttempt, verify: () => Promise<boolean>, options: { forgetOnRight?: boolean } = {}): Promise<SecretVerdict> {
-      const keys = counterKeys(attempt, policy);
+      const [subjectKey, addressKey] = counterKeys(attempt, policy);
       const at = now();
-      const current = await repository.read(keys.map((k) => k.key));
-      const lockedUntil = keys
-        .map((k) => current.get(k.key))
+      const current = await repository.read([subjectKey.key, addressKey.key]);
+      const address = current.get(addressKey.key);
+      const lockedUntil = [current.get(subjectKey.key), address]
         .filter((r): r is FailureRecord => isLocked(r, at))
         .map((r) => r.lockedUntil as Date)
         .sort((a, b) => b.getTime() - a.getTime())[0];
       if (lockedUntil) return lockedVerdict(lockedUntil, at);
 
-      // Both counters at once (one round trip on PostgreSQL): a CONNECT storm after a restart waits on this.
-      const records = await Promise.all(keys.map((key) => repository.count(key.key, at, key.policy, FAILURE_WINDOW_MS)));
-      const counted = keys.flatMap((key, i) => {
-        const record = records[i];
-        return record ? [{ key, record }] : [];
-      });
-      if (counted.length < keys.length) {
+      const subject = await repository.count(subjectKey.key, at, subjectKey.policy, FAILURE_WINDOW_MS);
+      if (!subject) {
         // Locked by a parallel attempt between the read and the count: this one tests nothing.
-        await Promise.all(counted.map((c) => repository.giveBack(c.key.key, c.key.policy)));
-        const again = await repository.read(keys.map((k) => k.key));
-        const until = keys
-          .map((k) => again.get(k.key)?.lockedUntil)
-          .filter((d): d is Date => !!d && d.getTime() > at.getTime())
-          .sort((a, b) => b.getTime() - a.getTime())[0];
-        return lockedVerdict(until ?? new Date(at.getTime() + policy.lockMinutes * 60_000), at);
+        const again = await repository.read([subjectKey.key]);
+        const until = again.get(subjectKey.key)?.lockedUntil;
+        return lockedVerdict(until && until.getTime() > at.getTime() ? until : new Date(at.getTime() + policy.lockMinutes * 60_000), at);
       }
-      // The delay grows with the failures before this attempt (parallel ones included).
+      // The delay grows with the failures before this attempt (parallel ones at the subject included).
       const delay = Math.max(
-        ...counted.map(({ key, record }) => delayBeforeAnswer({ ...record, failures: record.failures - 1 }, at, key.policy)),
+        delayBeforeAnswer({ ...subject, failures: subject.failures - 1 }, at, subjectKey.policy),
+        delayBeforeAnswer(address, at, addressKey.policy),
       );
       if (delay > 0) await sleep(delay);
 
@@ -167,21 +161,18 @@ export function createSecretThrottle(deps: SecretThrottleDeps) {
       try {
         right = await verify();
       } catch (error) {
-        await Promise.all(counted.map((c) => repository.giveBack(c.key.key, c.key.policy))).catch(() => undefined);
+        await repository.giveBack(subjectKey.key, subjectKey.policy).catch(() => undefined);
         throw error;
       }
       if (right) {
-        const [subject, address] = counted;
-        await Promise.all([
-          subject && (options.forgetOnRight ?? true)
-            ? repository.clear(subject.key.key)
-            : subject && repository.giveBack(subject.key.key, subject.key.policy),
-          address && repository.giveBack(address.key.key, address.key.policy),
-        ]);
+        await ((options.forgetOnRight ?? true) ? repository.clear(subjectKey.key) : repository.giveBack(subjectKey.key, subjectKey.policy));
         return { outcome: 'right' };
       }
-      const locking = counted.map((c) => c.record).filter((r) => isLocked(r, at));
-      const until = locking.map((r) => r.lockedUntil as Date).sort((a, b) => b.getTime() - a.getTime())[0];
+      const addressAfter = await repository.count(addressKey.key, at, addressKey.policy, FAILURE_WINDOW_MS);
+      const until = [subject, addressAfter ?? (await repository.read([addressKey.key])).get(addressKey.key)]
+        .filter((r): r is FailureRecord => isLocked(r, at))
+        .map((r) => r.lockedUntil as Date)
+        .sort((a, b) => b.getTime() - a.getTime())[0];
       return until ? lockedVerdict(until, at) : { outcome: 'wrong' };
     },
 
