@@ -120,7 +120,16 @@ export function createBrokerSessions(db: Database, log: FastifyBaseLogger) {
       // A message nobody collected in a week (a gateway gone for good) is not worth delivering: commands
       // carry a far shorter expiresAt, and the queue of a vanished gateway must not grow for ever.
       await db.delete(mqttOutgoing).where(lt(mqttOutgoing.createdAt, new Date(Date.now() - OUTGOING_KEPT_MS)));
-      const outgoing = await db.select().from(mqttOutgoing).orderBy(asc(mqttOutgoing.id));
+      // In the order the broker queued them: its counter, not the row id (parallel inserts on a pool commit in
+      // any order); the queues of earlier broker processes first.
+      const outgoing = await db
+        .select()
+        .from(mqttOutgoing)
+        .orderBy(
+          sql`min(${mqttOutgoing.createdAt}) over (partition by ${mqttOutgoing.brokerId})`,
+          asc(mqttOutgoing.brokerId),
+          asc(mqttOutgoing.brokerCounter),
+        );
       for (const o of outgoing)
         await memory.outgoingEnqueue(
           { clientId: o.clientId },
