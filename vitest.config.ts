@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // runs the same API files again against the machine's PostgreSQL (TEST_DATABASE=postgres).
 // *.process.test.ts start the product's own entry point, once, on PGlite.
 const apiFiles = ['apps/server/src/**/*.api.test.ts'];
+// One migrated embedded database per run, copied by every PGlite test server (apps/server/src/test/global-setup.ts).
+const TEMPLATE = 'apps/server/src/test/global-setup.ts';
 
 export default defineConfig({
   test: {
@@ -23,6 +25,7 @@ export default defineConfig({
           name: 'api',
           include: [...apiFiles, 'apps/server/src/**/*.process.test.ts'],
           env: { TEST_DATABASE: 'pglite' },
+          globalSetup: [TEMPLATE],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -32,6 +35,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
+          globalSetup: [TEMPLATE],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // Three files at a time: each runs its own server, browser and simulator (npm test runs this phase alone);

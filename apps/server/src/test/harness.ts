@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuiltInRole } from '@sunward/contracts/roles';
 import { eq } from 'drizzle-orm';
+import { inject } from 'vitest';
 import { loadConfig } from '../config.js';
 import { companies, gateways, users as usersTable } from '../db/schema.js';
 import { createScratchDatabase } from '../db/scratch-database.js';
@@ -47,6 +48,9 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sunward-test-'));
+  const template = inject('pgliteTemplate');
+  if (process.env.TEST_DATABASE !== 'postgres' && template && existsSync(template))
+    cpSync(template, join(dataDir, 'pg'), { recursive: true });
   let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
   if (process.env.TEST_DATABASE === 'postgres') {
