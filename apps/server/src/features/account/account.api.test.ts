@@ -179,15 +179,23 @@ describe('registration with a code read from the mail', () => {
 
 describe('checkAccount', () => {
   it('answers 400 for a malformed account, 103 taken, 105 unknown for reset, and 429 past ten a minute', async () => {
-    const ip = newIp();
-    const account = await registered(ip);
-    expect((await get('/anonymous/checkAccount', { account: 'not-an-address' }, ip)).code).toBe(Code.ACCOUNT_FORMAT_INVALID);
-    expect((await get('/anonymous/checkAccount', { account }, ip)).code).toBe(Code.ACCOUNT_REGISTERED);
-    expect((await get('/anonymous/checkAccount', { account, type: 'reset' }, ip)).code).toBe(0);
-    expect((await get('/anonymous/checkAccount', { account: newEmail(), type: 'reset' }, ip)).code).toBe(Code.ACCOUNT_NOT_REGISTERED);
-    expect((await get('/anonymous/checkAccount', { account: newEmail() }, ip)).code).toBe(0);
-    const answers: number[] = [];
-    for (let i = 0; i < 8; i++) answers.push((await get('/anonymous/checkAccount', { account: newEmail() }, ip)).code);
+    const account = await registered(newIp());
+    // The limit counts per calendar minute: a run that crosses a minute boundary starts again from a new address.
+    const minute = () => Math.floor(Date.now() / 60_000);
+    let ip = '';
+    let answers: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      ip = newIp();
+      const started = minute();
+      expect((await get('/anonymous/checkAccount', { account: 'not-an-address' }, ip)).code).toBe(Code.ACCOUNT_FORMAT_INVALID);
+      expect((await get('/anonymous/checkAccount', { account }, ip)).code).toBe(Code.ACCOUNT_REGISTERED);
+      expect((await get('/anonymous/checkAccount', { account, type: 'reset' }, ip)).code).toBe(0);
+      expect((await get('/anonymous/checkAccount', { account: newEmail(), type: 'reset' }, ip)).code).toBe(Code.ACCOUNT_NOT_REGISTERED);
+      expect((await get('/anonymous/checkAccount', { account: newEmail() }, ip)).code).toBe(0);
+      answers = [];
+      for (let i = 0; i < 8; i++) answers.push((await get('/anonymous/checkAccount', { account: newEmail() }, ip)).code);
+      if (minute() === started) break;
+    }
     expect(answers.slice(0, 5).every((c) => c === 0)).toBe(true);
     expect(answers.slice(5)).toEqual([Code.RATE_LIMITED, Code.RATE_LIMITED, Code.RATE_LIMITED]);
     const limited = await call(server.app, 'GET', '/anonymous/checkAccount', { query: { account: newEmail() }, ip });
