@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { afterAnswer, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { afterAnswer, clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -94,7 +94,7 @@ describe('maintenance notices', () => {
     await table.getByTestId('notice-status').filter({ hasText: 'Publishing' }).waitFor();
 
     // The administrator is a user too: the notice now shows for them as well.
-    await page.getByTestId('notice-dialog-confirm').click();
+    await clickWhenOpen(page.getByTestId('notice-dialog-confirm'));
     await page.getByTestId('notice-dialog-confirm').waitFor({ state: 'hidden' });
     expect(errors).toEqual([]);
 
@@ -108,7 +108,7 @@ describe('maintenance notices', () => {
     );
     expect(await modalWidth(user.page, 'notice-dialog-content')).toBe(700);
     await user.page.screenshot({ path: join(tmpdir(), 'notice-dialog.png') });
-    await user.page.getByTestId('notice-dialog-confirm').click();
+    await clickWhenOpen(user.page.getByTestId('notice-dialog-confirm'));
     await content.waitFor({ state: 'hidden' });
     // Confirmed once: it does not open again on the next page or after a reload.
     await afterAnswer(user.page, '/api/v1/ss/notices/view', () => user.page.reload());
@@ -168,7 +168,7 @@ describe('system versions', () => {
     await page.getByTestId('update-dialog-content').locator('b, strong', { hasText: 'New charts for every plant' }).waitFor();
     expect(await modalWidth(page, 'update-dialog-content')).toBe(800);
     await page.screenshot({ path: join(tmpdir(), 'update-dialog.png') });
-    await ok.click();
+    await clickWhenOpen(ok);
     await ok.waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => localStorage.getItem('version'))).toBe('2.1.0');
     await afterAnswer(page, '/api/v1/version/latest', () => page.reload());
@@ -209,7 +209,7 @@ describe('system versions', () => {
   it('shows the update log in Chinese to a Chinese-language user', async () => {
     const { page, context } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await signInThroughForm(page, guest.account, guest.password);
-    await page.getByTestId('update-dialog-ok').click();
+    await clickWhenOpen(page.getByTestId('update-dialog-ok'));
     await page.goto('/logging');
     await page.getByTestId('update-log').getByText('新图表').waitFor();
     await page.getByTestId('update-log').getByText('修复').waitFor();
