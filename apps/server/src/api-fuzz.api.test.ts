@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteAccessEntry } from './plugins/auth.js';
 import { signIn } from './test/client.js';
 import { ADMIN, startTestServer, type TestServer } from './test/harness.js';
+import { defOf, type ZodDef } from './test/zod-def.js';
 
 /*
  * API fuzz suite (issue 15): every operation the server has, enumerated from its own route table with the
@@ -19,22 +20,6 @@ const SEED = 20_261_126;
 const RUNS_PER_ROUTE = 4;
 // The live stream never ends; it is covered by its own tests.
 const SKIPPED = [/^\/api\/v1\/live$/];
-
-interface ZodDef {
-  type: string;
-  shape?: Record<string, { _zod: { def: ZodDef } }>;
-  innerType?: { _zod: { def: ZodDef } };
-  out?: { _zod: { def: ZodDef } };
-  in?: { _zod: { def: ZodDef } };
-  element?: { _zod: { def: ZodDef } };
-  options?: { _zod: { def: ZodDef } }[];
-  entries?: Record<string, string | number>;
-  values?: unknown[];
-}
-
-function defOf(schema: unknown): ZodDef | undefined {
-  return (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod?.def;
-}
 
 const HUGE_TEXT = 'x'.repeat(70_000);
 

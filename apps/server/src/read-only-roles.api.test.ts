@@ -9,6 +9,7 @@ import { devices, plantShares } from './db/schema.js';
 import type { RouteAccessEntry } from './plugins/auth.js';
 import { call, signIn } from './test/client.js';
 import { startTestServer, type TestServer } from './test/harness.js';
+import { defOf, type ZodDef } from './test/zod-def.js';
 
 /*
  * Read-only roles (issue 15.2): a company member whose custom role holds only view keys, a plant guest and a
@@ -82,22 +83,6 @@ async function snapshot(): Promise<string> {
 }
 
 // ---- Requests built from each route's own schemas (zod 4 definitions), with company A's ids ----
-
-interface ZodDef {
-  type: string;
-  shape?: Record<string, { _zod: { def: ZodDef } }>;
-  innerType?: { _zod: { def: ZodDef } };
-  out?: { _zod: { def: ZodDef } };
-  in?: { _zod: { def: ZodDef } };
-  element?: { _zod: { def: ZodDef } };
-  options?: { _zod: { def: ZodDef } }[];
-  entries?: Record<string, string | number>;
-  values?: unknown[];
-}
-
-function defOf(schema: unknown): ZodDef | undefined {
-  return (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod?.def;
-}
 
 /** The record a route's :id names: the device of its family, the plant, the gateway, the role or the member. */
 function idFor(url: string): number {

@@ -8,6 +8,7 @@ import { devices } from './db/schema.js';
 import type { RouteAccessEntry } from './plugins/auth.js';
 import { call, signIn } from './test/client.js';
 import { startTestServer, type TestServer } from './test/harness.js';
+import { defOf, type ZodDef } from './test/zod-def.js';
 
 /*
  * Tenant isolation (issue 7): every route the server has, enumerated from the running instance (a new
@@ -117,23 +118,6 @@ async function callerRows(): Promise<string> {
 }
 
 // ---- Requests built from each route's own schemas (zod 4 definitions) ----
-
-interface ZodDef {
-  type: string;
-  shape?: Record<string, { _zod: { def: ZodDef } }>;
-  innerType?: { _zod: { def: ZodDef } };
-  out?: { _zod: { def: ZodDef } };
-  in?: { _zod: { def: ZodDef } };
-  element?: { _zod: { def: ZodDef } };
-  options?: { _zod: { def: ZodDef } }[];
-  entries?: Record<string, string | number>;
-  values?: unknown[];
-}
-
-function defOf(schema: unknown): ZodDef | undefined {
-  const zod = (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod;
-  return zod?.def;
-}
 
 /** A value for one field: B's id or SN where a reference is expected, something plausible elsewhere. */
 function sample(def: ZodDef | undefined, key: string, id: number, depth = 0): unknown {
