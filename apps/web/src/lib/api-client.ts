@@ -1,5 +1,6 @@
 import { type TokenResponse, TokenResponseSchema } from '@sunward/contracts/auth';
 import { Code } from '@sunward/contracts/codes';
+import { ValidationErrorDataSchema, type ValidationIssue } from '@sunward/contracts/envelope';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { z } from 'zod';
 import { currentLanguage } from './i18n';
@@ -202,4 +203,16 @@ export async function fetchFile(pathWithQuery: string): Promise<{ blob: Blob; di
     throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
   }
   return { blob: await response.blob(), disposition: response.headers.get('content-disposition') };
+}
+
+/** The field problems of a code-4 refusal (contracts' ValidationErrorData), or none when the answer names none. */
+export function validationIssues(error: unknown): ValidationIssue[] {
+  if (!(error instanceof ApiCallError) || error.code !== Code.VALIDATION) return [];
+  const parsed = ValidationErrorDataSchema.safeParse(error.data);
+  return parsed.success ? parsed.data.errors : [];
+}
+
+/** Field → message of a code-4 refusal, for the form to show beside each field. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  return Object.fromEntries(validationIssues(error).map((issue) => [issue.field, issue.message]));
 }

@@ -13,7 +13,7 @@ import {
 } from '@sunward/contracts/account';
 import { Code } from '@sunward/contracts/codes';
 import { z } from 'zod';
-import { ApiCallError, apiRequest, authorizedFetch, readEnvelope } from '../../lib/api-client';
+import { ApiCallError, apiRequest, authorizedFetch, fieldErrors, readEnvelope } from '../../lib/api-client';
 
 /** Refusals the account screens show beside the field or in the form, not as a toast. */
 const HANDLED = [
@@ -101,12 +101,8 @@ export const newRecoveryCodes = (password: string) =>
 
 // ---- refusals ---------------------------------------------------------------------------------------------
 
-/** Field → message of a code-4 refusal, for the form to show beside each field. */
-export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiCallError) || error.code !== Code.VALIDATION) return {};
-  const parsed = z.object({ errors: z.array(z.object({ field: z.string(), message: z.string() })) }).safeParse(error.data);
-  return parsed.success ? Object.fromEntries(parsed.data.errors.map((e) => [e.field, e.message])) : {};
-}
+/** Field → message of a code-4 refusal (one reading for every form, in lib/api-client). */
+export { fieldErrors };
 
 /** The server's words for a refusal: the field's own problem for code 4, else the message of the code. */
 export function refusalText(error: unknown): string | undefined {

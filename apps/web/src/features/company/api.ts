@@ -13,7 +13,7 @@ import {
 } from '@sunward/contracts/company';
 import { PermissionEntrySchema } from '@sunward/contracts/permissions';
 import { z } from 'zod';
-import { ApiCallError, apiRequest, authorizedFetch, readEnvelope } from '../../lib/api-client';
+import { ApiCallError, apiRequest, authorizedFetch, fieldErrors, readEnvelope } from '../../lib/api-client';
 
 /** Query keys: everything under ['company'] is refetched after a change. */
 export const companyKeys = {
@@ -86,12 +86,8 @@ export const deleteRole = (id: number) => apiRequest(`/api/v1/company/role/${id}
 export const fetchAgents = () => apiRequest('/api/v1/company/agents', { schema: AgentsSchema });
 export const removeAgent = (id: number) => apiRequest(`/api/v1/company/agent/${id}/delete`, { method: 'POST', ...done });
 
-/** Field → message of a code-4 refusal, for the form to show beside each field. */
-export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiCallError) || error.code !== Code.VALIDATION) return {};
-  const parsed = z.object({ errors: z.array(z.object({ field: z.string(), message: z.string() })) }).safeParse(error.data);
-  return parsed.success ? Object.fromEntries(parsed.data.errors.map((e) => [e.field, e.message])) : {};
-}
+/** Field → message of a code-4 refusal (one reading for every form, in lib/api-client). */
+export { fieldErrors };
 
 /** The server's words for a refusal (the first field's problem for code 4). */
 export function refusalMessage(error: unknown): string | undefined {

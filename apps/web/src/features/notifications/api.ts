@@ -11,7 +11,7 @@ import {
   SmsSendResultSchema,
 } from '@sunward/contracts/notifications';
 import { z } from 'zod';
-import { ApiCallError, apiRequest } from '../../lib/api-client';
+import { ApiCallError, apiRequest, fieldErrors } from '../../lib/api-client';
 
 export interface MessageQuery {
   page: number;
@@ -71,12 +71,8 @@ export const sendSms = (body: SmsSend) =>
 export const fetchSmsRecords = (query: Partial<SmsListQuery>) =>
   apiRequest('/api/v1/msg/records', { query: { ...query }, schema: SmsPageSchema });
 
-/** The server's field errors ({field: message}) of a refused call. */
-export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiCallError)) return {};
-  const parsed = z.object({ errors: z.array(z.object({ field: z.string(), message: z.string() })) }).safeParse(error.data);
-  return parsed.success ? Object.fromEntries(parsed.data.errors.map((e) => [e.field, e.message])) : {};
-}
+/** Field → message of a code-4 refusal (one reading for every form, in lib/api-client). */
+export { fieldErrors };
 
 /** The text to show for a refused call: its first field error, else the server's localised message. */
 export function refusalMessage(error: unknown): string | undefined {

@@ -1,3 +1,4 @@
+import { parseLiveEvent } from '@sunward/contracts/live-events';
 import { MESSAGE_LIMITS } from '@sunward/contracts/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -9,15 +10,10 @@ import { fetchUnread, messageKeys } from './api';
 const RETRY_MIN_MS = 3000;
 const RETRY_MAX_MS = 60_000;
 
+/** The unread count a pushed message carries; a malformed or other message is skipped. */
 function unreadOf(data: string): number | undefined {
-  try {
-    const event: unknown = JSON.parse(data);
-    if (typeof event === 'object' && event !== null && 'type' in event && event.type === 'message' && 'unread' in event)
-      return typeof event.unread === 'number' ? event.unread : undefined;
-  } catch {
-    // A malformed message is skipped.
-  }
-  return undefined;
+  const event = parseLiveEvent(data);
+  return event?.type === 'message' ? event.unread : undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   ServerAddressSchema,
 } from '@sunward/contracts/gateways';
 import { z } from 'zod';
-import { ApiCallError, apiRequest, authorizedFetch, readEnvelope } from '../../../lib/api-client';
+import { ApiCallError, apiRequest, authorizedFetch, readEnvelope, validationIssues } from '../../../lib/api-client';
 
 export type GatewayQuery = Record<string, string | number | undefined>;
 
@@ -78,9 +78,5 @@ export async function importGateways(file: File) {
  */
 export function refusalMessage(error: unknown): string | undefined {
   if (!(error instanceof ApiCallError)) return undefined;
-  if (error.code === 4) {
-    const parsed = z.object({ errors: z.array(z.object({ message: z.string() })).min(1) }).safeParse(error.data);
-    if (parsed.success) return parsed.data.errors[0]?.message;
-  }
-  return error.message || undefined;
+  return validationIssues(error)[0]?.message ?? (error.message || undefined);
 }

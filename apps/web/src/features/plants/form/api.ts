@@ -1,5 +1,4 @@
 import { Code } from '@sunward/contracts/codes';
-import { ValidationErrorDataSchema, type ValidationIssue } from '@sunward/contracts/envelope';
 import {
   DictEntrySchema,
   type GatewayBinding,
@@ -11,7 +10,7 @@ import {
   TariffSchema,
 } from '@sunward/contracts/plants';
 import { z } from 'zod';
-import { ApiCallError, apiRequest, authorizedFetch, readEnvelope } from '../../../lib/api-client';
+import { apiRequest, authorizedFetch, readEnvelope, validationIssues } from '../../../lib/api-client';
 import { currentLanguage } from '../../../lib/i18n';
 
 /** Query keys of the plant form; everything under ['plants'] is also what the list refetches. */
@@ -80,12 +79,8 @@ export function fetchDict(name: DictName) {
   return apiRequest(`/api/v1/dict/${name}`, { schema: z.array(DictEntrySchema) });
 }
 
-/** The field problems of a code-4 refusal, or none when the answer names no field. */
-export function validationIssues(error: unknown): ValidationIssue[] {
-  if (!(error instanceof ApiCallError) || error.code !== Code.VALIDATION) return [];
-  const parsed = ValidationErrorDataSchema.safeParse(error.data);
-  return parsed.success ? parsed.data.errors : [];
-}
+/** The field problems of a code-4 refusal (one reading for every form, in lib/api-client). */
+export { validationIssues };
 
 /** POST /api/v1/plant/thumbnail, multipart field `file`: the stored picture's URL. */
 export async function uploadPlantPicture(file: File): Promise<string> {

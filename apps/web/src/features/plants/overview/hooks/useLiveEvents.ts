@@ -1,3 +1,4 @@
+import { parseLiveEvent } from '@sunward/contracts/live-events';
 import { useEffect, useRef } from 'react';
 import { authorizedFetch } from '../../../../lib/api-client';
 import { storedSession } from '../../../../lib/storage';
@@ -5,15 +6,6 @@ import { parseSse } from '../overview-format';
 
 const RETRY_MIN_MS = 3000;
 const RETRY_MAX_MS = 30_000;
-
-interface LiveEvent {
-  type: string;
-  plantId: number | null;
-}
-
-function isLiveEvent(value: unknown): value is LiveEvent {
-  return typeof value === 'object' && value !== null && 'type' in value && 'plantId' in value;
-}
 
 /**
  * Calls `onChange` when the server pushes a change of this plant (GET /api/v1/live, Server-Sent Events).
@@ -45,12 +37,8 @@ export function useLiveEvents(plantId: number, enabled: boolean, onChange: () =>
             const parsed = parseSse(buffer + value);
             buffer = parsed.rest;
             for (const message of parsed.messages) {
-              try {
-                const event: unknown = JSON.parse(message.data);
-                if (isLiveEvent(event) && event.plantId === plantId) callback.current();
-              } catch {
-                // A malformed message is skipped; the next one still counts.
-              }
+              // A malformed or unknown message is skipped; the next one still counts.
+              if (parseLiveEvent(message.data)?.plantId === plantId) callback.current();
             }
           }
         }
