@@ -167,6 +167,10 @@ export const GatewayBindingSchema = z.object({
 });
 export type GatewayBinding = z.infer<typeof GatewayBindingSchema>;
 
+/** POST /api/v1/gateways/check answers this for a gateway that may be bound: whether it is online and what it reports. */
+export const GatewayCheckSchema = z.object({ sn: z.string(), online: z.boolean(), deviceCount: z.number() });
+export type GatewayCheck = z.infer<typeof GatewayCheckSchema>;
+
 export const PricingMethod = { CONSTANT: 'constant', TIME_OF_USE: 'tou', GENERATION: 'generation' } as const;
 export const PRICING_METHODS = ['constant', 'tou', 'generation'] as const;
 export type PricingMethodValue = (typeof PRICING_METHODS)[number];

@@ -3,6 +3,7 @@ import { envelopeSchema } from '@sunward/contracts/envelope';
 import { IdParamSchema } from '@sunward/contracts/ids';
 import {
   GatewayBindingSchema,
+  GatewayCheckSchema,
   PlantCancelShareSchema,
   PlantCreateSchema,
   PlantDetailSchema,
@@ -51,7 +52,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
         tags: TAGS,
         summary: 'Checks a gateway SN and key before binding (300 unknown SN or wrong key, 301 already bound, 135 too many wrong keys)',
         body: GatewayBindingSchema,
-        response: { 200: envelopeSchema(z.object({ sn: z.string(), online: z.boolean(), deviceCount: z.number() })) },
+        response: { 200: envelopeSchema(GatewayCheckSchema) },
       },
     },
     async (request) => ok(request, await service.checkGateway(request.requireAuth(), request.body)),

@@ -2,6 +2,7 @@ import { Code } from '@sunward/contracts/codes';
 import { type DeviceStatusValue, worstStatus } from '@sunward/contracts/device-status';
 import {
   type GatewayBinding,
+  type GatewayCheck,
   isLatitude,
   isLongitude,
   type PlantCreate,
@@ -77,7 +78,7 @@ export function createPlantsService(deps: {
   }
 
   return {
-    async checkGateway(auth: AuthContext, binding: GatewayBinding) {
+    async checkGateway(auth: AuthContext, binding: GatewayBinding): Promise<GatewayCheck> {
       const gateway = await checkGateway(binding, auth.ip);
       return { sn: binding.sn, online: gateway.online, deviceCount: gateway.deviceCount };
     },

@@ -2,6 +2,8 @@ import { Code } from '@sunward/contracts/codes';
 import {
   DictEntrySchema,
   type GatewayBinding,
+  type GatewayCheck,
+  GatewayCheckSchema,
   type PlantCreate,
   PlantDetailSchema,
   type PlantFields,
@@ -33,8 +35,7 @@ export const GATEWAY_REFUSALS = [
 /** Refusals the plant forms show beside the named field. */
 export const FIELD_REFUSALS = [Code.VALIDATION, Code.COORDINATES_INVALID, ...GATEWAY_REFUSALS] as const;
 
-const GatewayCheckSchema = z.object({ sn: z.string(), online: z.boolean(), deviceCount: z.number() });
-export type GatewayCheck = z.infer<typeof GatewayCheckSchema>;
+export type { GatewayCheck };
 
 export function checkGateway(binding: GatewayBinding) {
   return apiRequest('/api/v1/gateways/check', { method: 'POST', json: binding, schema: GatewayCheckSchema, tolerate: GATEWAY_REFUSALS });
