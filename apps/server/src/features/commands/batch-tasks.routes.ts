@@ -1,5 +1,13 @@
+import {
+  BatchTaskBodySchema,
+  BatchTaskCreatedSchema,
+  BatchTaskDetailSchema,
+  BatchTaskPageQuerySchema,
+  BatchTaskPageSchema,
+  BatchTaskRetriedSchema,
+} from '@sunward/contracts/batch-tasks';
 import { envelopeSchema } from '@sunward/contracts/envelope';
-import { IdParamSchema, IdSchema } from '@sunward/contracts/ids';
+import { IdParamSchema } from '@sunward/contracts/ids';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../lib/envelope.js';
@@ -7,20 +15,6 @@ import type { BatchTasksService } from './batch-tasks.service.js';
 
 const TAGS = ['Remote operation'];
 const IdParams = z.object({ id: IdParamSchema });
-
-export const BatchTaskBodySchema = z.object({
-  name: z.string().trim().min(1).max(40),
-  firmId: IdSchema,
-  /** Device SNs, pasted or imported; at most 1,000 per task. */
-  sns: z.array(z.string().min(1).max(64)).min(1).max(1000),
-  /** Delayed execution: when to start (ISO time); absent: at once. */
-  runAt: z.string().datetime({ offset: true }).optional(),
-  /** Staged rollout: this share of the devices goes first (0: no canary). */
-  canaryPercent: z.number().int().min(0).max(100).default(0),
-  /** The task pauses when more than this share of the canary wave failed. */
-  failureThresholdPercent: z.number().int().min(0).max(100).default(100),
-  password: z.string().max(200).optional(),
-});
 
 /** Batch upgrade tasks (spec 02 §4 Batch task): create, list, read with items, terminate, restart, retry. */
 export const batchTasksRoutes: FastifyPluginAsyncZod<{ service: BatchTasksService }> = async (app, { service }) => {
@@ -32,6 +26,7 @@ export const batchTasksRoutes: FastifyPluginAsyncZod<{ service: BatchTasksServic
         tags: TAGS,
         summary: 'Creates a batch upgrade task (password once); it runs at once or at runAt, in waves',
         body: BatchTaskBodySchema,
+        response: { 200: envelopeSchema(BatchTaskCreatedSchema) },
       },
     },
     async (request) => ok(request, await service.create(request.requireAuth(), request.language, request.body)),
@@ -44,10 +39,8 @@ export const batchTasksRoutes: FastifyPluginAsyncZod<{ service: BatchTasksServic
       schema: {
         tags: TAGS,
         summary: 'Batch tasks with their item counts, newest first',
-        querystring: z.object({
-          page: z.coerce.number().int().min(1).default(1),
-          size: z.coerce.number().int().min(1).max(100).default(20),
-        }),
+        querystring: BatchTaskPageQuerySchema,
+        response: { 200: envelopeSchema(BatchTaskPageSchema) },
       },
     },
     async (request) => {
@@ -67,7 +60,12 @@ export const batchTasksRoutes: FastifyPluginAsyncZod<{ service: BatchTasksServic
     '/api/v1/tasks/:id',
     {
       config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
-      schema: { tags: TAGS, summary: 'A batch task with each item’s result', params: IdParams },
+      schema: {
+        tags: TAGS,
+        summary: 'A batch task with each item’s result',
+        params: IdParams,
+        response: { 200: envelopeSchema(BatchTaskDetailSchema) },
+      },
     },
     async (request) => ok(request, await service.detail(request.requireAuth(), request.params.id)),
   );
@@ -86,7 +84,8 @@ export const batchTasksRoutes: FastifyPluginAsyncZod<{ service: BatchTasksServic
                 ? 'Runs a terminated or paused task again from where it stopped'
                 : 'Tries the failed items again',
           params: IdParams,
-          response: { 200: envelopeSchema(z.unknown()) },
+          // retry answers how many items run again; terminate and restart answer null.
+          response: { 200: envelopeSchema(action === 'retry' ? BatchTaskRetriedSchema : z.null()) },
         },
       },
       async (request) => {

@@ -1,7 +1,15 @@
+import {
+  type BatchTask,
+  type BatchTaskBodySchema,
+  type BatchTaskDetail,
+  type BatchTaskRow,
+  upgradeTargetOfTask,
+} from '@sunward/contracts/batch-tasks';
 import { Code } from '@sunward/contracts/codes';
-import { UPGRADE_TARGETS, type UpgradeTarget } from '@sunward/contracts/commands';
+import { UPGRADE_TARGETS } from '@sunward/contracts/commands';
 import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
+import type { z } from 'zod';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { BatchTasksRepository, ItemRecord, TaskRecord } from './batch-tasks.repository.js';
@@ -10,20 +18,26 @@ import type { CommandsService, UpgradeImage } from './commands.service.js';
 /** Refusals that no later attempt changes: such devices are left out of a task when it is created. */
 const NEVER_FITS = new Set<number>([Code.FIRMWARE_INCOMPATIBLE, Code.BATTERY_SLAVE, Code.FIRMWARE_ALREADY_LATEST]);
 
-/** The upgrade target of a task type (inverter_upgrade, battery_upgrade, gateway_upgrade). */
-export function targetOf(type: string): UpgradeTarget {
-  return UPGRADE_TARGETS.find((t) => `${t}_upgrade` === type) ?? 'inverter';
+/** A task on the wire (contracts' BatchTask): times as ISO strings; who created it only by account. */
+export function taskOnWire(task: TaskRecord): BatchTask {
+  return {
+    id: task.id,
+    name: task.name,
+    type: task.type,
+    firmId: task.firmId,
+    targetVersion: task.targetVersion,
+    status: task.status,
+    pausedReason: task.pausedReason,
+    runAt: task.runAt?.toISOString() ?? null,
+    canaryPercent: task.canaryPercent,
+    failureThresholdPercent: task.failureThresholdPercent,
+    account: task.account,
+    createdAt: task.createdAt.toISOString(),
+    finishedAt: task.finishedAt?.toISOString() ?? null,
+  };
 }
 
-export interface BatchTaskInput {
-  name: string;
-  firmId: number;
-  sns: readonly string[];
-  runAt?: string;
-  canaryPercent: number;
-  failureThresholdPercent: number;
-  password?: string;
-}
+export type BatchTaskInput = Omit<z.output<typeof BatchTaskBodySchema>, 'sns'> & { sns: readonly string[] };
 
 /** The wave an item belongs to: the first ceil(n × canary %) items are the canary wave (0), the rest 1. */
 export function wavesOf(sns: readonly string[], canaryPercent: number): { sn: string; wave: number }[] {
@@ -123,7 +137,13 @@ export function createBatchTasksService(deps: {
     const next = open.filter((i) => i.status === 'pending' && i.wave === wave).slice(0, Math.max(0, concurrency - running));
     for (const item of next) {
       try {
-        const started = await commands.upgrade(creator(task), 'en', item.sn, { firmId: task.firmId, confirmed: true }, targetOf(task.type));
+        const started = await commands.upgrade(
+          creator(task),
+          'en',
+          item.sn,
+          { firmId: task.firmId, confirmed: true },
+          upgradeTargetOfTask(task.type),
+        );
         await repository.setItem(item.id, 'running', started.commandId, null);
       } catch (error) {
         const code = error instanceof ApiError ? error.responseCode : Code.SERVER_ERROR;
@@ -172,11 +192,14 @@ export function createBatchTasksService(deps: {
       return { id };
     },
 
-    page: repository.page,
+    async page(filter: { companyId: number | null; userId: number; all: boolean }, page: number, size: number) {
+      const { infos, total } = await repository.page(filter, page, size);
+      return { infos: infos.map((row): BatchTaskRow => ({ ...row, ...taskOnWire(row) })), total };
+    },
 
-    async detail(auth: AuthContext, id: number) {
+    async detail(auth: AuthContext, id: number): Promise<BatchTaskDetail> {
       const task = await owned(auth, id);
-      return { task, items: await repository.items(task.id) };
+      return { task: taskOnWire(task), items: await repository.items(task.id) };
     },
 
     async terminate(auth: AuthContext, id: number) {

@@ -1,5 +1,15 @@
 import '../texts';
 import { PlusOutlined } from '@ant-design/icons';
+import {
+  BATCH_TASK_SN_LIMIT,
+  type BatchTaskBody,
+  BatchTaskCreatedSchema,
+  BatchTaskDetailSchema,
+  BatchTaskPageSchema,
+  BatchTaskRetriedSchema,
+  type BatchTaskRow,
+  upgradeTargetOfTask,
+} from '@sunward/contracts/batch-tasks';
 import { UPGRADE_TARGETS, type UpgradeTarget } from '@sunward/contracts/commands';
 import { FirmwareOptionSchema } from '@sunward/contracts/firmware';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
@@ -32,23 +42,7 @@ import { currentLanguage } from '../../../lib/i18n';
 import { exactTime } from '../../plants/list/plant-format';
 import { PageTitle } from '../PageTitle';
 
-const TaskSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  targetVersion: z.string(),
-  status: z.string(),
-  pausedReason: z.string().nullable(),
-  runAt: z.string().nullable(),
-  createdAt: z.string(),
-  items: z.number(),
-  successful: z.number(),
-  failed: z.number(),
-  skipped: z.number(),
-  /** inverter_upgrade, battery_upgrade, gateway_upgrade */
-  type: z.string(),
-});
-type Task = z.infer<typeof TaskSchema>;
-const ItemSchema = z.object({ id: z.number(), sn: z.string(), wave: z.number(), status: z.string(), message: z.string().nullable() });
+type Task = BatchTaskRow;
 
 const STATUS_COLOR: Record<string, string> = {
   plan: 'default',
@@ -64,10 +58,6 @@ const ITEM_COLOR: Record<string, string> = {
   failed: 'error',
   skipped: 'warning',
 };
-/** The device type a task upgrades, from its type (inverter_upgrade, battery_upgrade, gateway_upgrade). */
-const targetOf = (type: string): UpgradeTarget => UPGRADE_TARGETS.find((t) => `${t}_upgrade` === type) ?? 'inverter';
-/** Spec 02 §5: a batch task's device list has a limit. */
-const SN_LIMIT = 1000;
 
 /** Serial numbers pasted one per line, or separated by commas, spaces or semicolons. */
 export function parseSnList(text: string): string[] {
@@ -95,15 +85,14 @@ export function BatchTasksPage({ route }: PageProps) {
   const [creating, setCreating] = useState(false);
   const tasks = useQuery({
     queryKey: ['tasks'],
-    queryFn: () =>
-      apiRequest('/api/v1/tasks', { query: { size: 50 }, schema: z.object({ infos: z.array(TaskSchema), total: z.number() }) }),
+    queryFn: () => apiRequest('/api/v1/tasks', { query: { size: 50 }, schema: BatchTaskPageSchema }),
     placeholderData: keepPreviousData,
     // Live while a task runs (its progress), slowly otherwise.
     refetchInterval: (query) => (query.state.data?.infos.some((x) => x.status === 'running' || x.status === 'plan') ? 2000 : 15_000),
   });
   const action = useMutation({
     mutationFn: ({ id, what }: { id: number; what: 'terminate' | 'restart' | 'retry' }) =>
-      apiRequest(`/api/v1/tasks/${id}/${what}`, { method: 'POST', schema: z.unknown() }),
+      apiRequest(`/api/v1/tasks/${id}/${what}`, { method: 'POST', schema: what === 'retry' ? BatchTaskRetriedSchema : z.null() }),
     onSuccess: () => {
       void message.success(t('devices.saved'));
       void queryClient.invalidateQueries({ queryKey: ['tasks'] });
@@ -131,7 +120,7 @@ export function BatchTasksPage({ route }: PageProps) {
           {
             key: 'target',
             title: t('upgrades.taskTarget'),
-            render: (_, task) => t(`upgrades.target.${targetOf(task.type)}`),
+            render: (_, task) => t(`upgrades.target.${upgradeTargetOfTask(task.type)}`),
           },
           { key: 'version', title: t('devices.taskVersion'), dataIndex: 'targetVersion' },
           {
@@ -210,7 +199,7 @@ function TaskItems({ id }: { id: number }) {
   const { t } = useTranslation();
   const detail = useQuery({
     queryKey: ['tasks', id],
-    queryFn: () => apiRequest(`/api/v1/tasks/${id}`, { schema: z.object({ items: z.array(ItemSchema) }) }),
+    queryFn: () => apiRequest(`/api/v1/tasks/${id}`, { schema: BatchTaskDetailSchema }),
     refetchInterval: 2000,
   });
   return (
@@ -276,8 +265,8 @@ function NewTaskModal({ onClose }: { onClose(): void }) {
           canaryPercent: values.canaryPercent,
           failureThresholdPercent: values.failureThresholdPercent,
           password: values.password,
-        },
-        schema: z.object({ id: z.number() }),
+        } satisfies BatchTaskBody,
+        schema: BatchTaskCreatedSchema,
         tolerate: [4, 708],
       }),
     onSuccess: () => {
@@ -321,12 +310,14 @@ function NewTaskModal({ onClose }: { onClose(): void }) {
         </Form.Item>
         <Form.Item
           name="sns"
-          label={t('devices.taskSns', { max: SN_LIMIT })}
+          label={t('devices.taskSns', { max: BATCH_TASK_SN_LIMIT })}
           rules={[
             { required: true },
             {
               validator: async (_, v: string | undefined) =>
-                parseSnList(v ?? '').length > SN_LIMIT ? Promise.reject(new Error(t('devices.taskTooMany', { max: SN_LIMIT }))) : undefined,
+                parseSnList(v ?? '').length > BATCH_TASK_SN_LIMIT
+                  ? Promise.reject(new Error(t('devices.taskTooMany', { max: BATCH_TASK_SN_LIMIT })))
+                  : undefined,
             },
           ]}
         >
