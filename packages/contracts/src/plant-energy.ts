@@ -64,9 +64,29 @@ export function localDayStart(day: string, timeZone: string): number {
   return after;
 }
 
-/** The plant-local calendar day of an instant. */
+// Every zone's offset and its changes are whole quarter-hours (Kathmandu +5:45, Chatham +12:45 included), so
+// the local day is the same for a whole UTC quarter-hour: one Intl call per zone and quarter-hour instead of
+// one per reading (a batch of 2,000 readings spent ~30 ms formatting dates).
+const QUARTER_HOUR_MS = 15 * 60_000;
+const MAX_CACHED_QUARTERS = 20_000;
+const daysByQuarter = new Map<string, Map<number, string>>();
+
+/**
+ * The plant-local calendar day (YYYY-MM-DD) of an instant (ms): the one function that does this, for
+ * ingest, the energy calls and the console alike.
+ */
 export function localDayOf(instant: number, timeZone: string): string {
-  return new Date(instant + zoneOffsetMs(instant, timeZone)).toISOString().slice(0, 10);
+  const quarter = Math.floor(instant / QUARTER_HOUR_MS);
+  let byQuarter = daysByQuarter.get(timeZone);
+  const cached = byQuarter?.get(quarter);
+  if (cached !== undefined) return cached;
+  const day = new Date(instant + zoneOffsetMs(instant, timeZone)).toISOString().slice(0, 10);
+  if (!byQuarter || byQuarter.size >= MAX_CACHED_QUARTERS) {
+    byQuarter = new Map();
+    daysByQuarter.set(timeZone, byQuarter);
+  }
+  byQuarter.set(quarter, day);
+  return day;
 }
 
 /** Calendar arithmetic on YYYY-MM-DD (no time zone involved). */

@@ -1,11 +1,11 @@
 import { DeviceStatus } from '@sunward/contracts/device-status';
+import { localDayOf } from '@sunward/contracts/plant-energy';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import { describe, expect, it } from 'vitest';
 import { isTransientConflict, isUniqueViolation } from '../db/errors.js';
 import { isSilent, statusFromReading } from './device-state.js';
 import { gatewayKeyMatches, hashGatewayKey, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
-import { localDay } from './local-day.js';
 import { decodeReport, parseReport } from './report-decoder.js';
 import { packValues } from './telemetry.repository.js';
 
@@ -110,12 +110,12 @@ describe('device status', () => {
   });
 });
 
-describe('localDay', () => {
+describe('localDayOf', () => {
   it('puts an instant in the plant’s own calendar day', () => {
-    const instant = new Date('2026-06-01T22:30:00Z');
-    expect(localDay(instant, 'Europe/Berlin')).toBe('2026-06-02');
-    expect(localDay(instant, 'America/Phoenix')).toBe('2026-06-01');
-    expect(localDay(instant, 'Asia/Shanghai')).toBe('2026-06-02');
+    const instant = Date.parse('2026-06-01T22:30:00Z');
+    expect(localDayOf(instant, 'Europe/Berlin')).toBe('2026-06-02');
+    expect(localDayOf(instant, 'America/Phoenix')).toBe('2026-06-01');
+    expect(localDayOf(instant, 'Asia/Shanghai')).toBe('2026-06-02');
   });
 });
 

@@ -1,10 +1,9 @@
-import { addDays, localDayStart } from '@sunward/contracts/plant-energy';
+import { addDays, localDayOf, localDayStart } from '@sunward/contracts/plant-energy';
 import { roleIndex } from '@sunward/protocol/positions';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../db/client.js';
 import { deviceEnergyDaily, deviceEvents, deviceRealtime, devices, gateways, plants, readings } from '../db/schema.js';
 import { type CounterReading, energyByDay } from './energy-days.js';
-import { localDay } from './local-day.js';
 import { readingPartitionName } from './reading-partitions.js';
 
 export interface DeviceRecord {
@@ -174,7 +173,7 @@ async function writeEnergy(
     const list = byDevice.get(deviceId) ?? [];
     const timezone = list[0]?.timezone ?? 'UTC';
     for (const r of list) {
-      const m = mergeOf(deviceId, localDay(r.ts, timezone));
+      const m = mergeOf(deviceId, localDayOf(r.ts.getTime(), timezone));
       if (r.powerW !== null) m.peakW = m.peakW === null ? r.powerW : Math.max(m.peakW, r.powerW);
     }
     const counters = list.flatMap((r) => (r.counterWh === null ? [] : [{ ts: r.ts.getTime(), wh: r.counterWh }]));
@@ -187,7 +186,7 @@ async function writeEnergy(
       continue;
     }
     const days = energyByDay(previous?.ts == null ? undefined : { ts: previous.ts, wh: previous.wh }, counters, (ts) =>
-      localDay(new Date(ts), timezone),
+      localDayOf(ts, timezone),
     );
     const newest = days.at(-1);
     if (newest) lastAfter.set(deviceId, { ts: newest.lastTs, wh: newest.lastWh });
@@ -237,7 +236,7 @@ async function recomputeDeviceDays(
   const index = first ? roleIndex(first.protocolId, 'energy_total') : undefined;
   if (!first || index === undefined) return [];
   const timezone = first.timezone;
-  const dayOf = (ts: number) => localDay(new Date(ts), timezone);
+  const dayOf = (ts: number) => localDayOf(ts, timezone);
   const times = list.filter((r) => r.counterWh !== null).map((r) => r.ts.getTime());
   const fromDay = dayOf(Math.min(...times));
   const newest = new Date(Math.max(...times)).toISOString();
