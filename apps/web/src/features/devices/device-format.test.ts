@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellStats, formatPointValue, heatColor, orderSections, stringOutliers } from './device-format';
+import { cellStats, formatPointValue, heatColor, inverterTypeName, orderSections, stringOutliers } from './device-format';
 
 describe('device formatting', () => {
   it('finds the lowest and highest cell and their spread', () => {
@@ -24,5 +24,10 @@ describe('device formatting', () => {
     expect(formatPointValue(4, 'MPPT', 'en')).toBe('MPPT');
     expect(formatPointValue(28_144_508, null, 'en', 'Wh')).toBe('28.14 MWh');
     expect(heatColor(1, 0, 1)).toBe('hsl(0 70% 55%)');
+  });
+
+  it('names an inverter type from the shared catalogue, in the page language', () => {
+    expect(inverterTypeName('de', 1)).toBe('Einspeisung zuerst');
+    expect(inverterTypeName('en', null)).toBe('--');
   });
 });

@@ -1,5 +1,12 @@
-import type { DeviceKind, SectionKey } from '@sunward/contracts/devices';
+import { type DeviceKind, inverterTypeLabel, type SectionKey } from '@sunward/contracts/devices';
+import type { Language } from '@sunward/contracts/languages';
+import { translate } from '@sunward/contracts/messages';
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
+
+/** An inverter type's name, from the shared catalogue (the server's device export uses the same texts). */
+export function inverterTypeName(language: Language, code: number | null | undefined): string {
+  return translate(language, `devices.type.${inverterTypeLabel(code)}`);
+}
 
 /** The order sections appear on a detail page: what flows in, what flows out, then the rest. */
 export const SECTION_ORDER: readonly SectionKey[] = [

@@ -2,7 +2,6 @@ import '../../plants/texts';
 import '../texts';
 import './device-detail.css';
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { inverterTypeLabel } from '@sunward/contracts/devices';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { DEVICE_KIND_ACCESS } from '@sunward/contracts/permissions';
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
@@ -18,7 +17,7 @@ import { exactTime, relativeTime } from '../../plants/list/plant-format';
 import { useLiveEvents } from '../../plants/overview/hooks/useLiveEvents';
 import { plantToday } from '../../plants/overview/overview-format';
 import { dayQuery, deviceKeys, FRESH_MS, fetchDeviceDetail, fetchPvIv, fetchRealtime } from '../api';
-import { detailPathOf, isDeviceKind, listPathOf } from '../device-format';
+import { detailPathOf, inverterTypeName, isDeviceKind, listPathOf } from '../device-format';
 import { DeviceCharts } from './DeviceCharts';
 import { MeterPanel } from './MeterPanel';
 import { RealtimeCards } from './RealtimeCards';
@@ -124,7 +123,7 @@ export function DeviceDetailPage() {
                 <Descriptions.Item label={t('devices.colSn')}>{device.sn}</Descriptions.Item>
                 <Descriptions.Item label={t('devices.kindLabel')}>
                   {t(`devices.kind.${kind}`)}
-                  {kind === 'inverter' ? ` · ${t(`devices.type.${inverterTypeLabel(device.type)}`)}` : ''}
+                  {kind === 'inverter' ? ` · ${inverterTypeName(currentLanguage(), device.type)}` : ''}
                 </Descriptions.Item>
                 <Descriptions.Item label={t('devices.colModel')}>
                   {[device.brand, device.model].filter(Boolean).join(' · ') || '--'}

@@ -2,7 +2,7 @@ import '../../plants/texts';
 import '../../plants/list/plant-list.css';
 import '../texts';
 import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icons';
-import { type DeviceKind, type DeviceRow, inverterTypeLabel } from '@sunward/contracts/devices';
+import type { DeviceKind, DeviceRow } from '@sunward/contracts/devices';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { DEVICE_KIND_ACCESS, type PermissionKey } from '@sunward/contracts/permissions';
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
@@ -33,7 +33,7 @@ import {
   fetchDevicePage,
   renameDevice,
 } from '../api';
-import { detailPathOf } from '../device-format';
+import { detailPathOf, inverterTypeName } from '../device-format';
 import { BatteryBatchUpgrade } from './BatteryBatchUpgrade';
 import './device-list.css';
 import { usePageSize } from '../../account/use-personalized';
@@ -202,7 +202,7 @@ export function DeviceListPage({ kind, title, header }: Props) {
           {
             key: 'type',
             title: t('devices.colType'),
-            render: (_: unknown, row: DeviceRow) => t(`devices.type.${inverterTypeLabel(row.type)}`),
+            render: (_: unknown, row: DeviceRow) => inverterTypeName(currentLanguage(), row.type),
           },
         ]
       : []),
@@ -357,12 +357,13 @@ export function DeviceListPage({ kind, title, header }: Props) {
           ))}
           {kind === 'inverter' && (
             <Select
+              aria-label={t('devices.colType')}
               allowClear
               placeholder={t('devices.colType')}
               style={{ width: 220 }}
               value={filters.type === undefined ? undefined : Number(filters.type)}
               onChange={(value?: number) => update({ type: value === undefined ? undefined : String(value) })}
-              options={INVERTER_TYPES.map((code) => ({ value: code, label: t(`devices.type.${inverterTypeLabel(code)}`) }))}
+              options={INVERTER_TYPES.map((code) => ({ value: code, label: inverterTypeName(currentLanguage(), code) }))}
             />
           )}
           {selected.length > 0 && has(keys.remove) && (
