@@ -164,6 +164,31 @@ export const DEVICE_KIND_ACCESS: Record<
   ac_switch: { view: 'smart.acSwitch', edit: 'smart.acSwitch.edit', remove: 'smart.acSwitch.delete' },
 };
 
+/**
+ * Keys that act on the caller's own company (its members, roles, customers and customer types): the server
+ * answers them only inside a company, so an account outside any (the platform administrator, an independent
+ * owner) holds them to no effect. `effectivePermissions` drops them there, for the route guards and for the
+ * permission list the console builds its menu from alike: the menu shows what the calls answer (issue 18).
+ */
+export const COMPANY_MEMBER_PERMISSIONS: readonly PermissionKey[] = [
+  'company.user',
+  'company.user.edit',
+  'company.role.list.view',
+  'company.role.edit',
+  'user.producer',
+  'customer.list.view',
+  'customer.edit',
+  'customer.type.list.view',
+  'customer.type.edit',
+];
+
+/** What an account may do: its role's keys, less those of a company when it belongs to none. */
+export function effectivePermissions(keys: Iterable<PermissionKey>, inCompany: boolean): Set<PermissionKey> {
+  const held = new Set(keys);
+  if (!inCompany) for (const key of COMPANY_MEMBER_PERMISSIONS) held.delete(key);
+  return held;
+}
+
 export function permissionDefinition(key: PermissionKey): PermissionDefinition {
   const found = PERMISSIONS.find((p) => p.key === key);
   if (!found) throw new Error(`unknown permission ${key}`);

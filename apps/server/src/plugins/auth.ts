@@ -1,5 +1,5 @@
 import { Code } from '@sunward/contracts/codes';
-import type { PermissionKey } from '@sunward/contracts/permissions';
+import { effectivePermissions, type PermissionKey } from '@sunward/contracts/permissions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuthRepository } from '../features/auth/auth.repository.js';
@@ -125,7 +125,8 @@ export const authPlugin = fp<{ authRepository: AuthRepository; permissionsReposi
       // sends them to personal settings); everything else waits until it is set up (115): default deny.
       if (row.mustEnrolTwoFactor && !isEnrolmentRoute(request)) throw new ApiError(Code.TWO_FACTOR_SETUP_REQUIRED);
       const { mustEnrolTwoFactor: _, ...session } = row;
-      const permissions = await permissionsRepository.keysOfRole(row.roleId);
+      // Company keys count only inside a company (the same set GET /api/v1/permission lists for the menu).
+      const permissions = effectivePermissions(await permissionsRepository.keysOfRole(row.roleId), row.companyId !== null);
       request.auth = { ...session, permissions, ip: request.ip };
       if (access !== 'signed-in' && !permissions.has(access)) throw new ApiError(Code.NO_PERMISSION);
       // A read-only account (a shared login whose personal settings the console hides) changes nothing of its own.

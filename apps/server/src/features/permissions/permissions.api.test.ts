@@ -53,7 +53,8 @@ describe('permission enforcement on the server', () => {
   });
 
   it('lets a company administrator read the assignable permissions, without platform-only keys', async () => {
-    const admin = await server.createUser('company_admin');
+    // Company keys count inside a company (effectivePermissions): the administrator belongs to one.
+    const admin = await server.createUser('company_admin', undefined, { companyId: await server.createCompany('Grants Co') });
     const { access_token } = await signIn(server.app, admin.account, admin.password);
     const result = await call<PermissionEntry[]>(server.app, 'GET', '/api/v1/permission/company', { token: access_token });
     expect(result.body.code).toBe(0);
@@ -63,7 +64,7 @@ describe('permission enforcement on the server', () => {
   });
 
   it('applies a change of a role’s grants on the next request', async () => {
-    const staff = await server.createUser('customer');
+    const staff = await server.createUser('customer', undefined, { companyId: await server.createCompany('Regrant Co') });
     const { access_token } = await signIn(server.app, staff.account, staff.password);
     expect((await call(server.app, 'GET', '/api/v1/permission/customer', { token: access_token })).body.code).toBe(Code.NO_PERMISSION);
     const roleId = await server.repositories.permissions.builtInRoleId('customer');

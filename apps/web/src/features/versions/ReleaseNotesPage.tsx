@@ -7,7 +7,7 @@ import type { PageProps } from '../../app/pages';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { PageTitle } from '../devices/PageTitle';
-import { fetchVersionNotes, versionKeys } from './api';
+import { fetchLatestVersion, fetchVersionNotes, versionKeys } from './api';
 import { RichText } from './RichText';
 import { versionTexts } from './version-texts';
 
@@ -17,15 +17,23 @@ registerTexts(versionTexts);
 export function ReleaseNotesPage({ route }: PageProps) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const version = params.get('version') || undefined;
-  const notes = useQuery({ queryKey: versionKeys.notes(version), queryFn: () => fetchVersionNotes(version), retry: false });
+  const asked = params.get('version') || undefined;
+  // Without a number, the newest (the update dialog's query): before any is published there are no notes to ask for.
+  const latest = useQuery({ queryKey: versionKeys.latest, queryFn: fetchLatestVersion, staleTime: 300_000, retry: false, enabled: !asked });
+  const version = asked ?? latest.data?.version ?? undefined;
+  const notes = useQuery({
+    queryKey: versionKeys.notes(version),
+    queryFn: () => fetchVersionNotes(version),
+    retry: false,
+    enabled: version !== undefined,
+  });
   const locale = LANGUAGE_TAGS[currentLanguage()];
 
   return (
     <Card className="sw-page-card">
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         <PageTitle route={route} />
-        {notes.isPending ? (
+        {(asked === undefined && latest.isPending) || (version !== undefined && notes.isPending) ? (
           <Skeleton active />
         ) : notes.data ? (
           <div data-testid="release-notes">
