@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -54,4 +54,48 @@ export function canConnect(port, host = '127.0.0.1', timeoutMs = 1500) {
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
   });
+}
+
+/** Files under dir (recursively) whose names end with suffix, tests excluded. */
+function filesEnding(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'test' ? [] : filesEnding(path, suffix);
+    return entry.name.endsWith(suffix) && !entry.name.includes('.test.') ? [path] : [];
+  });
+}
+
+/**
+ * What the production build compiles (scripts/build.mjs): the server, the preload that ties a child to its
+ * parent, every command-line tool of the server (*-cli.ts), and the simulator; each becomes dist/<name>.js.
+ */
+export function serverBuildEntries() {
+  const server = [
+    { out: 'main', in: join(root, 'apps/server/src/main.ts') },
+    { out: 'exit-with-parent', in: join(root, 'apps/server/src/lib/exit-with-parent.ts') },
+    ...filesEnding(join(root, 'apps/server/src'), '-cli.ts').map((path) => ({ out: basename(path, '.ts'), in: path })),
+  ];
+  return { server, simulator: [{ out: 'main', in: join(root, 'apps/simulator/src/main.ts') }] };
+}
+
+export const serverMain = join(root, 'apps/server/dist/main.js');
+export const exitWithParent = join(root, 'apps/server/dist/exit-with-parent.js');
+
+/**
+ * Compiles the server and the simulator (scripts/build.mjs --server) when their build is missing or older
+ * than their sources or the packages they bundle, so `npm start` on a fresh clone or after a pull runs
+ * what is checked out, and starts at once otherwise.
+ */
+export function ensureServerBuild() {
+  const built = Math.min(newestMtime(serverMain), newestMtime(join(root, 'apps/simulator/dist/main.js')));
+  const sources = Math.max(
+    ...['apps/server/src', 'apps/simulator/src', 'packages/contracts/src', 'packages/protocol/src', 'package-lock.json'].map((p) =>
+      newestMtime(join(root, p)),
+    ),
+  );
+  if (built > sources) return;
+  console.log('Compiling the server (apps/server, apps/simulator)…');
+  const result = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--server'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }

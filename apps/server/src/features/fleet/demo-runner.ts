@@ -9,8 +9,16 @@ import type { RunningServer } from '../../server.js';
 import { loadFirmwareSigner } from '../firmware/firmware-signing.js';
 import { demoFleetExists, provisionDemoFleet } from './demo-fleet.js';
 
-const SIMULATOR_MAIN = fileURLToPath(new URL('../../../../simulator/src/main.ts', import.meta.url));
-const EXIT_WITH_PARENT = fileURLToPath(new URL('../../lib/exit-with-parent.ts', import.meta.url));
+/**
+ * The compiled server (apps/server/dist/main.js, npm run build) runs the compiled simulator with plain node;
+ * from sources (tests, npm run dev) both run through tsx.
+ */
+const COMPILED = !import.meta.url.endsWith('.ts');
+const SIMULATOR_MAIN = fileURLToPath(
+  new URL(COMPILED ? '../../simulator/dist/main.js' : '../../../../simulator/src/main.ts', import.meta.url),
+);
+const EXIT_WITH_PARENT = fileURLToPath(new URL(COMPILED ? './exit-with-parent.js' : '../../lib/exit-with-parent.ts', import.meta.url));
+const RUNTIME_FLAGS = COMPILED ? ['--enable-source-maps'] : ['--import', 'tsx'];
 
 /**
  * npm start: on a fresh database, provision the demo company and its fleet (written to
@@ -60,8 +68,7 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
     child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
+        ...RUNTIME_FLAGS,
         '--import',
         EXIT_WITH_PARENT,
         SIMULATOR_MAIN,
