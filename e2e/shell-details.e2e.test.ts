@@ -82,9 +82,9 @@ describe('menu behaviour', () => {
     await page.locator('[data-cached-page="/plants"]').evaluate((node) => {
       (node as HTMLElement & { marker?: string }).marker = 'kept';
     });
-    await page.getByRole('menuitem', { name: 'Customers' }).click();
-    await page.getByRole('menuitem', { name: 'Customer list' }).click();
-    await page.waitForURL('**/customer/list');
+    await page.getByRole('menuitem', { name: 'Firmware' }).click();
+    await page.getByRole('menuitem', { name: 'Firmware list' }).click();
+    await page.waitForURL('**/firmware/list');
     await page.locator('[data-cached-page="/plants"]').waitFor({ state: 'hidden' });
     await page.getByRole('menuitem', { name: 'Plants' }).click();
     await page.waitForURL('**/plants');
