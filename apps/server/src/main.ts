@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirError } from './data-dir.js';
 import { startDemoFleet } from './features/fleet/demo-runner.js';
 import { startServer } from './server.js';
+import { demoFleetLine, startBanner } from './start-banner.js';
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -44,17 +44,18 @@ async function main(): Promise<void> {
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     }
-    process.stdout.write(
-      `Sunward is running at http://localhost:${server.port}  (data: ${config.databaseUrl ? 'PostgreSQL' : join(config.dataDir, 'pg')})\n`,
-    );
-    if (server.telemetry.mqttPort !== undefined)
-      process.stdout.write(`Gateways connect to mqtt://localhost:${server.telemetry.mqttPort}\n`);
-    if (server.telemetry.mqttTlsPort !== undefined)
-      process.stdout.write(`Gateways connect over TLS to mqtts://localhost:${server.telemetry.mqttTlsPort}\n`);
-    const simulator = config.simulator ? await startDemoFleet(server, config) : undefined;
+    // Which database and broker are in use, where gateways connect, and whether the demo fleet runs (start-banner.ts).
+    const banner = startBanner(config, {
+      port: server.port,
+      mqttPort: server.telemetry.mqttPort,
+      mqttTlsPort: server.telemetry.mqttTlsPort,
+    });
+    process.stdout.write(`${banner.join('\n')}\n`);
+    const simulator = await startDemoFleet(server, config);
+    process.stdout.write(`${demoFleetLine(simulator)}\n`);
     const shutdown = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
-      simulator?.stop();
+      if (simulator.running) simulator.stop();
       server.close().then(
         () => process.exit(0),
         () => process.exit(1),

@@ -20,17 +20,30 @@ const SIMULATOR_MAIN = fileURLToPath(
 const EXIT_WITH_PARENT = fileURLToPath(new URL(COMPILED ? './exit-with-parent.js' : '../../lib/exit-with-parent.ts', import.meta.url));
 const RUNTIME_FLAGS = COMPILED ? ['--enable-source-maps'] : ['--import', 'tsx'];
 
+/** Whether the demo fleet runs, and why not (the start banner says it: main.ts). */
+export type DemoFleet = { running: true; gateways: number; mqttUrl: string; stop(): void } | { running: false; reason: string };
+
+/** The broker address without the server's own credentials: the simulated gateways log in with their SN and key. */
+export function gatewayBrokerUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString().replace(/\/$/, '');
+}
+
 /**
  * npm start: on a fresh database, provision the demo company and its fleet (written to
  * DATA_DIR/demo-fleet.json with the gateways' keys, readable only by this user), then run the simulator
- * as a separate process against this server's broker, so the console is alive on first start.
+ * as a separate process against this server's broker (the embedded one, or MQTT_URL's, which must then
+ * authenticate gateways against this server: docs/mosquitto.md), so the console is alive on first start.
  */
-export async function startDemoFleet(server: RunningServer, config: Config): Promise<{ stop(): void } | undefined> {
+export async function startDemoFleet(server: RunningServer, config: Config): Promise<DemoFleet> {
   const settings = config.simulator;
+  if (!settings) return { running: false, reason: 'SIMULATOR=off' };
   const mqttPort = server.telemetry.mqttPort;
-  if (!settings || mqttPort === undefined) return undefined;
+  const mqttUrl = mqttPort !== undefined ? `mqtt://127.0.0.1:${mqttPort}` : config.mqtt.url ? gatewayBrokerUrl(config.mqtt.url) : undefined;
+  if (!mqttUrl) return { running: false, reason: 'no broker to connect to' };
   const fleetFile = join(config.dataDir, 'demo-fleet.json');
-  const mqttUrl = `mqtt://127.0.0.1:${mqttPort}`;
   // The demo's past is played once, right after the fleet is provisioned (docs/decisions.md: demo history).
   let historyDays = 0;
   if (!(await demoFleetExists(server.database.db))) {
@@ -48,7 +61,7 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
   }
   if (!existsSync(fleetFile)) {
     server.app.log.warn({ fleetFile }, 'demo fleet exists but its file is missing: simulator not started');
-    return undefined;
+    return { running: false, reason: `the database has the demo fleet but ${fleetFile} (its gateways' keys) is missing` };
   }
   const fleet = SimulatedFleetSchema.parse(JSON.parse(readFileSync(fleetFile, 'utf8')));
   const spare = fleet.gateways.filter((g) => g.spare);
@@ -94,6 +107,9 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
   };
   run();
   return {
+    running: true,
+    gateways: fleet.gateways.length,
+    mqttUrl,
     stop() {
       stopping = true;
       child?.kill('SIGTERM');
