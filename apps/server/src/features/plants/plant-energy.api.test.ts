@@ -22,6 +22,7 @@ import { DEFAULT_BENEFIT_FACTORS, type EnergyFlow, type PlantCreate } from '@sun
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceEvents, devices, gateways, plantPredictions } from '../../db/schema.js';
+import { apiClient, createPlant, signedInUser } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
@@ -33,6 +34,7 @@ const HOUR = 3_600_000;
 let server: TestServer;
 let adminToken: string;
 let storage: number;
+let storageGatewaySn: string;
 let grid: number;
 const testGateways: TestGateway[] = [];
 const today = localDayOf(Date.now(), ZONE);
@@ -41,29 +43,16 @@ const at = (day: string, hour: number) => localDayStart(day, ZONE) + hour * HOUR
 // Now, but never before today's midnight (a run at 00:00:02 must not report into yesterday).
 const nowTs = () => Math.max(Date.now() - 5000, localDayStart(today, ZONE) + 1000);
 
-async function createPlant(
-  name: string,
-  sn: string,
-  overrides: Partial<PlantCreate>,
-): Promise<{ id: number; gatewayId: number; key: string }> {
-  const key = `${sn.toLowerCase()}key`;
-  const gatewayId = await server.registerGateway(sn, key);
-  const body: PlantCreate = {
-    name,
-    capacityKwp: 10,
-    plantType: 1,
-    latitude: 5.36,
-    longitude: -4.01,
-    timezone: ZONE,
-    meteringTopology: 'net',
-    gateways: [{ sn, key }],
-    tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.2 },
-    ...overrides,
-  };
-  const result = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', { token: adminToken, json: body });
-  if (result.body.code !== 0) throw new Error(`plant not created: ${JSON.stringify(result.body)}`);
-  return { id: result.body.data.id, gatewayId, key };
-}
+/** The overview's test plants: 10 kWp, net metering, in ZONE (a tariff each). */
+const PLANT: Partial<PlantCreate> = {
+  capacityKwp: 10,
+  plantType: 1,
+  latitude: 5.36,
+  longitude: -4.01,
+  timezone: ZONE,
+  meteringTopology: 'net',
+  tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.2 },
+};
 
 async function addDevices(plantId: number, gatewayId: number, list: { sn: string; protocolId: string; family: string }[]) {
   await server.database.db.insert(devices).values(list.map((d) => ({ ...d, plantId, gatewayId, model: d.protocolId })));
@@ -95,29 +84,30 @@ const STORAGE_HOURS = [
   },
 ];
 
-async function userToken(role: Parameters<TestServer['createUser']>[0], companyId?: number) {
-  const user = await server.createUser(role, undefined, companyId === undefined ? {} : { companyId });
-  return (await signIn(server.app, user.account, user.password)).access_token;
-}
-
-const get = async <T>(path: string, token = adminToken) => (await call<T>(server.app, 'GET', path, { token })).body;
+const { get } = apiClient(
+  () => server.app,
+  () => adminToken,
+);
 
 beforeAll(async () => {
   server = await startTestServer();
   adminToken = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
 
-  const s = await createPlant('Storage Test Plant', 'GWPE000001', {
+  const s = await createPlant(server, adminToken, {
+    ...PLANT,
+    name: 'Storage Test Plant',
     plantType: 3,
     tariff: { currency: 'EUR', pricingMethod: 'generation', feedInPrice: 0.1, selfUsePrice: 0.3, totalInvestment: 10_000 },
   });
   storage = s.id;
-  await addDevices(s.id, s.gatewayId, [
+  storageGatewaySn = s.gateway.sn;
+  await addDevices(s.id, s.gateway.id, [
     { sn: 'PEHY000001', protocolId: 'sunspec-hybrid-lv', family: 'hybrid_inverter' },
     { sn: 'PEBT000001', protocolId: 'sunspec-battery-bms', family: 'battery' },
     { sn: 'PEMT000001', protocolId: 'sunspec-meter-3p', family: 'meter' },
     { sn: 'PEWS000001', protocolId: 'sunspec-weather-station', family: 'weather_station' },
   ]);
-  const sc = await connectTestGateway(server.telemetry.mqttPort, 'GWPE000001', s.key);
+  const sc = await connectTestGateway(server.telemetry.mqttPort, s.gateway.sn, s.gateway.key);
   testGateways.push(sc);
   for (const h of STORAGE_HOURS)
     await sc.report(at(yesterday, h.hour), [
@@ -134,7 +124,9 @@ beforeAll(async () => {
   ]);
 
   // Grid plant: one inverter, no meter; a time-of-use tariff (00–12 at 0.10, 12–24 at 0.30).
-  const g = await createPlant('Grid Test Plant', 'GWPE000002', {
+  const g = await createPlant(server, adminToken, {
+    ...PLANT,
+    name: 'Grid Test Plant',
     tariff: {
       currency: 'EUR',
       pricingMethod: 'tou',
@@ -145,8 +137,8 @@ beforeAll(async () => {
     },
   });
   grid = g.id;
-  await addDevices(g.id, g.gatewayId, [{ sn: 'PEIN000001', protocolId: 'sunspec-inverter-1p', family: 'inverter' }]);
-  const gc = await connectTestGateway(server.telemetry.mqttPort, 'GWPE000002', g.key);
+  await addDevices(g.id, g.gateway.id, [{ sn: 'PEIN000001', protocolId: 'sunspec-inverter-1p', family: 'inverter' }]);
+  const gc = await connectTestGateway(server.telemetry.mqttPort, g.gateway.sn, g.gateway.key);
   testGateways.push(gc);
   await gc.report(at(yesterday, 9), [{ sn: 'PEIN000001', proto: 'sunspec-inverter-1p', values: { W: 1000, WH: 5000, St: 4 } }]);
   await gc.report(at(yesterday, 15), [{ sn: 'PEIN000001', proto: 'sunspec-inverter-1p', values: { W: 2000, WH: 9000, St: 4 } }]);
@@ -402,7 +394,7 @@ describe('comparison', () => {
 describe('tenant boundary', () => {
   it('answers 700 to another company’s user on every overview call, as for a missing plant', async () => {
     const other = await server.createCompany('Other Solar Co');
-    const token = await userToken('company_admin', other);
+    const token = (await signedInUser(server, 'company_admin', other)).token;
     const paths = [
       'realtime',
       'power/day',
@@ -447,7 +439,7 @@ describe('tenant boundary', () => {
 
 describe('gateway reports reach the overview live', () => {
   it('updates the flow when a new report arrives', async () => {
-    const [gateway] = await server.database.db.select({ id: gateways.id }).from(gateways).where(eq(gateways.sn, 'GWPE000001'));
+    const [gateway] = await server.database.db.select({ id: gateways.id }).from(gateways).where(eq(gateways.sn, storageGatewaySn));
     expect(gateway).toBeDefined();
     const client = testGateways[0];
     if (!client) throw new Error('no client');

@@ -2,64 +2,24 @@ import { readFileSync } from 'node:fs';
 import { utils, write } from '@e965/xlsx';
 import { Code } from '@sunward/contracts/codes';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
-import type { PlantCreate, PlantDetail, PlantPage, PlantStatusCount, ShareUser } from '@sunward/contracts/plants';
+import type { PlantDetail, PlantPage, PlantStatusCount, ShareUser } from '@sunward/contracts/plants';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import ExcelJS from 'exceljs';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPlant, newGateway, plantInput, signedInUser } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 
 let server: TestServer;
 let adminToken: string;
-let gatewayCounter = 0;
 
 beforeAll(async () => {
   server = await startTestServer();
   adminToken = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
 });
 afterAll(async () => server?.close());
-
-async function newGateway(companyId?: number) {
-  const sn = `GWT${String(++gatewayCounter).padStart(6, '0')}`;
-  const key = `key${gatewayCounter}secret`;
-  await server.registerGateway(sn, key, companyId);
-  return { sn, key };
-}
-
-function plantInput(overrides: Partial<PlantCreate> = {}): PlantCreate {
-  return {
-    name: 'Sunny Meadow Plant',
-    capacityKwp: 99.5,
-    plantType: 1,
-    latitude: 52.52,
-    longitude: 13.405,
-    timezone: 'Europe/Berlin',
-    region: 'Germany',
-    address: 'Alexanderplatz 1, Berlin',
-    meteringTopology: 'gross',
-    gateways: [],
-    tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.25, totalInvestment: 80000 },
-    ...overrides,
-  };
-}
-
-async function createPlant(token: string, overrides: Partial<PlantCreate> = {}): Promise<number> {
-  const gateway = await newGateway();
-  const result = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', {
-    token,
-    json: plantInput({ gateways: [gateway], ...overrides }),
-  });
-  if (result.body.code !== 0) throw new Error(`plant not created: ${JSON.stringify(result.body)}`);
-  return result.body.data.id;
-}
-
-async function userToken(role: Parameters<TestServer['createUser']>[0], companyId?: number) {
-  const user = await server.createUser(role, undefined, companyId === undefined ? {} : { companyId });
-  const { access_token } = await signIn(server.app, user.account, user.password);
-  return { ...user, token: access_token };
-}
 
 function multipart(fields: Record<string, string>, files: Record<string, { name: string; type: string; bytes: Buffer }>) {
   const boundary = `----sunward${Date.now()}`;
@@ -116,7 +76,7 @@ describe('the plant calls of calls.tsv', () => {
 
 describe('creating a plant', () => {
   it('creates a plant bound to a checked gateway and shows it with its tariff', async () => {
-    const gateway = await newGateway();
+    const gateway = await newGateway(server);
     const check = await call<{ sn: string }>(server.app, 'POST', '/api/v1/gateways/check', { token: adminToken, json: gateway });
     expect(check.body).toMatchObject({ code: 0, data: { sn: gateway.sn, deviceCount: 0 } });
     const created = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', {
@@ -143,7 +103,7 @@ describe('creating a plant', () => {
   });
 
   it('answers 300 for a wrong key and for an unknown gateway alike (no SN oracle), 301 for a bound one, and stores nothing', async () => {
-    const gateway = await newGateway();
+    const gateway = await newGateway(server);
     const before = await call<PlantStatusCount>(server.app, 'GET', '/api/v1/overview/plantCount', { token: adminToken });
     const wrongKey = await call(server.app, 'POST', '/api/v1/plant', {
       token: adminToken,
@@ -160,7 +120,7 @@ describe('creating a plant', () => {
   });
 
   it('names each invalid field in the caller’s language (code 4) and answers 10 for bad coordinates', async () => {
-    const gateway = await newGateway();
+    const gateway = await newGateway(server);
     const bad = await call<{ errors: { field: string; message: string }[] }>(server.app, 'POST', '/api/v1/plant?lan=de', {
       token: adminToken,
       json: plantInput({
@@ -199,7 +159,7 @@ describe('creating a plant', () => {
 
   it('stores every IANA time-zone name as chosen (Asia/Kolkata, not only ICU’s Asia/Calcutta) and refuses non-names', async () => {
     const zones = ['Asia/Kolkata', 'America/Argentina/Buenos_Aires', 'Etc/GMT+5', 'Europe/Kyiv', 'Asia/Calcutta', 'UTC'];
-    const id = await createPlant(adminToken, { timezone: 'Asia/Kolkata' });
+    const id = (await createPlant(server, adminToken, { timezone: 'Asia/Kolkata' })).id;
     const { gateways: _gateways, tariff: _tariff, ...fields } = plantInput();
     for (const timezone of zones) {
       const saved = await call(server.app, 'POST', `/api/v1/plant/${id}`, { token: adminToken, json: { ...fields, timezone } });
@@ -230,7 +190,7 @@ describe('creating a plant', () => {
       { start: '17:00', end: '22:00', price: 0.35 },
       { start: '22:00', end: '24:00', price: 0.1 },
     ];
-    const id = await createPlant(adminToken, { tariff: { currency: 'CNY', pricingMethod: 'tou', segments } });
+    const id = (await createPlant(server, adminToken, { tariff: { currency: 'CNY', pricingMethod: 'tou', segments } })).id;
     const tariff = await call<{ segments: unknown[] }>(server.app, 'GET', `/api/v1/plant/${id}/income`, { token: adminToken });
     expect(tariff.body.data.segments).toHaveLength(5);
     const gap = await call(server.app, 'POST', `/api/v1/plant/${id}/income`, {
@@ -260,9 +220,9 @@ describe('creating a plant', () => {
 
 describe('the plant list', () => {
   it('searches, filters, sorts and pages in the database, with counts by status and map markers', async () => {
-    const owner = await userToken('owner');
+    const owner = await signedInUser(server, 'owner');
     for (const [i, name] of ['Alpha Solar Farm', 'Beta Rooftop Plant', 'Gamma Storage Site'].entries())
-      await createPlant(owner.token, {
+      await createPlant(server, owner.token, {
         name,
         capacityKwp: 10 * (i + 1),
         plantType: i === 2 ? 3 : 1,
@@ -308,12 +268,12 @@ describe('the plant list', () => {
 
 describe('sharing, transfer and deletion (spec 02 §6)', () => {
   it('lets only the creator share, never with oneself, a company user, or a company plant', async () => {
-    const owner = await userToken('owner');
-    const guest = await userToken('guest');
-    const maintainer = await userToken('maintainer');
+    const owner = await signedInUser(server, 'owner');
+    const guest = await signedInUser(server, 'guest');
+    const maintainer = await signedInUser(server, 'maintainer');
     const companyId = await server.createCompany(`Share Test Co ${Date.now()}`);
-    const staff = await userToken('company_staff', companyId);
-    const plantId = await createPlant(owner.token);
+    const staff = await signedInUser(server, 'company_staff', companyId);
+    const plantId = (await createPlant(server, owner.token)).id;
 
     const self = await call(server.app, 'POST', `/api/v1/plant/${plantId}/share`, {
       token: owner.token,
@@ -380,7 +340,7 @@ describe('sharing, transfer and deletion (spec 02 §6)', () => {
     expect(gone.body.code).toBe(Code.PLANT_NOT_FOUND);
 
     // A company plant cannot be shared.
-    const companyPlant = await createPlant(staff.token);
+    const companyPlant = (await createPlant(server, staff.token)).id;
     const companyShare = await call(server.app, 'POST', `/api/v1/plant/${companyPlant}/share`, {
       token: staff.token,
       json: { account: guest.account, role: 'guest' },
@@ -389,9 +349,9 @@ describe('sharing, transfer and deletion (spec 02 §6)', () => {
   });
 
   it('transfers with the owner’s password, never to oneself, and the transferee becomes owner', async () => {
-    const owner = await userToken('owner');
-    const next = await userToken('owner');
-    const plantId = await createPlant(owner.token);
+    const owner = await signedInUser(server, 'owner');
+    const next = await signedInUser(server, 'owner');
+    const plantId = (await createPlant(server, owner.token)).id;
     const wrong = await call(server.app, 'POST', `/api/v1/plant/${plantId}/transfer`, {
       token: owner.token,
       json: { account: next.account, password: 'not-mine' },
@@ -414,9 +374,9 @@ describe('sharing, transfer and deletion (spec 02 §6)', () => {
   });
 
   it('deletes a plant with all its data and frees its gateways', async () => {
-    const owner = await userToken('owner');
-    const gateway = await newGateway();
-    const plantId = await createPlant(owner.token, { gateways: [gateway] });
+    const owner = await signedInUser(server, 'owner');
+    const gateway = await newGateway(server);
+    const plantId = (await createPlant(server, owner.token, { gateways: [gateway] })).id;
     const deleted = await call(server.app, 'POST', `/api/v1/plant/${plantId}/delete`, { token: owner.token });
     expect(deleted.body.code).toBe(0);
     expect((await call(server.app, 'GET', `/api/v1/plant/${plantId}`, { token: owner.token })).body.code).toBe(Code.PLANT_NOT_FOUND);
@@ -428,9 +388,9 @@ describe('tenant boundary', () => {
   it('answers 700 (or 2) on every plant call for another company’s plant', async () => {
     const companyA = await server.createCompany(`Tenant A ${Date.now()}`);
     const companyB = await server.createCompany(`Tenant B ${Date.now()}`);
-    const a = await userToken('company_admin', companyA);
-    const b = await userToken('company_admin', companyB);
-    const plantId = await createPlant(a.token);
+    const a = await signedInUser(server, 'company_admin', companyA);
+    const b = await signedInUser(server, 'company_admin', companyB);
+    const plantId = (await createPlant(server, a.token)).id;
     const gets = [
       '',
       '/info',
@@ -453,7 +413,7 @@ describe('tenant boundary', () => {
       ['/info', plantInput()],
       ['/income', { currency: 'EUR', pricingMethod: 'constant', price: 1 }],
       ['/contacts', { contactName: 'X' }],
-      ['/gateway', await newGateway()],
+      ['/gateway', await newGateway(server)],
       ['/share', { account: 'x@test.local', role: 'guest' }],
       ['/cancelShare', { userId: 1 }],
       ['/transfer', { account: b.account, password: b.password }],
@@ -500,7 +460,7 @@ describe('pictures, predictions, downloads, dictionaries', () => {
   });
 
   it('imports predicted generation from .xlsx and .xls and names a bad row; downloads generation and refuses above 20,000 records', async () => {
-    const plantId = await createPlant(adminToken);
+    const plantId = (await createPlant(server, adminToken)).id;
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Forecast');
     sheet.addRow(['Date', 'kWh']);
@@ -593,7 +553,7 @@ describe('a gateway in the field', () => {
   }
 
   it('has its devices discovered before binding, and once bound the plant shows their status and power', async () => {
-    const gateway = await newGateway();
+    const gateway = await newGateway(server);
     const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.telemetry.mqttPort}`, {
       clientId: gateway.sn,
       username: gateway.sn,
@@ -604,7 +564,7 @@ describe('a gateway in the field', () => {
       await client.publishAsync(gatewayTopic(gateway.sn, 'report'), report('INVFIELD0001', 1, { W: 2500, WH: 10_000, St: 4 }), { qos: 1 });
       const check = await call<{ deviceCount: number }>(server.app, 'POST', '/api/v1/gateways/check', { token: adminToken, json: gateway });
       expect(check.body.data.deviceCount).toBe(1);
-      const owner = await userToken('owner');
+      const owner = await signedInUser(server, 'owner');
       const created = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', {
         token: owner.token,
         json: plantInput({ gateways: [gateway] }),
