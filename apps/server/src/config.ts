@@ -6,6 +6,8 @@ import { type OidcProviderSettings, OidcProvidersSettingSchema } from './feature
 
 /** The demo history's readings come every 5 minutes unless SIMULATOR_HISTORY_INTERVAL says otherwise (docs/decisions.md). */
 const DEFAULT_HISTORY_INTERVAL_S = 300;
+/** Ingest refuses readings older than this many days unless MAX_REPORT_AGE_DAYS says otherwise. */
+const DEFAULT_MAX_REPORT_AGE_DAYS = 31;
 
 /**
  * Every setting comes from the environment; README.md lists them in one table. Parsed once at start
@@ -156,6 +158,8 @@ const EnvSchema = z.object({
   SIMULATOR_HISTORY_DAYS: z.coerce.number().int().min(0).max(366).default(60),
   /** Seconds between the history's readings (docs/decisions.md: why not the live interval on PGlite). */
   SIMULATOR_HISTORY_INTERVAL: z.coerce.number().int().min(1).max(3600).optional(),
+  /** Oldest report ingest stores, in days (unset: 31, or the demo history's days + 2 when that is longer). */
+  MAX_REPORT_AGE_DAYS: z.coerce.number().int().min(1).max(3660).optional(),
 });
 
 export interface Config {
@@ -231,6 +235,8 @@ export interface Config {
   oidc: { providers: OidcProviderSettings[]; redirectUrl: string | undefined };
   /** npm start runs the demo fleet's simulator beside the server. */
   simulator: { seed: number; intervalSeconds: number; historyDays: number; historyIntervalSeconds: number } | undefined;
+  /** MAX_REPORT_AGE_DAYS: readings older than this many days are refused (stale). */
+  maxReportAgeDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -338,5 +344,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             historyIntervalSeconds: e.SIMULATOR_HISTORY_INTERVAL ?? Math.max(e.SIMULATOR_INTERVAL, DEFAULT_HISTORY_INTERVAL_S),
           }
         : undefined,
+    maxReportAgeDays:
+      e.MAX_REPORT_AGE_DAYS ??
+      (e.SIMULATOR === 'on' ? Math.max(DEFAULT_MAX_REPORT_AGE_DAYS, e.SIMULATOR_HISTORY_DAYS + 2) : DEFAULT_MAX_REPORT_AGE_DAYS),
   };
 }
