@@ -9,7 +9,29 @@ interface AxeViolation {
   id: string;
   impact: string | null;
   help: string;
-  nodes: { target: string[] }[];
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** WCAG 2.2 A and AA (axe-core's tags for 2.0, 2.1 and 2.2). */
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+async function runAxe(page: Page, include: string, tags: readonly string[]): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(
+    async ([selector, tags]) => {
+      const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: unknown[] }> } }).axe;
+      const result = await axe.run({ include: [selector] }, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+      return result.violations;
+    },
+    [include, tags] as const,
+  );
+  return violations as AxeViolation[];
+}
+
+function describeViolation(v: AxeViolation): string {
+  // The first node's reason (for contrast: the colours and the ratio found) tells where to look.
+  const why = v.nodes[0]?.failureSummary?.split('\n').slice(1).join(' ').trim();
+  return `${v.id} (${v.impact}): ${v.help} [${v.nodes.map((n) => n.target.join(' ')).join(', ')}]${why ? ` (${why})` : ''}`;
 }
 
 /**
@@ -17,16 +39,10 @@ interface AxeViolation {
  * "rule: help (targets)" lines: a test expects none.
  */
 export async function accessibilityProblems(page: Page, include: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(
-      { include: [selector] },
-      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
-    );
-    return result.violations;
-  }, include);
-  return (violations as AxeViolation[]).map(
-    (v) => `${v.id} (${v.impact}): ${v.help} [${v.nodes.map((n) => n.target.join(' ')).join(', ')}]`,
-  );
+  return (await runAxe(page, include, WCAG_AA.slice(0, 4))).map(describeViolation);
+}
+
+/** The critical and serious WCAG 2.2 AA violations on the whole page (the axe walk's bar), one line each. */
+export async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
+  return (await runAxe(page, 'html', WCAG_AA)).filter((v) => v.impact === 'critical' || v.impact === 'serious').map(describeViolation);
 }

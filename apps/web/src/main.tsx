@@ -4,6 +4,7 @@ import { App } from './app/App';
 import { loadAntdLocale } from './lib/antd-locale';
 import { initI18n } from './lib/i18n';
 import { StorageKey } from './lib/storage';
+import { keepTablesKeyboardFriendly } from './theme/table-keyboard';
 
 // The signed-in user's look (personal settings) from the first paint; the shell keeps it in step with the server.
 if (localStorage.getItem(StorageKey.user) && localStorage.getItem(StorageKey.styleType) === 'dark')
@@ -14,3 +15,4 @@ const antdLocale = await loadAntdLocale(language);
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');
 createRoot(root).render(<App antdLocale={antdLocale} />);
+keepTablesKeyboardFriendly();

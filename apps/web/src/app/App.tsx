@@ -4,6 +4,7 @@ import { ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import type { ReactNode } from 'react';
 import { BrowserRouter } from 'react-router';
+import { consoleTheme } from '../theme/tokens';
 import { AppRouter } from './AppRouter';
 import { SessionProvider, useSession } from './session';
 
@@ -11,21 +12,12 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
 });
 
-/** The company's theme colour becomes the console's primary colour for its users (default #E6002D). */
+/** The company's theme colour becomes the console's primary colour for its users (default #E6002D), kept readable. */
 function Themed({ antdLocale, children }: { antdLocale: Locale; children: ReactNode }) {
   const { user } = useSession();
   const colorPrimary = user?.company?.themeColor ?? DEFAULT_THEME_COLOR;
   return (
-    <ConfigProvider
-      locale={antdLocale}
-      theme={{
-        token: { colorPrimary, colorLink: colorPrimary, borderRadius: 6 },
-        components: {
-          Layout: { headerBg: '#fff', headerPadding: '0 16px 0 8px', footerBg: 'transparent', footerPadding: '16px 24px', siderBg: '#fff' },
-          Menu: { activeBarBorderWidth: 0 },
-        },
-      }}
-    >
+    <ConfigProvider locale={antdLocale} theme={consoleTheme(colorPrimary, 'light')}>
       {children}
     </ConfigProvider>
   );

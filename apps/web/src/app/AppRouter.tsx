@@ -27,7 +27,12 @@ function PublicPage({ route }: { route: PublicRoute }) {
   useDocumentTitle(route.title);
   // Spec 01 §2: a signed-in user opening /login goes to /.
   if (route.page === 'login') return signedIn ? <Navigate to="/" replace /> : <LoginPage />;
-  if (route.page === 'noAccess') return <NoAccessPage />;
+  if (route.page === 'noAccess')
+    return (
+      <main>
+        <NoAccessPage />
+      </main>
+    );
   // Third-party sign-in: /loginThird also serves a signed-in user binding an identity from personal settings.
   if (route.page === 'loginThird') return <LoginThirdPage />;
   if (route.page === 'authorizationFailed') return <AuthorizationFailedPage />;

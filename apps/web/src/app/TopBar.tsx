@@ -31,7 +31,13 @@ export function LanguagePicker() {
         },
       }}
     >
-      <Button type="text" icon={<GlobalOutlined />} aria-label={t('shell.language')} data-testid="language-picker">
+      {/* The accessible name starts with the visible one (WCAG 2.5.3 label in name): "English, Language". */}
+      <Button
+        type="text"
+        icon={<GlobalOutlined />}
+        aria-label={`${LANGUAGE_NAMES[language]}, ${t('shell.language')}`}
+        data-testid="language-picker"
+      >
         {LANGUAGE_NAMES[language]}
       </Button>
     </Dropdown>

@@ -186,6 +186,7 @@ export function ForgetPasswordPage() {
 
         <Form.Item
           name="password"
+          htmlFor="forget-password"
           label={t('forget.newPassword')}
           hidden={step !== 2}
           extra={passwordRuleText(rule)}
@@ -202,6 +203,7 @@ export function ForgetPasswordPage() {
         </Form.Item>
         <Form.Item
           name="confirm"
+          htmlFor="forget-confirm"
           label={t('signup.confirm')}
           hidden={step !== 2}
           dependencies={['password']}

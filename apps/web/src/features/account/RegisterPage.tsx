@@ -142,11 +142,12 @@ export function RegisterPage() {
             </Button>
           </div>
         </Form.Item>
-        <Form.Item name="nickname" label={t('signup.nickname')}>
+        <Form.Item name="nickname" htmlFor="reg-nickname" label={t('signup.nickname')}>
           <Input id="reg-nickname" prefix={<UserOutlined />} maxLength={LIMITS.nicknameMaxLength} />
         </Form.Item>
         <Form.Item
           name="password"
+          htmlFor="reg-password"
           label={t('signup.password')}
           extra={passwordRuleText(rule)}
           rules={[
@@ -162,6 +163,7 @@ export function RegisterPage() {
         </Form.Item>
         <Form.Item
           name="confirm"
+          htmlFor="reg-confirm"
           label={t('signup.confirm')}
           dependencies={['password']}
           rules={[

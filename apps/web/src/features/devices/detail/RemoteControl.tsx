@@ -219,13 +219,22 @@ function DebugConsole({ disabled, onSend }: { disabled: boolean; onSend(body: Re
       <Typography.Title level={5}>{t('devices.debugTitle')}</Typography.Title>
       <Space wrap align="end">
         <Select
+          aria-label={t('devices.debugTitle')}
           value={fc}
           onChange={setFc}
           style={{ width: 240 }}
           options={[1, 2, 3, 4, 5, 6, 15, 16].map((code) => ({ value: code, label: t(`devices.fc.${code}`) }))}
           data-testid="debug-fc"
         />
-        <InputNumber value={addr} onChange={setAddr} min={0} max={65535} addonBefore={t('devices.address')} data-testid="debug-addr" />
+        <InputNumber
+          value={addr}
+          onChange={setAddr}
+          min={0}
+          max={65535}
+          addonBefore={t('devices.address')}
+          aria-label={t('devices.address')}
+          data-testid="debug-addr"
+        />
         {write ? (
           <Input
             value={hex}
@@ -233,11 +242,20 @@ function DebugConsole({ disabled, onSend }: { disabled: boolean; onSend(body: Re
             status={hex && !hexValid ? 'error' : undefined}
             placeholder="00320064"
             addonBefore={t('devices.hexValues')}
+            aria-label={t('devices.hexValues')}
             style={{ width: 260 }}
             data-testid="debug-hex"
           />
         ) : (
-          <InputNumber value={count} onChange={setCount} min={1} max={125} addonBefore={t('devices.count')} data-testid="debug-count" />
+          <InputNumber
+            value={count}
+            onChange={setCount}
+            min={1}
+            max={125}
+            addonBefore={t('devices.count')}
+            aria-label={t('devices.count')}
+            data-testid="debug-count"
+          />
         )}
         <Button
           type="primary"

@@ -60,6 +60,7 @@ export function UpgradePanel({
           value={firmId}
           onChange={setFirmId}
           placeholder={t('devices.pickFirmware')}
+          aria-label={t('devices.pickFirmware')}
           style={{ width: 320 }}
           disabled={disabled || busy}
           options={(options.data ?? []).map((f) => ({ value: f.id, label: `${f.name} · ${f.product} · ${f.swVersion}` }))}
