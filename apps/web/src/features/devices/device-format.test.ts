@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { cellStats, formatPointValue, heatColor, inverterTypeName, orderSections, stringOutliers } from './device-format';
+import {
+  CELL_LIMITS,
+  cellLevel,
+  cellStats,
+  formatPointValue,
+  inverterTypeName,
+  orderSections,
+  spreadLevel,
+  stringOutliers,
+} from './device-format';
 
 describe('device formatting', () => {
   it('finds the lowest and highest cell and their spread', () => {
@@ -23,7 +32,18 @@ describe('device formatting', () => {
     expect(formatPointValue(null, null, 'en')).toBe('--');
     expect(formatPointValue(4, 'MPPT', 'en')).toBe('MPPT');
     expect(formatPointValue(28_144_508, null, 'en', 'Wh')).toBe('28.14 MWh');
-    expect(heatColor(1, 0, 1)).toBe('hsl(0 70% 55%)');
+  });
+
+  it('rates cells against the battery’s absolute limits, so a small spread between healthy cells is normal', () => {
+    // 11 mV between healthy LFP cells: every cell and the spread normal (min/max scaling painted it red and blue).
+    const cells = [3.301, 3.305, 3.312];
+    expect(cells.map((v) => cellLevel(v, CELL_LIMITS.voltage))).toEqual(['normal', 'normal', 'normal']);
+    expect(spreadLevel(0.011, CELL_LIMITS.voltage)).toBe('normal');
+    expect(cellLevel(3.62, CELL_LIMITS.voltage)).toBe('warning');
+    expect(cellLevel(3.7, CELL_LIMITS.voltage)).toBe('alarm');
+    expect(cellLevel(2.4, CELL_LIMITS.voltage)).toBe('alarm');
+    expect(spreadLevel(0.12, CELL_LIMITS.voltage)).toBe('alarm');
+    expect(cellLevel(50, CELL_LIMITS.temperature)).toBe('warning');
   });
 
   it('names an inverter type from the shared catalogue, in the page language', () => {

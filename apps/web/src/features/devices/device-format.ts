@@ -91,11 +91,27 @@ export function stringOutliers(currents: readonly (number | null)[]): Set<number
   return out;
 }
 
-/** Heat colour of a value between min and max: blue (low) through green to red (high). */
-export function heatColor(value: number, min: number, max: number): string {
-  const ratio = max > min ? (value - min) / (max - min) : 0.5;
-  const hue = 220 - 220 * Math.min(1, Math.max(0, ratio));
-  return `hsl(${Math.round(hue)} 70% 55%)`;
+/**
+ * The cell limits of the batteries the console knows (LFP cells, the simulator's and the sample maps'
+ * chemistry): inside the warning band a cell is normal, between it and the limit it is near the limit, past the
+ * limit it is in alarm. Absolute values, so an 11 mV spread between healthy cells paints nothing (issue 18);
+ * the spread itself has its own limits (a cell drifting from its neighbours needs balancing).
+ */
+export const CELL_LIMITS = {
+  voltage: { alarmLow: 2.5, warnLow: 2.9, warnHigh: 3.6, alarmHigh: 3.65, spreadWarn: 0.05, spreadAlarm: 0.1 },
+  temperature: { alarmLow: 0, warnLow: 5, warnHigh: 45, alarmHigh: 55, spreadWarn: 5, spreadAlarm: 10 },
+} as const;
+
+export type CellLevel = 'normal' | 'warning' | 'alarm';
+
+export function cellLevel(value: number, limits: (typeof CELL_LIMITS)[keyof typeof CELL_LIMITS]): CellLevel {
+  if (value <= limits.alarmLow || value >= limits.alarmHigh) return 'alarm';
+  if (value <= limits.warnLow || value >= limits.warnHigh) return 'warning';
+  return 'normal';
+}
+
+export function spreadLevel(spread: number, limits: (typeof CELL_LIMITS)[keyof typeof CELL_LIMITS]): CellLevel {
+  return spread >= limits.spreadAlarm ? 'alarm' : spread >= limits.spreadWarn ? 'warning' : 'normal';
 }
 
 /**

@@ -1,8 +1,11 @@
+import { WarningFilled } from '@ant-design/icons';
 import type { PvIv, RealtimeSection, RealtimeValue } from '@sunward/contracts/devices';
 import { Card, Col, Empty, Row, Table, Tag, Tooltip, Typography } from 'antd';
-import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cellStats, formatPointValue, heatColor, orderSections, stringOutliers } from '../device-format';
+import { CELL_LIMITS, cellLevel, cellStats, formatPointValue, orderSections, spreadLevel, stringOutliers } from '../device-format';
+
+/** The spread tag's colour by its level (with its figure as text). */
+const SPREAD_TAG = { normal: 'default', warning: 'warning', alarm: 'error' } as const;
 
 interface Props {
   sections: readonly RealtimeSection[];
@@ -84,14 +87,15 @@ function StringTable({ pvIv, locale }: { pvIv: PvIv; locale: string }) {
 }
 
 /**
- * Cell voltages and temperatures as a heat grid: each cell coloured from the lowest (blue) to the
- * highest (red) reading, the extremes outlined, the spread written above.
+ * Cell voltages and temperatures as a grid: each cell coloured by where it stands against the battery's limits
+ * (normal, near the limit, beyond it; marked with an icon and named in its tooltip too, never by colour alone),
+ * the extremes outlined, the spread written above against its own limits.
  */
 export function CellGrid({ values, locale }: { values: readonly RealtimeValue[]; locale: string }) {
   const { t } = useTranslation();
   const groups = [
-    { key: 'voltage', unit: 'V', cells: values.filter((v) => v.id.startsWith('CellV')), digits: 3 },
-    { key: 'temperature', unit: '°C', cells: values.filter((v) => v.id.startsWith('CellT')), digits: 1 },
+    { key: 'voltage', unit: 'V', cells: values.filter((v) => v.id.startsWith('CellV')), digits: 3, limits: CELL_LIMITS.voltage },
+    { key: 'temperature', unit: '°C', cells: values.filter((v) => v.id.startsWith('CellT')), digits: 1, limits: CELL_LIMITS.temperature },
   ].filter((g) => g.cells.length > 0);
   return (
     <div className="sw-cells" data-testid="cell-grid">
@@ -107,20 +111,28 @@ export function CellGrid({ values, locale }: { values: readonly RealtimeValue[];
                 <span data-testid={`cell-stats-${group.key}`}>
                   <Tag color="blue">{`${t('devices.min')} ${fmt(stats.min)} ${group.unit} · #${stats.minIndex + 1}`}</Tag>
                   <Tag color="red">{`${t('devices.max')} ${fmt(stats.max)} ${group.unit} · #${stats.maxIndex + 1}`}</Tag>
-                  <Tag>{`${t('devices.spread')} ${fmt(stats.spread)} ${group.unit}`}</Tag>
+                  <Tag color={SPREAD_TAG[spreadLevel(stats.spread, group.limits)]} data-level={spreadLevel(stats.spread, group.limits)}>
+                    {`${t('devices.spread')} ${fmt(stats.spread)} ${group.unit}`}
+                  </Tag>
                 </span>
               )}
             </div>
             <div className="sw-cell-row">
               {group.cells.map((cell, i) => {
                 const extreme = stats && (i === stats.minIndex ? 'min' : i === stats.maxIndex ? 'max' : undefined);
-                const style = {
-                  '--sw-cell': cell.value === null || !stats ? '#d9d9d9' : heatColor(cell.value, stats.min, stats.max),
-                } as CSSProperties;
+                const level = cell.value === null ? undefined : cellLevel(cell.value, group.limits);
+                const reading = `${cell.label}: ${cell.value === null ? '--' : `${fmt(cell.value)} ${group.unit}`}`;
                 return (
-                  <Tooltip key={cell.id} title={`${cell.label}: ${cell.value === null ? '--' : `${fmt(cell.value)} ${group.unit}`}`}>
-                    <div className={`sw-cell${extreme ? ` is-${extreme}` : ''}`} style={style} data-cell={cell.id} data-extreme={extreme}>
-                      <span className="sw-cell-index">{i + 1}</span>
+                  <Tooltip key={cell.id} title={level && level !== 'normal' ? `${reading} · ${t(`devices.cell.${level}`)}` : reading}>
+                    <div
+                      className={`sw-cell is-${level ?? 'unknown'}${extreme ? ` is-${extreme}` : ''}`}
+                      data-cell={cell.id}
+                      data-extreme={extreme}
+                      data-level={level}
+                    >
+                      <span className="sw-cell-index">
+                        {level && level !== 'normal' && <WarningFilled aria-label={t(`devices.cell.${level}`)} />} {i + 1}
+                      </span>
                       <span className="sw-cell-value">{cell.value === null ? '--' : fmt(cell.value)}</span>
                     </div>
                   </Tooltip>
