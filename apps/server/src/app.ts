@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -115,6 +116,13 @@ export interface BuildAppOptions {
   commands: () => CommandChannel | undefined;
   /** Tests pass false to keep their output quiet; the product logs to stdout as JSON. */
   logger?: boolean;
+  /** An HTTP server already bound to its port (lib/listeners.ts); the caller hands it requests once the app is ready. */
+  server?: HttpServer;
+}
+
+/** TRUST_PROXY=<n>: the n proxies nearest the server are believed (Fastify's numeric form, typed as a function). */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }
 
 export async function buildApp({
@@ -125,6 +133,7 @@ export async function buildApp({
   ingestStats,
   commands,
   logger = true,
+  server,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Never let a secret reach a log line: headers, token fields and secret query values (lib/redact.ts).
@@ -134,7 +143,9 @@ export async function buildApp({
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    trustProxy: false,
+    // X-Forwarded-* only from the proxies TRUST_PROXY names (request.protocol, request.ip, request.host).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    serverFactory: server ? (): HttpServer => server : undefined,
     bodyLimit: 1024 * 1024,
     // Refusals before routing (undecodable path, huge parameter, request line or headers over Node's limit)
     // still answer the envelope with code 4 (plugins/errors.ts).

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { type BenefitFactors, DEFAULT_BENEFIT_FACTORS } from '@sunward/contracts/plants';
 import { z } from 'zod';
@@ -151,6 +152,32 @@ const EnvSchema = z.object({
     .url()
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * Which reverse proxies are believed about the client's address and scheme (X-Forwarded-For/-Proto/-Host):
+   * unset or false: none (headers ignored); true: any; a number: that many hops; else addresses or CIDRs, comma-separated.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, context) => {
+      const text = value.trim().toLowerCase();
+      if (text === '' || text === 'false' || text === 'off') return false;
+      if (text === 'true' || text === 'on') return true;
+      if (/^\d+$/.test(text)) return Number(text);
+      const addresses = text.split(',').map((part) => part.trim());
+      const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+      const bad = addresses.find((part) => !named.has(part) && isIP(part.split('/')[0] ?? '') === 0);
+      if (bad !== undefined) {
+        context.addIssue({ code: 'custom', message: `"${bad}" is not true, false, a hop count or an address/CIDR` });
+        return z.NEVER;
+      }
+      return addresses;
+    }),
+  /** Requests per RATE_LIMIT_WINDOW_SECONDS one access token may make (0: no limit). */
+  RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).max(100_000_000).default(1200),
+  /** Requests per window one address may make without a token (sign-in, console files, public calls; 0: no limit). */
+  RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000_000).default(1200),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
   SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
@@ -164,6 +191,12 @@ const EnvSchema = z.object({
 
 export interface Config {
   port: number;
+  /** PORT was set, so a taken port is an error rather than a reason to use another. */
+  portExplicit: boolean;
+  /** TRUST_PROXY, in the form Fastify's trustProxy takes. */
+  trustProxy: boolean | number | string[];
+  /** RATE_LIMIT_*: requests per window per access token and per address (0: that limit is off). */
+  rateLimit: { perToken: number; perAddress: number; windowMs: number };
   host: string;
   dataDir: string;
   /** Free space DATA_DIR needs at start (DATA_DIR_MIN_FREE_MB). */
@@ -272,6 +305,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.SMS_PROVIDER === 'http' && !e.SMS_HTTP_URL) throw new ConfigError('Setting SMS_HTTP_URL is invalid: SMS_PROVIDER=http needs it');
   return {
     port: e.PORT,
+    portExplicit: env.PORT !== undefined && env.PORT !== '',
+    trustProxy: e.TRUST_PROXY,
+    rateLimit: { perToken: e.RATE_LIMIT_PER_TOKEN, perAddress: e.RATE_LIMIT_PER_ADDRESS, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     dataDirMinFreeMb: e.DATA_DIR_MIN_FREE_MB,

@@ -44,6 +44,13 @@ async function main(): Promise<void> {
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     }
+    // A default port that was taken (PORT or MQTT_PORT not set): say which one is used instead, before the banner.
+    if (server.portInsteadOf !== undefined)
+      process.stdout.write(`Port ${server.portInsteadOf} is in use, so Sunward took ${server.port} (set PORT to choose).\n`);
+    if (server.mqttPortInsteadOf !== undefined)
+      process.stdout.write(
+        `MQTT port ${server.mqttPortInsteadOf} is in use (another broker?), so the embedded broker took ${server.telemetry.mqttPort} (set MQTT_PORT to choose).\n`,
+      );
     // Which database and broker are in use, where gateways connect, and whether the demo fleet runs (start-banner.ts).
     const banner = startBanner(config, {
       port: server.port,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { markDataDirInUse } from './admin-accounts.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { checkDataDir } from './data-dir.js';
@@ -13,12 +14,17 @@ import { createUsersRepository } from './features/users/users.repository.js';
 import { createLiveHub } from './ingest/live-hub.js';
 import { createRegistryEvents } from './ingest/registry-events.js';
 import { startTelemetry, type Telemetry } from './ingest/telemetry-service.js';
+import { bindListeners, type Listeners } from './lib/listeners.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   database: DatabaseHandle;
-  /** The port actually bound (PORT=0 picks a free one). */
+  /** The port actually bound (PORT=0 picks a free one; a taken default PORT another one). */
   port: number;
+  /** The default PORT that was taken when another port was used instead (PORT was not set). */
+  portInsteadOf: number | undefined;
+  /** The default MQTT_PORT that was taken when the embedded broker used another one. */
+  mqttPortInsteadOf: number | undefined;
   url: string;
   seededAdmin: SeededAdmin | undefined;
   telemetry: Telemetry;
@@ -27,64 +33,100 @@ export interface RunningServer {
 
 const HOUSEKEEPING_MS = 60 * 60 * 1000;
 
-/** Opens the database, syncs the permission catalogue, seeds the administrator and listens. */
+/**
+ * Binds every port, then opens the database, syncs the permission catalogue, seeds the administrator and
+ * serves. A taken port or an unusable DATA_DIR stops the start before anything is written (issue 17).
+ */
 export async function startServer(config: Config, options: { logger?: boolean } = {}): Promise<RunningServer> {
-  // A read-only, missing or full DATA_DIR stops the start here, with one line, before anything is written.
-  checkDataDir(config.dataDir, config.dataDirMinFreeMb);
-  const database = await openDatabase({
-    dataDir: config.dataDir,
-    databaseUrl: config.databaseUrl,
-    onIdleError: (error) => process.stderr.write(`database connection lost (${error.message}); reconnecting on next use\n`),
-  });
+  const listeners = await bindListeners(config);
+  let database: DatabaseHandle;
   try {
-    const permissions = createPermissionsRepository(database.db);
-    await permissions.syncCatalogue();
-    const live = createLiveHub();
-    let telemetry: Telemetry | undefined;
-    const ingestStats = () => telemetry?.pipeline.stats ?? { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
-    const registry = createRegistryEvents();
-    const app = await buildApp({
-      config,
-      database,
-      live,
-      registry,
-      ingestStats,
-      commands: () => telemetry?.commands,
-      logger: options.logger ?? true,
+    // A read-only, missing or full DATA_DIR stops the start here, with one line, before anything is written.
+    checkDataDir(config.dataDir, config.dataDirMinFreeMb);
+    database = await openDatabase({
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      onIdleError: (error) => process.stderr.write(`database connection lost (${error.message}); reconnecting on next use\n`),
     });
-    telemetry = await startTelemetry(config, database.db, app.log, live, demoHistoryIngestSettings(config));
-    const { pipeline } = telemetry;
-    registry.onChange(() => pipeline.reloadDevices());
-    const seededAdmin = await seedPlatformAdmin(
-      { users: createUsersRepository(database.db), permissions, log: app.log },
-      { account: config.adminAccount, password: config.adminPassword },
-    );
-    await app.listen({ port: config.port, host: config.host });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const authRepository = createAuthRepository(database.db);
-    const throttleCounters = createSecretThrottleRepository(database.db);
-    const housekeeping = setInterval(() => {
-      authRepository.deleteExpired(new Date()).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
-      throttleCounters.purge(new Date(), FAILURE_WINDOW_MS).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
-    }, HOUSEKEEPING_MS);
-    housekeeping.unref();
+  } catch (error) {
+    await listeners.close();
+    throw error;
+  }
+  // The administrator tool (npm run admin) refuses to open the embedded database while this mark says it is in use.
+  const unmark = config.databaseUrl ? () => undefined : markDataDirInUse(config.dataDir);
+  try {
+    const running = await serve(config, options, listeners, database);
     return {
-      app,
-      database,
-      port,
-      url: `http://127.0.0.1:${port}`,
-      seededAdmin,
-      telemetry: telemetry,
+      ...running,
       async close() {
-        clearInterval(housekeeping);
-        await telemetry.close();
-        await app.close();
-        await database.close();
+        await running.close();
+        unmark();
       },
     };
   } catch (error) {
     await database.close().catch(() => undefined);
+    await listeners.close();
+    unmark();
     throw error;
   }
+}
+
+async function serve(
+  config: Config,
+  options: { logger?: boolean },
+  listeners: Listeners,
+  database: DatabaseHandle,
+): Promise<RunningServer> {
+  const permissions = createPermissionsRepository(database.db);
+  await permissions.syncCatalogue();
+  const live = createLiveHub();
+  let telemetry: Telemetry | undefined;
+  const ingestStats = () => telemetry?.pipeline.stats ?? { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
+  const registry = createRegistryEvents();
+  const app = await buildApp({
+    config,
+    database,
+    live,
+    registry,
+    ingestStats,
+    commands: () => telemetry?.commands,
+    logger: options.logger ?? true,
+    server: listeners.http.server,
+  });
+  const mqttListeners = listeners.mqtt ? { plain: listeners.mqtt.server, tls: listeners.mqttTls?.server } : undefined;
+  telemetry = await startTelemetry(config, database.db, app.log, live, demoHistoryIngestSettings(config), mqttListeners);
+  const { pipeline } = telemetry;
+  registry.onChange(() => pipeline.reloadDevices());
+  const seededAdmin = await seedPlatformAdmin(
+    { users: createUsersRepository(database.db), permissions, log: app.log },
+    { account: config.adminAccount, password: config.adminPassword },
+  );
+  // The port was bound before the database opened; requests were answered "starting" (503) until now.
+  await app.ready();
+  listeners.serve((req, res) => app.routing(req, res));
+  const port = listeners.http.port;
+  const authRepository = createAuthRepository(database.db);
+  const throttleCounters = createSecretThrottleRepository(database.db);
+  const housekeeping = setInterval(() => {
+    authRepository.deleteExpired(new Date()).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
+    throttleCounters.purge(new Date(), FAILURE_WINDOW_MS).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
+  }, HOUSEKEEPING_MS);
+  housekeeping.unref();
+  return {
+    app,
+    database,
+    port,
+    portInsteadOf: listeners.http.insteadOf,
+    mqttPortInsteadOf: listeners.mqtt?.insteadOf,
+    url: `http://127.0.0.1:${port}`,
+    seededAdmin,
+    telemetry: telemetry,
+    async close() {
+      clearInterval(housekeeping);
+      await telemetry.close();
+      await app.close();
+      await listeners.close();
+      await database.close();
+    },
+  };
 }

@@ -32,6 +32,9 @@ export const Code = {
   TWO_FACTOR_SETUP_REQUIRED: 115,
   /** Sunward: too many wrong attempts at this password, code or gateway key (or from this address); retry after the minutes given (data.retryAt). */
   TOO_MANY_ATTEMPTS: 135,
+  // Start-up and operation (issue 17), 150-159: Sunward's, documented in docs/decisions.md.
+  /** Sunward: the server has bound its port but is still opening its database; retry after Retry-After seconds (HTTP 503). */
+  SERVER_STARTING: 150,
   // Third-party sign-in (OpenID Connect), 120-127: Sunward's, documented in docs/decisions.md.
   /** Sunward: no sign-in provider with this id is configured. */
   THIRD_PARTY_PROVIDER_UNKNOWN: 120,
@@ -175,6 +178,8 @@ export function httpStatusForCode(code: ResponseCode): number {
       return 500;
     case Code.TIMEOUT:
       return 504;
+    case Code.SERVER_STARTING:
+      return 503;
     default:
       return 200;
   }

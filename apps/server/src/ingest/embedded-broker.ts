@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { createServer as createTlsServer } from 'node:tls';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { Aedes, type AuthenticateError } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
@@ -43,6 +43,8 @@ export async function startEmbeddedBroker(deps: {
   fallbackPorts: number;
   /** Also accept MQTT over TLS (mqtts://) with this certificate, on its own port. */
   tls?: { port: number; cert: Buffer; key: Buffer } | undefined;
+  /** Ports already bound at start (lib/listeners.ts: nothing is written before every port is ours); else the broker binds its own. */
+  listeners?: { plain: Server; tls: TlsServer | undefined } | undefined;
   /** Where persistent sessions (clean session = false) are kept across restarts (broker-sessions.ts); default: memory. */
   persistence?: ReturnType<typeof createBrokerSessions>;
   /**
@@ -148,49 +150,18 @@ export async function startEmbeddedBroker(deps: {
     if (gatewayId !== undefined) void repository.setGatewayPresence(gatewayId, { online: false, at: new Date() }).catch(() => undefined);
   });
 
-  const server: Server = createServer(broker.handle);
-  const listen = (on: Server, port: number) =>
-    new Promise<void>((resolve, reject) => {
-      on.once('error', reject);
-      on.listen(port, deps.host, () => {
-        on.off('error', reject);
-        resolve();
-      });
-    });
   const portOf = (on: Server, fallback: number) => {
     const address = on.address();
     return typeof address === 'object' && address ? address.port : fallback;
   };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await listen(server, deps.port + attempt);
-      break;
-    } catch (error) {
-      const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-      if (!inUse || attempt >= deps.fallbackPorts || deps.port === 0) {
-        await new Promise<void>((resolve) => broker.close(() => resolve()));
-        throw Object.assign(error as Error, { setting: 'MQTT_PORT', port: deps.port });
-      }
-      log.warn({ port: deps.port + attempt }, 'MQTT port in use (another broker?): trying the next one; set MQTT_PORT to choose');
-    }
-  }
+  const bound = deps.listeners
+    ? attachBroker(broker.handle, deps.listeners)
+    : await listenBroker(broker, deps.port, deps.host, deps.fallbackPorts, deps.tls, log);
+  const { server, tlsServer } = bound;
   const port = portOf(server, deps.port);
   log.info({ port }, 'MQTT broker listening');
-  // The same broker behind TLS: gateways that can, connect with mqtts:// and the registry's credentials.
-  let tlsServer: Server | undefined;
-  let tlsPort: number | undefined;
-  if (deps.tls) {
-    tlsServer = createTlsServer({ cert: deps.tls.cert, key: deps.tls.key }, broker.handle);
-    try {
-      await listen(tlsServer, deps.tls.port);
-    } catch (error) {
-      await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      throw Object.assign(error as Error, { setting: 'MQTT_TLS_PORT', port: deps.tls.port });
-    }
-    tlsPort = portOf(tlsServer, deps.tls.port);
-    log.info({ port: tlsPort }, 'MQTT over TLS listening');
-  }
+  const tlsPort = tlsServer ? portOf(tlsServer, deps.tls?.port ?? 0) : undefined;
+  if (tlsServer) log.info({ port: tlsPort }, 'MQTT over TLS listening');
   return {
     port,
     tlsPort,
@@ -208,4 +179,58 @@ export async function startEmbeddedBroker(deps: {
       if (tlsServer) await new Promise<void>((resolve) => tlsServer.close(() => resolve()));
     },
   };
+}
+
+/** The broker on ports bound before the database opened (lib/listeners.ts). */
+function attachBroker(
+  handle: Aedes['handle'],
+  listeners: { plain: Server; tls: TlsServer | undefined },
+): { server: Server; tlsServer: Server | undefined } {
+  listeners.plain.on('connection', handle);
+  listeners.tls?.on('secureConnection', handle);
+  return { server: listeners.plain, tlsServer: listeners.tls };
+}
+
+/** The broker binds its own ports (tests that run it alone); a taken default port tries the following ones. */
+async function listenBroker(
+  broker: Aedes,
+  firstPort: number,
+  host: string,
+  fallbackPorts: number,
+  tls: { port: number; cert: Buffer; key: Buffer } | undefined,
+  log: FastifyBaseLogger,
+): Promise<{ server: Server; tlsServer: Server | undefined }> {
+  const server: Server = createServer(broker.handle);
+  const listen = (on: Server, port: number) =>
+    new Promise<void>((resolve, reject) => {
+      on.once('error', reject);
+      on.listen(port, host, () => {
+        on.off('error', reject);
+        resolve();
+      });
+    });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await listen(server, firstPort + attempt);
+      break;
+    } catch (error) {
+      const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      if (!inUse || attempt >= fallbackPorts || firstPort === 0) {
+        await new Promise<void>((resolve) => broker.close(() => resolve()));
+        throw Object.assign(error as Error, { setting: 'MQTT_PORT', port: firstPort });
+      }
+      log.warn({ port: firstPort + attempt }, 'MQTT port in use (another broker?): trying the next one; set MQTT_PORT to choose');
+    }
+  }
+  // The same broker behind TLS: gateways that can, connect with mqtts:// and the registry's credentials.
+  if (!tls) return { server, tlsServer: undefined };
+  const tlsServer = createTlsServer({ cert: tls.cert, key: tls.key }, broker.handle);
+  try {
+    await listen(tlsServer, tls.port);
+  } catch (error) {
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw Object.assign(error as Error, { setting: 'MQTT_TLS_PORT', port: tls.port });
+  }
+  return { server, tlsServer };
 }

@@ -1,3 +1,5 @@
+import type { Server } from 'node:net';
+import type { Server as TlsServer } from 'node:tls';
 import { DeviceStatus } from '@sunward/contracts/device-status';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
@@ -39,6 +41,8 @@ export async function startTelemetry(
   log: FastifyBaseLogger,
   live: LiveHub,
   settings?: Partial<IngestSettings>,
+  /** The embedded broker's ports, bound before anything was written (lib/listeners.ts). */
+  listeners?: { plain: Server; tls: TlsServer | undefined },
 ): Promise<Telemetry> {
   const repository = createTelemetryRepository(db);
   await repository.ensureReadingPartitions(new Date(), 2);
@@ -85,6 +89,7 @@ export async function startTelemetry(
       pipeline,
       log,
       fallbackPorts: config.mqtt.portExplicit ? 0 : 10,
+      listeners,
       tls: config.mqtt.tls,
       onReply,
       // Gateways' persistent sessions survive a restart: subscriptions and unacknowledged commands.

@@ -23,6 +23,7 @@ export const cn: MessageCatalogue = {
   'code.114': '您的公司要求使用双重验证登录，因此无法关闭。',
   'code.115': '贵公司要求双重验证登录：请先在个人设置中完成设置',
   'code.135': '错误尝试次数过多，请在 {{minutes}} 分钟后重试。',
+  'code.150': 'Sunward 正在启动，请几秒后重试。',
   'account.passwordStrict': '8 至 20 位字母和数字，至少包含一个数字和一个大写字母',
   'account.passwordLenient': '6 至 16 个字符，不含空格（区分大小写）',
   'account.passwordCommon': '该密码过于常见，请选择更难猜测的密码',

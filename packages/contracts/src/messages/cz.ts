@@ -23,6 +23,7 @@ export const cz: MessageCatalogue = {
   'code.114': 'Vaše společnost vyžaduje dvoufázové přihlášení, proto jej nelze vypnout.',
   'code.115': 'Vaše firma vyžaduje dvoufázové přihlášení: nejprve si ho nastavte v osobním nastavení',
   'code.135': 'Příliš mnoho chybných pokusů. Zkuste to znovu za {{minutes}} min.',
+  'code.150': 'Sunward se spouští. Zkuste to prosím znovu za několik sekund.',
   'account.passwordStrict': '8 až 20 písmen a číslic, alespoň jedna číslice a jedno velké písmeno',
   'account.passwordLenient': '6 až 16 znaků bez mezer (rozlišují se velká a malá písmena)',
   'account.passwordCommon': 'toto heslo je příliš běžné: zvolte heslo, které se hůře uhodne',

@@ -23,6 +23,7 @@ export const de: MessageCatalogue = {
   'code.114': 'Ihr Unternehmen verlangt die Zwei-Faktor-Anmeldung; sie kann nicht ausgeschaltet werden.',
   'code.115': 'Ihr Unternehmen verlangt die Zwei-Faktor-Anmeldung: richten Sie sie zuerst in Ihren persönlichen Einstellungen ein',
   'code.135': 'Zu viele falsche Versuche. Versuchen Sie es in {{minutes}} Minuten erneut.',
+  'code.150': 'Sunward wird gestartet. Bitte versuchen Sie es in einigen Sekunden erneut.',
   'account.passwordStrict': '8 bis 20 Buchstaben und Ziffern, mindestens eine Ziffer und ein Großbuchstabe',
   'account.passwordLenient': '6 bis 16 Zeichen ohne Leerzeichen (Groß- und Kleinschreibung zählt)',
   'account.passwordCommon': 'dieses Passwort ist zu verbreitet: wählen Sie eines, das schwerer zu erraten ist',

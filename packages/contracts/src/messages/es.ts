@@ -23,6 +23,7 @@ export const es: MessageCatalogue = {
   'code.114': 'Su empresa exige el inicio de sesión en dos pasos, por lo que no se puede desactivar.',
   'code.115': 'Su empresa exige el inicio de sesión en dos pasos: configúrelo primero en sus ajustes personales',
   'code.135': 'Demasiados intentos incorrectos. Inténtelo de nuevo dentro de {{minutes}} minutos.',
+  'code.150': 'Sunward se está iniciando. Inténtelo de nuevo dentro de unos segundos.',
   'account.passwordStrict': 'de 8 a 20 letras y dígitos, con al menos un dígito y una mayúscula',
   'account.passwordLenient': 'de 6 a 16 caracteres sin espacios (distingue mayúsculas y minúsculas)',
   'account.passwordCommon': 'esta contraseña es demasiado común: elija una más difícil de adivinar',
