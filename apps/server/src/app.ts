@@ -3,6 +3,7 @@ import type { Server as HttpServer } from 'node:http';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Registry } from 'prom-client';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { createAccountRepository } from './features/account/account.repository.js';
@@ -68,6 +69,8 @@ import { createNotifySettingsService } from './features/notifications/notify-set
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { permissionsRoutes } from './features/permissions/permissions.routes.js';
 import { createPlantAccess } from './features/plants/plant-access.js';
+import { observabilityRoutes } from './features/observability/observability.routes.js';
+import type { Readiness } from './features/observability/readiness.js';
 import { plantEnergyRoutes } from './features/plants/plant-energy.routes.js';
 import { plantFilesRoutes } from './features/plants/plant-files.routes.js';
 import { createPlantsRepository } from './features/plants/plants.repository.js';
@@ -97,6 +100,7 @@ import { createMailer } from './lib/mailer.js';
 import { loggerOptions } from './lib/redact.js';
 import { authPlugin } from './plugins/auth.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
+import { trackJob } from './lib/metrics.js';
 import { consolePlugin } from './plugins/console.js';
 import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './plugins/errors.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -119,6 +123,8 @@ export interface BuildAppOptions {
   /** An HTTP server already bound to its port (lib/listeners.ts); the caller hands it requests once the app is ready. */
   server?: HttpServer;
 }
+  /** Readiness checks and this server's gauges for /metrics (features/observability). */
+  observability: { readiness: Readiness; gauges: Registry };
 
 /** TRUST_PROXY=<n>: the n proxies nearest the server are believed (Fastify's numeric form, typed as a function). */
 function trustHops(hops: number): (address: string, hop: number) => boolean {
@@ -137,6 +143,7 @@ export async function buildApp({
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Never let a secret reach a log line: headers, token fields and secret query values (lib/redact.ts).
+  observability,
     logger: logger ? loggerOptions(config.logLevel) : false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -199,6 +206,8 @@ export async function buildApp({
 
   await app.register(systemRoutes, { version: SERVER_VERSION, db, appLinks: config.appLinks });
   await app.register(authRoutes, { service: authService });
+  // Before the features, so that the HTTP latency histogram sees every route.
+  await app.register(observabilityRoutes, { metricsToken: config.metricsToken, ...observability });
   await app.register(accountRoutes, { service: accountService });
   await app.register(profileRoutes, {
     profile: createProfileService({
@@ -340,9 +349,11 @@ export async function buildApp({
   let scheduler: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     scheduler = setInterval(() => {
-      batchTasks.tick().catch((error: unknown) => app.log.error({ err: error }, 'batch task pass failed'));
+      trackJob('batch_tasks', () => batchTasks.tick()).catch((error: unknown) => app.log.error({ err: error }, 'batch task pass failed'));
       // Gateway upgrades queued while their gateway was offline go out once it is online.
-      commandsService.dispatchQueued().catch((error: unknown) => app.log.error({ err: error }, 'queued upgrade pass failed'));
+      trackJob('queued_upgrades', () => commandsService.dispatchQueued()).catch((error: unknown) =>
+        app.log.error({ err: error }, 'queued upgrade pass failed'),
+      );
     }, 1000);
     scheduler.unref();
   });

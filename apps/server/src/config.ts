@@ -178,6 +178,13 @@ const EnvSchema = z.object({
   /** Requests per window one address may make without a token (sign-in, console files, public calls; 0: no limit). */
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000_000).default(1200),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Bearer token Prometheus sends to /metrics; unset: /metrics answers only this machine, unproxied (docs/decisions.md). */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .max(256)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
   SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
@@ -193,6 +200,8 @@ export interface Config {
   port: number;
   /** PORT was set, so a taken port is an error rather than a reason to use another. */
   portExplicit: boolean;
+  /** METRICS_TOKEN: the bearer token /metrics asks for; undefined: loopback only. */
+  metricsToken: string | undefined;
   /** TRUST_PROXY, in the form Fastify's trustProxy takes. */
   trustProxy: boolean | number | string[];
   /** RATE_LIMIT_*: requests per window per access token and per address (0: that limit is off). */
@@ -306,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     portExplicit: env.PORT !== undefined && env.PORT !== '',
+    metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,
     rateLimit: { perToken: e.RATE_LIMIT_PER_TOKEN, perAddress: e.RATE_LIMIT_PER_ADDRESS, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     host: e.HOST,

@@ -3,11 +3,13 @@ import { markDataDirInUse } from './admin-accounts.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { checkDataDir } from './data-dir.js';
-import { type DatabaseHandle, openDatabase } from './db/client.js';
+import { type DatabaseHandle, openDatabase, pingDatabase } from './db/client.js';
 import { createAuthRepository } from './features/auth/auth.repository.js';
 import { FAILURE_WINDOW_MS } from './features/auth/secret-throttle.js';
 import { createSecretThrottleRepository } from './features/auth/secret-throttle.repository.js';
 import { demoHistoryIngestSettings } from './features/fleet/demo-history.js';
+import { createReadiness } from './features/observability/readiness.js';
+import { createServerGauges } from './features/observability/server-gauges.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { type SeededAdmin, seedPlatformAdmin } from './features/users/admin-seed.js';
 import { createUsersRepository } from './features/users/users.repository.js';
@@ -15,6 +17,7 @@ import { createLiveHub } from './ingest/live-hub.js';
 import { createRegistryEvents } from './ingest/registry-events.js';
 import { startTelemetry, type Telemetry } from './ingest/telemetry-service.js';
 import { bindListeners, type Listeners } from './lib/listeners.js';
+import { trackJob } from './lib/metrics.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -83,6 +86,16 @@ async function serve(
   let telemetry: Telemetry | undefined;
   const ingestStats = () => telemetry?.pipeline.stats ?? { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
   const registry = createRegistryEvents();
+  // /api/health/ready and /metrics read the running server through these (features/observability).
+  const observability = {
+    readiness: createReadiness({ database: () => pingDatabase(database.db), broker: () => telemetry?.broker() }),
+    gauges: createServerGauges({
+      ingestQueue: () => telemetry?.pipeline.pending(),
+      databasePool: () => database.poolStats?.(),
+      brokerConnections: () => telemetry?.broker(),
+      liveConnections: () => live.size,
+    }),
+  };
   const app = await buildApp({
     config,
     database,
@@ -92,6 +105,7 @@ async function serve(
     commands: () => telemetry?.commands,
     logger: options.logger ?? true,
     server: listeners.http.server,
+    observability,
   });
   const mqttListeners = listeners.mqtt ? { plain: listeners.mqtt.server, tls: listeners.mqttTls?.server } : undefined;
   telemetry = await startTelemetry(config, database.db, app.log, live, demoHistoryIngestSettings(config), mqttListeners);
@@ -108,8 +122,9 @@ async function serve(
   const authRepository = createAuthRepository(database.db);
   const throttleCounters = createSecretThrottleRepository(database.db);
   const housekeeping = setInterval(() => {
-    authRepository.deleteExpired(new Date()).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
-    throttleCounters.purge(new Date(), FAILURE_WINDOW_MS).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
+    trackJob('housekeeping', () =>
+      Promise.all([authRepository.deleteExpired(new Date()), throttleCounters.purge(new Date(), FAILURE_WINDOW_MS)]),
+    ).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_MS);
   housekeeping.unref();
   return {
@@ -122,6 +137,8 @@ async function serve(
     seededAdmin,
     telemetry: telemetry,
     async close() {
+      // Readiness answers 503 from here on, while ingest drains and requests in flight finish.
+      observability.readiness.startDraining();
       clearInterval(housekeeping);
       await telemetry.close();
       await app.close();

@@ -35,6 +35,9 @@ export const Code = {
   // Start-up and operation (issue 17), 150-159: Sunward's, documented in docs/decisions.md.
   /** Sunward: the server has bound its port but is still opening its database; retry after Retry-After seconds (HTTP 503). */
   SERVER_STARTING: 150,
+  // Observability and backups (issue 17), 170-179: Sunward's, documented in docs/decisions.md.
+  /** Sunward: the readiness probe failed: the server is shutting down, or its database or broker does not answer (HTTP 503). */
+  SERVER_NOT_READY: 170,
   // Third-party sign-in (OpenID Connect), 120-127: Sunward's, documented in docs/decisions.md.
   /** Sunward: no sign-in provider with this id is configured. */
   THIRD_PARTY_PROVIDER_UNKNOWN: 120,
@@ -179,6 +182,7 @@ export function httpStatusForCode(code: ResponseCode): number {
     case Code.TIMEOUT:
       return 504;
     case Code.SERVER_STARTING:
+    case Code.SERVER_NOT_READY:
       return 503;
     default:
       return 200;

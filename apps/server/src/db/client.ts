@@ -19,6 +19,8 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL's connection pool figures (for /metrics); absent on PGlite, which has one connection. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -34,7 +36,10 @@ export async function openDatabase(options: {
   onIdleError?: (error: Error) => void;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // JIT off: the server's queries are short, and PostgreSQL compiled the live-summary refresh (estimated
+    // costly through its per-device subqueries) for 1.6 s of CPU to run 0.3 s, every 5 s under ingest
+    // (docs/benchmarks.md "Ingest lag after issue 16").
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, options: '-c jit=off' });
     // An idle connection the server ends (database restart, admin command) must not crash the
     // process: the pool drops it and the next query opens a new one.
     pool.on('error', (error) => options.onIdleError?.(error));
@@ -48,7 +53,12 @@ export async function openDatabase(options: {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
       client.release();
     }
-    return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
+    return {
+      db: db as unknown as Database,
+      kind: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => pool.end(),
+    };
   }
   const dir = join(options.dataDir, 'pg');
   mkdirSync(options.dataDir, { recursive: true });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type CommandPayload, GATEWAY_PROTOCOL_VERSION, type ReplyPayload, ReplyPayloadSchema } from '@sunward/contracts/gateway-protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import { createLogThrottle } from '../lib/log-throttle.js';
+import { commandMetrics } from '../lib/metrics.js';
 
 export type CommandRequest = Omit<CommandPayload, 'v' | 'id'>;
 
@@ -25,6 +27,7 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
   const pending = new Map<string, Pending & { reject: (error: Error) => void }>();
   const late: { id: string; gatewaySn: string; reply: ReplyPayload; at: Date }[] = [];
   const lateListeners = new Set<(late: { id: string; gatewaySn: string; reply: ReplyPayload }) => void>();
+  const warnings = createLogThrottle(deps.log);
 
   return {
     /** Sends a command and resolves with the gateway's final reply (ok or error), or rejects on timeout. */
@@ -37,7 +40,7 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
       const id = options.id ?? randomUUID();
       const timeoutMs = options.timeoutMs ?? 30_000;
       const payload: CommandPayload = { v: GATEWAY_PROTOCOL_VERSION, id, ...command };
-      return new Promise<ReplyPayload>((resolve, reject) => {
+      const settled = new Promise<ReplyPayload>((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(id);
           reject(new CommandTimeoutError(`no reply from ${gatewaySn} within ${timeoutMs} ms`));
@@ -49,6 +52,16 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
           reject(error);
         });
       });
+      // Every command's outcome, for /metrics: the gateway's answer, no answer in time, or not sent at all.
+      settled.then(
+        (reply) => commandMetrics.outcomes.inc({ outcome: reply.status === 'ok' ? 'ok' : 'error' }),
+        (error: unknown) =>
+          commandMetrics.outcomes.inc({
+            outcome:
+              error instanceof CommandTimeoutError ? 'timeout' : error instanceof CommandChannelClosedError ? 'interrupted' : 'unsent',
+          }),
+      );
+      return settled;
     },
 
     /** A reply arrived on a gateway's reply topic. */
@@ -57,7 +70,7 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
       try {
         reply = ReplyPayloadSchema.parse(JSON.parse(raw.toString('utf8')));
       } catch {
-        deps.log.warn({ event: 'reply_rejected', gateway: gatewaySn }, 'malformed command reply dropped');
+        warnings.warn('reply_rejected', { event: 'reply_rejected', gateway: gatewaySn }, 'malformed command reply dropped');
         return;
       }
       const waiting = pending.get(reply.id);
@@ -101,6 +114,7 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
         waiting.reject(new CommandChannelClosedError('the server is stopping'));
       }
       pending.clear();
+      warnings.flush();
     },
 
     /** Replies that came after their command had timed out (kept for the command log). */

@@ -4,6 +4,7 @@ import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { Aedes, type AuthenticateError } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SecretThrottle } from '../features/auth/secret-throttle.js';
+import { createLogThrottle } from '../lib/log-throttle.js';
 import type { createBrokerSessions } from './broker-sessions.js';
 import { gatewayKeyMatches, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
 import { recordGatewayStatus } from './gateway-status.js';
@@ -14,6 +15,8 @@ export interface EmbeddedBroker {
   port: number;
   /** The MQTT-over-TLS port, when a certificate is configured. */
   tlsPort: number | undefined;
+  /** Whether the broker takes connections, and how many clients are connected (readiness, /metrics). */
+  state(): { up: boolean; connections: number };
   /** Publishes a command to a gateway's command topic (QoS 1). */
   publishCommand(gatewaySn: string, payload: string): Promise<void>;
   close(): Promise<void>;
@@ -55,6 +58,8 @@ export async function startEmbeddedBroker(deps: {
 }): Promise<EmbeddedBroker> {
   const { repository, pipeline, log } = deps;
   const gatewayIds = new Map<string, number>();
+  // Refusals repeat per message or reconnect: one WARN line per cause a minute, with a count (issue 17).
+  const warnings = createLogThrottle(log);
   const broker = await Aedes.createBroker({
     concurrency: 1000,
     ...(deps.persistence ? { persistence: deps.persistence } : {}),
@@ -74,12 +79,20 @@ export async function startEmbeddedBroker(deps: {
         .then(
           (verdict) => {
             if (verdict.outcome === 'locked') {
-              log.warn({ event: 'gateway_refused', gateway: client.id, ip, until: verdict.until }, 'gateway refused: too many wrong keys');
+              warnings.warn(
+                'gateway_locked',
+                { event: 'gateway_refused', gateway: client.id, ip, until: verdict.until },
+                'gateway refused: too many wrong keys',
+              );
               done(authError('not authorized', 5), false);
               return;
             }
             if (verdict.outcome === 'wrong' || gatewayId === undefined) {
-              log.warn({ event: 'gateway_refused', gateway: client.id, ip }, 'gateway refused: unknown SN or wrong key');
+              warnings.warn(
+                'gateway_refused',
+                { event: 'gateway_refused', gateway: client.id, ip },
+                'gateway refused: unknown SN or wrong key',
+              );
               done(authError('bad username or password', 4), false);
               return;
             }
@@ -98,7 +111,11 @@ export async function startEmbeddedBroker(deps: {
       const kind = mayPublish(client.id, packet.topic);
       const gatewayId = gatewayIds.get(client.id);
       if (!kind || gatewayId === undefined) {
-        log.warn({ event: 'publish_refused', gateway: client.id, topic: packet.topic }, 'publish outside own topics refused');
+        warnings.warn(
+          'publish_refused',
+          { event: 'publish_refused', gateway: client.id, topic: packet.topic },
+          'publish outside own topics refused',
+        );
         return callback(new Error('not authorised'));
       }
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
@@ -118,7 +135,7 @@ export async function startEmbeddedBroker(deps: {
         const ip = client.conn && 'remoteAddress' in client.conn ? String(client.conn.remoteAddress) : null;
         recordGatewayStatus(repository, gatewayId, payload, ip).then(
           (ok) => {
-            if (!ok) log.warn({ event: 'status_rejected', gateway: client.id }, 'malformed gateway status dropped');
+            if (!ok) warnings.warn('status_rejected', { event: 'status_rejected', gateway: client.id }, 'malformed gateway status dropped');
             callback(null);
           },
           () => callback(null),
@@ -129,7 +146,8 @@ export async function startEmbeddedBroker(deps: {
     },
     authorizeSubscribe(client, subscription, callback) {
       if (!maySubscribe(client.id, subscription.topic)) {
-        log.warn(
+        warnings.warn(
+          'subscribe_refused',
           { event: 'subscribe_refused', gateway: client.id, topic: subscription.topic },
           'subscription outside own command topic refused',
         );
@@ -165,6 +183,7 @@ export async function startEmbeddedBroker(deps: {
   return {
     port,
     tlsPort,
+    state: () => ({ up: server.listening && !broker.closed, connections: broker.connectedClients }),
     publishCommand(gatewaySn, payload) {
       return new Promise((resolve, reject) =>
         broker.publish(
@@ -174,6 +193,7 @@ export async function startEmbeddedBroker(deps: {
       );
     },
     async close() {
+      warnings.flush();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (tlsServer) await new Promise<void>((resolve) => tlsServer.close(() => resolve()));

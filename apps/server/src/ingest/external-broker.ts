@@ -2,12 +2,16 @@ import { hostname } from 'node:os';
 import { gatewayTopic, parseGatewayTopic, TOPIC_ROOT } from '@sunward/contracts/gateway-protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
+import { createLogThrottle } from '../lib/log-throttle.js';
+import { ingestMetrics } from '../lib/metrics.js';
 import { recordGatewayStatus } from './gateway-status.js';
 import type { IngestPipeline } from './ingest-pipeline.js';
 import type { TelemetryRepository } from './telemetry.repository.js';
 
 export interface ExternalConsumer {
   connections: number;
+  /** Consumer connections up now (readiness, /metrics). */
+  connected(): number;
   publishCommand(gatewaySn: string, payload: string): Promise<void>;
   /** Leaves the share group so the broker sends new reports to the other servers only. */
   stop(): Promise<void>;
@@ -36,6 +40,8 @@ export async function startExternalConsumer(deps: {
 }): Promise<ExternalConsumer> {
   const { repository, pipeline, log } = deps;
   const gatewayIds = new Map<string, number>();
+  // A fleet of unregistered gateways would otherwise write one WARN line per message (issue 17).
+  const warnings = createLogThrottle(log);
   const base = deps.consumerId ?? `${hostname()}`;
 
   // Only registered gateways are remembered: one registered after its first message (an import while it
@@ -54,13 +60,18 @@ export async function startExternalConsumer(deps: {
     if (!parsed) return;
     const id = await gatewayId(parsed.sn);
     if (id === null) {
-      log.warn({ event: 'report_rejected', reason: 'unknown_gateway', gateway: parsed.sn }, 'message from an unregistered gateway dropped');
+      ingestMetrics.refused.inc({ reason: 'unknown_gateway' });
+      warnings.warn(
+        'unknown_gateway',
+        { event: 'report_rejected', reason: 'unknown_gateway', gateway: parsed.sn },
+        'message from an unregistered gateway dropped',
+      );
       return;
     }
     if (parsed.kind === 'report') return pipeline.submitReport({ id, sn: parsed.sn }, payload);
     if (parsed.kind === 'reply') return deps.onReply(parsed.sn, payload);
     if (parsed.kind === 'status' && !(await recordGatewayStatus(repository, id, payload, null))) {
-      log.warn({ event: 'status_rejected', gateway: parsed.sn }, 'malformed gateway status dropped');
+      warnings.warn('status_rejected', { event: 'status_rejected', gateway: parsed.sn }, 'malformed gateway status dropped');
     }
   }
 
@@ -97,6 +108,7 @@ export async function startExternalConsumer(deps: {
   log.info({ url: deps.url.replace(/\/\/[^@]*@/, '//***@'), connections: deps.connections }, 'consuming from external MQTT broker');
   return {
     connections: deps.connections,
+    connected: () => clients.filter((c) => c.connected).length,
     async publishCommand(gatewaySn, payload) {
       const client = clients[0];
       if (!client) throw new Error('no broker connection');
@@ -106,6 +118,7 @@ export async function startExternalConsumer(deps: {
       await Promise.all(clients.map((c) => (c.connected ? c.unsubscribeAsync(topics).then(() => undefined) : Promise.resolve())));
     },
     async close() {
+      warnings.flush();
       // A graceful stop leaves no session behind: Mosquitto would keep routing shared messages to it.
       // After a crash the session stays, and the same MQTT_CONSUMER_ID resumes it.
       await Promise.all(clients.map((c) => c.endAsync(false, { properties: { sessionExpiryInterval: 0 } })));

@@ -2,6 +2,8 @@ import { type DeviceStatusValue, worstStatus } from '@sunward/contracts/device-s
 import { protocolById } from '@sunward/protocol/maps/index';
 import type { FastifyBaseLogger } from 'fastify';
 import { isTransientConflict } from '../db/errors.js';
+import { createLogThrottle } from '../lib/log-throttle.js';
+import { ingestMetrics } from '../lib/metrics.js';
 import { storeSplitting } from './batch-split.js';
 import { createDeviceDiscovery } from './device-discovery.js';
 import type { DeviceRegistryRepository } from './device-registry.repository.js';
@@ -50,6 +52,8 @@ interface Pending {
   gatewaySn: string;
   seq: number;
   readings: DecodedReading[];
+  /** When the report reached the pipeline (performance.now()), for the lag metric. */
+  receivedAt: number;
   done: () => void;
   fail: (error: unknown) => void;
 }
@@ -115,6 +119,8 @@ export function createIngestPipeline(deps: {
   const eventCursor = new Map<number, number>();
   const sequenceGaps = createSequenceGaps();
   const stats: IngestStats = { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
+  // One WARN line per refusal reason a minute, with a count, rather than one per report (issue 17).
+  const warnings = createLogThrottle(log);
   let queue: Pending[] = [];
   // Plant-days with new readings; their plant totals are refreshed together every few seconds.
   const dirtyPlantDays = new Map<string, { plantId: number; day: string }>();
@@ -172,7 +178,8 @@ export function createIngestPipeline(deps: {
 
   function reject(reason: RejectReason, gatewaySn: string, detail?: string, sn?: string) {
     stats.rejected[reason] = (stats.rejected[reason] ?? 0) + 1;
-    log.warn({ event: 'report_rejected', reason, gateway: gatewaySn, device: sn, detail }, 'report rejected');
+    ingestMetrics.refused.inc({ reason });
+    warnings.warn(reason, { event: 'report_rejected', reason, gateway: gatewaySn, device: sn, detail }, 'report rejected');
   }
 
   // Brand, model and firmware come from the device itself (SunSpec Mn/Md/Vr); written only when they change.
@@ -252,6 +259,8 @@ export function createIngestPipeline(deps: {
       if (failures.has(p)) p.fail(failures.get(p));
       else {
         stats.reportsStored++;
+        ingestMetrics.reports.inc();
+        ingestMetrics.lag.observe((performance.now() - p.receivedAt) / 1000);
         p.done();
       }
     }
@@ -351,7 +360,12 @@ export function createIngestPipeline(deps: {
       gatewayRows.set(p.gatewayId, row);
       stats.gaps += gaps;
       if (gaps > 0) {
-        log.warn({ event: 'report_gap', gatewayId: p.gatewayId, missing: gaps, before: p.seq }, 'gap in report sequence');
+        ingestMetrics.gaps.inc(gaps);
+        warnings.warn(
+          'report_gap',
+          { event: 'report_gap', gatewayId: p.gatewayId, missing: gaps, before: p.seq },
+          'gap in report sequence',
+        );
       }
     }
     try {
@@ -386,6 +400,8 @@ export function createIngestPipeline(deps: {
       await refreshPlantStatuses([...changedPlants]).catch((error: unknown) => log.error({ err: error }, 'plant statuses not refreshed'));
       stats.batches++;
       stats.readingsStored += readings.length;
+      ingestMetrics.readings.inc(readings.length);
+      ingestMetrics.batchSize.observe(readings.length);
       // Stored event changes, for the alarm notifier (it fans them out to people off this path).
       for (const e of toOpen)
         live.publish({
@@ -455,6 +471,11 @@ export function createIngestPipeline(deps: {
   return {
     stats,
 
+    /** Reports and readings waiting to be committed (/metrics queue depth). */
+    pending(): { reports: number; readings: number } {
+      return { reports: queue.length, readings: queuedReadings };
+    },
+
     async start(): Promise<void> {
       for (const device of await repository.loadDevices()) remember(device);
       deletedDevices = await loadDeletedDevices();
@@ -472,6 +493,7 @@ export function createIngestPipeline(deps: {
 
     /** Resolves when the report is committed; rejects if storing it failed (the broker then does not ack). */
     async submitReport(gateway: { id: number; sn: string }, payload: Buffer): Promise<void> {
+      const receivedAt = performance.now();
       const parsed = parseReport(payload);
       if (!parsed.ok) {
         reject(parsed.reason, gateway.sn, parsed.detail);
@@ -521,7 +543,15 @@ export function createIngestPipeline(deps: {
       if (decoded.readings.length === 0) return;
       while (queuedReadings >= settings.maxPendingReadings) await new Promise<void>((resolve) => waiters.push(resolve));
       await new Promise<void>((done, fail) => {
-        queue.push({ gatewayId: gateway.id, gatewaySn: gateway.sn, seq: decoded.seq, readings: decoded.readings, done, fail });
+        queue.push({
+          gatewayId: gateway.id,
+          gatewaySn: gateway.sn,
+          seq: decoded.seq,
+          readings: decoded.readings,
+          receivedAt,
+          done,
+          fail,
+        });
         queuedReadings += decoded.readings.length;
         schedule();
       });
@@ -545,6 +575,7 @@ export function createIngestPipeline(deps: {
 
     stop(): void {
       clearInterval(plantDayTimer);
+      warnings.flush();
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { createSecretThrottle } from '../features/auth/secret-throttle.js';
 import { createSecretThrottleRepository } from '../features/auth/secret-throttle.repository.js';
+import { trackJob } from '../lib/metrics.js';
 import { createBrokerSessions } from './broker-sessions.js';
 import { type CommandChannel, createCommandChannel } from './command-channel.js';
 import { createDeviceRegistryRepository } from './device-registry.repository.js';
@@ -27,6 +28,8 @@ export interface Telemetry {
   mqttPort: number | undefined;
   /** The embedded broker's MQTT-over-TLS port, when MQTT_TLS_CERT_FILE and MQTT_TLS_KEY_FILE are set. */
   mqttTlsPort: number | undefined;
+  /** The broker in use: up (embedded: listening; external: a consumer connection is up) and its connections. */
+  broker(): { kind: 'embedded' | 'external'; up: boolean; connections: number };
   close(): Promise<void>;
 }
 
@@ -98,20 +101,23 @@ export async function startTelemetry(
     });
   }
   const sweep = setInterval(() => {
-    pipeline
-      .sweepOffline(config.offlineAfterIntervals, DeviceStatus.OFFLINE)
-      .catch((error: unknown) => log.error({ err: error }, 'offline sweep failed'));
+    trackJob('offline_sweep', () => pipeline.sweepOffline(config.offlineAfterIntervals, DeviceStatus.OFFLINE)).catch((error: unknown) =>
+      log.error({ err: error }, 'offline sweep failed'),
+    );
   }, SWEEP_MS);
   const partitions = setInterval(() => {
-    repository.ensureReadingPartitions(new Date(), 2).catch((error: unknown) => log.error({ err: error }, 'partition maintenance failed'));
+    trackJob('reading_partitions', () => repository.ensureReadingPartitions(new Date(), 2)).catch((error: unknown) =>
+      log.error({ err: error }, 'partition maintenance failed'),
+    );
   }, PARTITION_CHECK_MS);
   const retention = createRetention(db, log, { rawRetentionDays: config.rawRetentionDays });
   const retentionJob = setInterval(() => {
-    retention
-      .aggregate('5m')
-      .then(() => retention.aggregate('hourly'))
-      .then(() => retention.dropExpiredPartitions())
-      .catch((error: unknown) => log.error({ err: error }, 'retention job failed'));
+    trackJob('retention', () =>
+      retention
+        .aggregate('5m')
+        .then(() => retention.aggregate('hourly'))
+        .then(() => retention.dropExpiredPartitions()),
+    ).catch((error: unknown) => log.error({ err: error }, 'retention job failed'));
   }, RETENTION_MS);
   retentionJob.unref();
   sweep.unref();
@@ -124,6 +130,11 @@ export async function startTelemetry(
     live,
     mqttPort: broker?.port,
     mqttTlsPort: broker?.tlsPort,
+    broker() {
+      if (broker) return { kind: 'embedded' as const, ...broker.state() };
+      const connections = consumer?.connected() ?? 0;
+      return { kind: 'external' as const, up: connections > 0, connections };
+    },
     async close() {
       clearInterval(sweep);
       clearInterval(partitions);

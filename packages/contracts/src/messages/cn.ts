@@ -24,6 +24,7 @@ export const cn: MessageCatalogue = {
   'code.115': '贵公司要求双重验证登录：请先在个人设置中完成设置',
   'code.135': '错误尝试次数过多，请在 {{minutes}} 分钟后重试。',
   'code.150': 'Sunward 正在启动，请几秒后重试。',
+  'code.170': 'Sunward 尚未就绪：正在关闭，或数据库或消息代理无响应。请稍后重试。',
   'account.passwordStrict': '8 至 20 位字母和数字，至少包含一个数字和一个大写字母',
   'account.passwordLenient': '6 至 16 个字符，不含空格（区分大小写）',
   'account.passwordCommon': '该密码过于常见，请选择更难猜测的密码',

@@ -24,6 +24,7 @@ export const cz: MessageCatalogue = {
   'code.115': 'Vaše firma vyžaduje dvoufázové přihlášení: nejprve si ho nastavte v osobním nastavení',
   'code.135': 'Příliš mnoho chybných pokusů. Zkuste to znovu za {{minutes}} min.',
   'code.150': 'Sunward se spouští. Zkuste to prosím znovu za několik sekund.',
+  'code.170': 'Sunward není připraven: vypíná se, nebo neodpovídá jeho databáze či zprostředkovatel zpráv. Zkuste to za chvíli znovu.',
   'account.passwordStrict': '8 až 20 písmen a číslic, alespoň jedna číslice a jedno velké písmeno',
   'account.passwordLenient': '6 až 16 znaků bez mezer (rozlišují se velká a malá písmena)',
   'account.passwordCommon': 'toto heslo je příliš běžné: zvolte heslo, které se hůře uhodne',

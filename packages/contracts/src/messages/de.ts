@@ -24,6 +24,8 @@ export const de: MessageCatalogue = {
   'code.115': 'Ihr Unternehmen verlangt die Zwei-Faktor-Anmeldung: richten Sie sie zuerst in Ihren persönlichen Einstellungen ein',
   'code.135': 'Zu viele falsche Versuche. Versuchen Sie es in {{minutes}} Minuten erneut.',
   'code.150': 'Sunward wird gestartet. Bitte versuchen Sie es in einigen Sekunden erneut.',
+  'code.170':
+    'Sunward ist nicht bereit: Es wird heruntergefahren, oder die Datenbank oder der Nachrichtenbroker antwortet nicht. Bitte versuchen Sie es gleich erneut.',
   'account.passwordStrict': '8 bis 20 Buchstaben und Ziffern, mindestens eine Ziffer und ein Großbuchstabe',
   'account.passwordLenient': '6 bis 16 Zeichen ohne Leerzeichen (Groß- und Kleinschreibung zählt)',
   'account.passwordCommon': 'dieses Passwort ist zu verbreitet: wählen Sie eines, das schwerer zu erraten ist',

@@ -27,6 +27,7 @@ export const en = {
   'code.115': 'Your company requires two-factor sign-in: set it up in your personal settings first',
   'code.135': 'Too many wrong attempts. Try again in {{minutes}} minutes.',
   'code.150': 'Sunward is starting. Please try again in a few seconds.',
+  'code.170': 'Sunward is not ready: it is shutting down, or its database or message broker does not answer. Try again shortly.',
   'account.passwordStrict': '8 to 20 letters and digits, with at least one digit and one capital letter',
   'account.passwordLenient': '6 to 16 characters without spaces (upper and lower case differ)',
   'account.passwordCommon': 'this password is too common: choose one that is harder to guess',

@@ -24,6 +24,8 @@ export const es: MessageCatalogue = {
   'code.115': 'Su empresa exige el inicio de sesión en dos pasos: configúrelo primero en sus ajustes personales',
   'code.135': 'Demasiados intentos incorrectos. Inténtelo de nuevo dentro de {{minutes}} minutos.',
   'code.150': 'Sunward se está iniciando. Inténtelo de nuevo dentro de unos segundos.',
+  'code.170':
+    'Sunward no está listo: se está cerrando, o su base de datos o su intermediario de mensajes no responde. Inténtelo de nuevo en breve.',
   'account.passwordStrict': 'de 8 a 20 letras y dígitos, con al menos un dígito y una mayúscula',
   'account.passwordLenient': 'de 6 a 16 caracteres sin espacios (distingue mayúsculas y minúsculas)',
   'account.passwordCommon': 'esta contraseña es demasiado común: elija una más difícil de adivinar',

@@ -24,6 +24,7 @@ export const po: MessageCatalogue = {
   'code.115': 'Twoja firma wymaga logowania dwuetapowego: najpierw skonfiguruj je w ustawieniach osobistych',
   'code.135': 'Zbyt wiele błędnych prób. Spróbuj ponownie za {{minutes}} min.',
   'code.150': 'Sunward się uruchamia. Spróbuj ponownie za kilka sekund.',
+  'code.170': 'Sunward nie jest gotowy: trwa zamykanie albo baza danych lub broker wiadomości nie odpowiada. Spróbuj ponownie za chwilę.',
   'account.passwordStrict': 'od 8 do 20 liter i cyfr, co najmniej jedna cyfra i jedna wielka litera',
   'account.passwordLenient': 'od 6 do 16 znaków bez spacji (wielkość liter ma znaczenie)',
   'account.passwordCommon': 'to hasło jest zbyt popularne: wybierz trudniejsze do odgadnięcia',

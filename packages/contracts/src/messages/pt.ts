@@ -24,6 +24,8 @@ export const pt: MessageCatalogue = {
   'code.115': 'A sua empresa exige o início de sessão em dois passos: configure-o primeiro nas suas definições pessoais',
   'code.135': 'Demasiadas tentativas erradas. Tente novamente dentro de {{minutes}} minutos.',
   'code.150': 'O Sunward está a iniciar. Tente novamente dentro de alguns segundos.',
+  'code.170':
+    'O Sunward não está pronto: está a encerrar, ou a base de dados ou o intermediário de mensagens não responde. Tente novamente em breve.',
   'account.passwordStrict': '8 a 20 letras e algarismos, com pelo menos um algarismo e uma maiúscula',
   'account.passwordLenient': '6 a 16 caracteres sem espaços (distingue maiúsculas de minúsculas)',
   'account.passwordCommon': 'esta palavra-passe é demasiado comum: escolha uma mais difícil de adivinhar',

@@ -24,6 +24,7 @@ export const tr: MessageCatalogue = {
   'code.115': 'Şirketiniz iki adımlı girişi zorunlu tutuyor: önce kişisel ayarlarınızda kurun',
   'code.135': 'Çok fazla hatalı deneme. {{minutes}} dakika sonra yeniden deneyin.',
   'code.150': 'Sunward başlatılıyor. Lütfen birkaç saniye sonra tekrar deneyin.',
+  'code.170': 'Sunward hazır değil: kapanıyor ya da veritabanı veya mesaj aracısı yanıt vermiyor. Kısa süre sonra yeniden deneyin.',
   'account.passwordStrict': 'en az bir rakam ve bir büyük harf içeren 8-20 harf ve rakam',
   'account.passwordLenient': 'boşluksuz 6-16 karakter (büyük/küçük harf duyarlı)',
   'account.passwordCommon': 'bu parola çok yaygın: tahmin edilmesi daha zor bir parola seçin',

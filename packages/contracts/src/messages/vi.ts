@@ -24,6 +24,8 @@ export const vi: MessageCatalogue = {
   'code.115': 'Công ty bạn yêu cầu đăng nhập hai lớp: hãy thiết lập trong cài đặt cá nhân trước',
   'code.135': 'Quá nhiều lần thử sai. Vui lòng thử lại sau {{minutes}} phút.',
   'code.150': 'Sunward đang khởi động. Vui lòng thử lại sau vài giây.',
+  'code.170':
+    'Sunward chưa sẵn sàng: máy chủ đang tắt, hoặc cơ sở dữ liệu hay trình môi giới tin nhắn không phản hồi. Vui lòng thử lại sau giây lát.',
   'account.passwordStrict': '8 đến 20 chữ cái và chữ số, có ít nhất một chữ số và một chữ in hoa',
   'account.passwordLenient': '6 đến 16 ký tự, không có khoảng trắng (phân biệt chữ hoa chữ thường)',
   'account.passwordCommon': 'mật khẩu này quá phổ biến: hãy chọn mật khẩu khó đoán hơn',
