@@ -66,11 +66,11 @@ import { createAlarmMailService } from './features/notifications/alarm-mail.serv
 import { createNotificationsRepository } from './features/notifications/notifications.repository.js';
 import { notifyRoutes } from './features/notifications/notify.routes.js';
 import { createNotifySettingsService } from './features/notifications/notify-settings.service.js';
+import { observabilityRoutes } from './features/observability/observability.routes.js';
+import type { Readiness } from './features/observability/readiness.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { permissionsRoutes } from './features/permissions/permissions.routes.js';
 import { createPlantAccess } from './features/plants/plant-access.js';
-import { observabilityRoutes } from './features/observability/observability.routes.js';
-import type { Readiness } from './features/observability/readiness.js';
 import { plantEnergyRoutes } from './features/plants/plant-energy.routes.js';
 import { plantFilesRoutes } from './features/plants/plant-files.routes.js';
 import { createPlantsRepository } from './features/plants/plants.repository.js';
@@ -97,10 +97,10 @@ import type { IngestStats as IngestStatsSnapshot } from './ingest/ingest-pipelin
 import type { LiveHub } from './ingest/live-hub.js';
 import type { RegistryEvents } from './ingest/registry-events.js';
 import { createMailer } from './lib/mailer.js';
+import { trackJob } from './lib/metrics.js';
 import { loggerOptions } from './lib/redact.js';
 import { authPlugin } from './plugins/auth.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
-import { trackJob } from './lib/metrics.js';
 import { consolePlugin } from './plugins/console.js';
 import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './plugins/errors.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -120,11 +120,11 @@ export interface BuildAppOptions {
   commands: () => CommandChannel | undefined;
   /** Tests pass false to keep their output quiet; the product logs to stdout as JSON. */
   logger?: boolean;
+  /** Readiness checks and this server's gauges for /metrics (features/observability). */
+  observability: { readiness: Readiness; gauges: Registry };
   /** An HTTP server already bound to its port (lib/listeners.ts); the caller hands it requests once the app is ready. */
   server?: HttpServer;
 }
-  /** Readiness checks and this server's gauges for /metrics (features/observability). */
-  observability: { readiness: Readiness; gauges: Registry };
 
 /** TRUST_PROXY=<n>: the n proxies nearest the server are believed (Fastify's numeric form, typed as a function). */
 function trustHops(hops: number): (address: string, hop: number) => boolean {
@@ -140,10 +140,10 @@ export async function buildApp({
   commands,
   logger = true,
   server,
+  observability,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Never let a secret reach a log line: headers, token fields and secret query values (lib/redact.ts).
-  observability,
     logger: logger ? loggerOptions(config.logLevel) : false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -203,11 +203,11 @@ export async function buildApp({
   await app.register(requestLanguagePlugin);
   await app.register(errorsPlugin);
   await app.register(authPlugin, { authRepository, permissionsRepository });
+  // Before the features, so that the HTTP latency histogram sees every route.
+  await app.register(observabilityRoutes, { metricsToken: config.metricsToken, ...observability });
 
   await app.register(systemRoutes, { version: SERVER_VERSION, db, appLinks: config.appLinks });
   await app.register(authRoutes, { service: authService });
-  // Before the features, so that the HTTP latency histogram sees every route.
-  await app.register(observabilityRoutes, { metricsToken: config.metricsToken, ...observability });
   await app.register(accountRoutes, { service: accountService });
   await app.register(profileRoutes, {
     profile: createProfileService({
