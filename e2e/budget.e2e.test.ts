@@ -1,41 +1,51 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import type { TestServer } from '@sunward/server/test/harness';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser.js';
+import { launchBrowser } from './support/browser.js';
 import { startProduct, WEB_DIST } from './support/product.js';
+import { createWeighedPlant, type PageWeight, SIGN_IN_BUDGET_BYTES, signedInState, weighedPages, weighPage } from './support/weight.js';
 
-// Issue 2: the sign-in page loads at most 250 KB of JavaScript (gzip). Sizes, not timings, so it is
-// deterministic; bench/login-bundle.mjs prints the same figure with the detail per chunk.
-const SIGN_IN_BUDGET_BYTES = 250 * 1024;
+// Weight budgets of a cold first load: the JavaScript (gzip, level 9, of the built files) a page fetches until it
+// shows and stops fetching scripts. Sizes, not timings, so the test is deterministic; bench/page-weight.ts prints the
+// same figures with the detail per chunk, bench/lighthouse.mjs the Lighthouse scores (docs/benchmarks.md).
+// Issue 18's target for signed-in routes is 350 KB (SIGNED_IN_BUDGET_BYTES); the first loads are not there yet, so
+// this test holds the line at today's figure plus a small margin and fails on any growth. Lower it as pages shrink.
+const SIGNED_IN_CEILING_BYTES = 660 * 1024;
+const SIGN_IN_CEILING_BYTES = Math.max(SIGN_IN_BUDGET_BYTES, 250 * 1024);
 
 let server: TestServer;
 let browser: Browser;
+let pages: ReturnType<typeof weighedPages>;
+let state: Awaited<ReturnType<BrowserContext['storageState']>>;
 beforeAll(async () => {
   [server, browser] = await Promise.all([startProduct(), launchBrowser()]);
+  pages = weighedPages(await createWeighedPlant(server));
+  state = await signedInState(browser, server.url);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
 
-describe('sign-in page weight', () => {
-  it('loads at most 250 KB of JavaScript (gzip) and no chart or map code', async () => {
-    const { page, context } = await openPage(browser, server.url);
-    const scripts = new Set<string>();
-    page.on('request', (request) => {
-      const path = new URL(request.url()).pathname;
-      if (path.endsWith('.js')) scripts.add(path);
-    });
-    await page.goto('/login');
-    await page.getByTestId('login-submit').waitFor();
-    await page.waitForLoadState('networkidle');
-    const total = [...scripts].reduce((sum, path) => sum + gzipSync(readFileSync(join(WEB_DIST, path)), { level: 9 }).length, 0);
-    expect(total).toBeLessThanOrEqual(SIGN_IN_BUDGET_BYTES);
-    expect([...scripts].filter((s) => /echarts|leaflet/i.test(s))).toEqual([]);
-    await context.close();
+const chartOrMap = (weight: PageWeight) =>
+  weight.scripts.map((s) => s.path).filter((p) => /echarts|leaflet|chart-canvas|TileLayer/i.test(p));
+
+describe('first-load weight', () => {
+  it('the sign-in page stays within its budget and loads no chart or map code', async () => {
+    const weight = await weighPage(browser, server.url, WEB_DIST, pages.signIn);
+    expect(weight.gzip).toBeLessThanOrEqual(SIGN_IN_CEILING_BYTES);
+    expect(chartOrMap(weight)).toEqual([]);
+  });
+
+  it('the plant list and a plant overview stay within the signed-in ceiling; the list loads no chart or map code', async () => {
+    const [list, overview] = pages.signedIn;
+    if (!list || !overview) throw new Error('pages missing');
+    const listWeight = await weighPage(browser, server.url, WEB_DIST, list, state);
+    expect(listWeight.gzip).toBeLessThanOrEqual(SIGNED_IN_CEILING_BYTES);
+    expect(chartOrMap(listWeight)).toEqual([]);
+    const overviewWeight = await weighPage(browser, server.url, WEB_DIST, overview, state);
+    // The overview's charts load ECharts on demand, after the page has painted; counted here all the same.
+    expect(overviewWeight.gzip).toBeLessThanOrEqual(SIGNED_IN_CEILING_BYTES);
   });
 
   it('is served precompressed with long-lived caching for hashed assets', async () => {
