@@ -2,9 +2,16 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
+/** Strict-Transport-Security for answers to https requests: half a year, as helmet's default. */
+export const HSTS = 'max-age=15552000; includeSubDomains';
+
 /**
  * A strict Content-Security-Policy the console passes: scripts only from this origin, no inline
  * script; inline styles are allowed because antd writes its CSS-in-JS into <style> tags.
+ *
+ * `upgrade-insecure-requests` and HSTS go only with answers to https requests (directly, or through a proxy
+ * TRUST_PROXY believes): over plain HTTP by host name or LAN address they would send every asset to an https
+ * port nothing answers, and the console would stay blank (issue 17).
  */
 export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
   await app.register(helmet, {
@@ -21,10 +28,19 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
+        upgradeInsecureRequests: null,
       },
     },
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
     hsts: false,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    // request.protocol is X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY), else the connection's own.
+    if (request.protocol !== 'https') return;
+    const policy = reply.getHeader('content-security-policy');
+    if (typeof policy === 'string' && !policy.includes('upgrade-insecure-requests'))
+      reply.header('content-security-policy', `${policy};upgrade-insecure-requests`);
+    reply.header('strict-transport-security', HSTS);
   });
 });
