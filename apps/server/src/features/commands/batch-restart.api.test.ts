@@ -1,28 +1,26 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { devices } from '../../db/schema.js';
-import { call, multipartBody, signIn } from '../../test/client.js';
-import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
-import { provisionDemoFleet } from '../fleet/demo-fleet.js';
+import { apiClient } from '../../test/api.js';
+import { multipartBody } from '../../test/client.js';
+import { spawnSimulator, startFleetServer } from '../../test/fleet.js';
+import { ADMIN, type TestServer } from '../../test/harness.js';
 
 // A batch task survives its server: a restart in the middle of an upgrade wave loses no item, a task in
 // progress resumes and a delayed one still fires. The gateways reconnect to the same broker port.
-const SIMULATOR = fileURLToPath(new URL('../../../../simulator/src/main.ts', import.meta.url));
 let server: TestServer;
 let fleet: SimulatedFleet;
 let simulator: ChildProcess;
 
 let token = '';
 // The session is in the database: the token signed in before the restart still works after it.
-const post = async <T>(path: string, json: unknown) => (await call<T>(server.app, 'POST', path, { token, json })).body;
-const get = async <T>(path: string) => (await call<T>(server.app, 'GET', path, { token })).body;
+const { get, post } = apiClient(
+  () => server.app,
+  () => token,
+);
 
 type Task = { task: { status: string }; items: { sn: string; status: string; message: string | null }[] };
 
@@ -48,18 +46,17 @@ const inverters = () =>
 beforeAll(async () => {
   const mqttPort = await freePort();
   // The HTTP port stays too: image links handed out before the restart still lead to the server.
-  server = await startTestServer({ COMMAND_TIMEOUT_S: '5', MQTT_PORT: String(mqttPort), PORT: String(await freePort()) });
-  fleet = await provisionDemoFleet(server.database.db, { seed: 11, mqttUrl: `mqtt://127.0.0.1:${mqttPort}`, intervalSeconds: 1 });
-  await server.telemetry.pipeline.reloadDevices();
-  token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
-  const file = join(mkdtempSync(join(tmpdir(), 'sunward-restart-')), 'fleet.json');
-  writeFileSync(file, JSON.stringify({ ...fleet, gateways: fleet.gateways.filter((g) => !g.spare).slice(0, 3) }));
+  ({
+    server,
+    fleet,
+    adminToken: token,
+  } = await startFleetServer(11, {
+    COMMAND_TIMEOUT_S: '5',
+    MQTT_PORT: String(mqttPort),
+    PORT: String(await freePort()),
+  }));
   // Slow upgrades (10 steps of a second) so the restart falls in the middle of one.
-  simulator = spawn(
-    process.execPath,
-    ['--import', 'tsx', SIMULATOR, '--fleet', file, '--interval', '1', '--fault-rate', '0', '--upgrade-step-ms', '1000'],
-    { stdio: 'ignore' },
-  );
+  simulator = spawnSimulator(fleet, fleet.gateways.filter((g) => !g.spare).slice(0, 3), { upgradeStepMs: 1000 });
   await vi.waitFor(
     async () => {
       const rows = await server.database.db.select({ sn: devices.sn, status: devices.status }).from(devices);

@@ -1,9 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { Code } from '@sunward/contracts/codes';
 import type { BatchUpgradeResult, CommandResult, UpgradeProgress, WritableParam } from '@sunward/contracts/commands';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
@@ -12,21 +9,23 @@ import { protocolById } from '@sunward/protocol/maps/index';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { companies, deviceCommands, deviceRealtime, devices, plants } from '../../db/schema.js';
+import { apiClient } from '../../test/api.js';
 import { call, multipartBody, signIn } from '../../test/client.js';
-import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
+import { spawnSimulator, startFleetServer } from '../../test/fleet.js';
+import { ADMIN, type TestServer } from '../../test/harness.js';
 import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
-import { provisionDemoFleet } from '../fleet/demo-fleet.js';
 
 // The real simulator plays two demo gateways; a third is played by the test itself to answer late.
-const SIMULATOR = fileURLToPath(new URL('../../../../simulator/src/main.ts', import.meta.url));
 let server: TestServer;
 let fleet: SimulatedFleet;
 let simulator: ChildProcess;
 let adminToken: string;
 let lateGateway: TestGateway;
 
-const post = async <T>(path: string, json: unknown, token = adminToken) => (await call<T>(server.app, 'POST', path, { token, json })).body;
-const get = async <T>(path: string, token = adminToken) => (await call<T>(server.app, 'GET', path, { token })).body;
+const { get, post } = apiClient(
+  () => server.app,
+  () => adminToken,
+);
 const key = () => `k-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
 /** Gateways with a string inverter (storage plants have hybrids, whose output includes the battery). */
@@ -49,23 +48,8 @@ async function powerOf(sn: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ COMMAND_TIMEOUT_S: '2' });
-  adminToken = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
-  fleet = await provisionDemoFleet(server.database.db, {
-    seed: 5,
-    mqttUrl: `mqtt://127.0.0.1:${server.telemetry.mqttPort}`,
-    intervalSeconds: 1,
-  });
-  await server.telemetry.pipeline.reloadDevices();
-  const file = join(mkdtempSync(join(tmpdir(), 'sunward-cmd-')), 'fleet.json');
-  writeFileSync(file, JSON.stringify({ ...fleet, gateways: withInverter().slice(0, 2) }));
-  simulator = spawn(
-    process.execPath,
-    ['--import', 'tsx', SIMULATOR, '--fleet', file, '--interval', '1', '--fault-rate', '0', '--upgrade-step-ms', '100'],
-    {
-      stdio: 'ignore',
-    },
-  );
+  ({ server, fleet, adminToken } = await startFleetServer(5, { COMMAND_TIMEOUT_S: '2' }));
+  simulator = spawnSimulator(fleet, withInverter().slice(0, 2));
   // Both simulated inverters report (status normal) before the tests command them.
   await vi.waitFor(
     async () => {

@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Code } from '@sunward/contracts/codes';
 import type { BatchUpgradeCheck, BatchUpgradeResult, CommandResult, UpgradeProgress } from '@sunward/contracts/commands';
 import type { SimulatedFleet, SimulatedGateway } from '@sunward/contracts/simulated-fleet';
@@ -11,21 +10,23 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deviceRealtime, devices, firmware, gateways } from '../../db/schema.js';
-import { call, multipartBody, signIn } from '../../test/client.js';
-import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
-import { provisionDemoFleet } from '../fleet/demo-fleet.js';
+import { apiClient } from '../../test/api.js';
+import { multipartBody, signIn } from '../../test/client.js';
+import { spawnSimulator, startFleetServer } from '../../test/fleet.js';
+import { ADMIN, type TestServer } from '../../test/harness.js';
 
 // Battery, gateway and inverter upgrades played end to end by the real simulator, whose devices hold the
 // platform's public key and verify every image's signature before applying it.
-const SIMULATOR = fileURLToPath(new URL('../../../../simulator/src/main.ts', import.meta.url));
 let server: TestServer;
 let fleet: SimulatedFleet;
 let adminToken: string;
 let keyFile: string;
 const simulators: ChildProcess[] = [];
 
-const post = async <T>(path: string, json: unknown, token = adminToken) => (await call<T>(server.app, 'POST', path, { token, json })).body;
-const get = async <T>(path: string, token = adminToken) => (await call<T>(server.app, 'GET', path, { token })).body;
+const { get, post } = apiClient(
+  () => server.app,
+  () => adminToken,
+);
 const key = () => `k-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
 /** The storage plant: a hybrid inverter and a battery bank of a master with slave packs. */
@@ -38,29 +39,7 @@ const master = () => bankGateway().devices.find((d) => d.family === 'battery' &&
 const slave = () => bankGateway().devices.find((d) => d.parentSn)?.sn ?? '';
 
 function simulate(gatewaysToPlay: SimulatedGateway[]): void {
-  const file = join(mkdtempSync(join(tmpdir(), 'sunward-upg-')), 'fleet.json');
-  writeFileSync(file, JSON.stringify({ ...fleet, gateways: gatewaysToPlay }));
-  simulators.push(
-    spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        SIMULATOR,
-        '--fleet',
-        file,
-        '--interval',
-        '1',
-        '--fault-rate',
-        '0',
-        '--upgrade-step-ms',
-        '100',
-        '--firmware-key',
-        keyFile,
-      ],
-      { stdio: 'ignore' },
-    ),
-  );
+  simulators.push(spawnSimulator(fleet, gatewaysToPlay, { firmwareKey: keyFile }));
 }
 
 async function statusOf(sn: string) {
@@ -171,14 +150,7 @@ async function workbookRows(url: string): Promise<string[][]> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ COMMAND_TIMEOUT_S: '5' });
-  adminToken = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
-  fleet = await provisionDemoFleet(server.database.db, {
-    seed: 7,
-    mqttUrl: `mqtt://127.0.0.1:${server.telemetry.mqttPort}`,
-    intervalSeconds: 1,
-  });
-  await server.telemetry.pipeline.reloadDevices();
+  ({ server, fleet, adminToken } = await startFleetServer(7, { COMMAND_TIMEOUT_S: '5' }));
   const publicKey = (await get<{ publicKey: string }>('/api/v1/firmware/publicKey')).data.publicKey;
   keyFile = join(mkdtempSync(join(tmpdir(), 'sunward-key-')), 'firmware.pem');
   writeFileSync(keyFile, publicKey);
