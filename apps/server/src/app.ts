@@ -58,6 +58,9 @@ import { liveRoutes } from './features/live/live.routes.js';
 import { createAlarmNotifier } from './features/messages/alarm-notifier.service.js';
 import { createMessagesRepository } from './features/messages/messages.repository.js';
 import { messagesRoutes } from './features/messages/messages.routes.js';
+import { createMqttAuth } from './features/mqtt-auth/mqtt-auth.js';
+import { createMqttAuthRepository } from './features/mqtt-auth/mqtt-auth.repository.js';
+import { mqttAuthRoutes } from './features/mqtt-auth/mqtt-auth.routes.js';
 import { createMessagesService } from './features/messages/messages.service.js';
 import { createNoticesRepository } from './features/notices/notices.repository.js';
 import { noticesRoutes } from './features/notices/notices.routes.js';
@@ -237,6 +240,12 @@ export async function buildApp({
   // Notifications (issue 8): the notification centre, equipment alarms to people, e-mail alarms, SMS.
   const messagesRepository = createMessagesRepository(db);
   const messagesService = createMessagesService({ repository: messagesRepository, live });
+  // An external broker checks gateway logins and topics with the server (MQTT_AUTH_TOKEN, docs/mosquitto.md).
+  if (config.mqtt.authToken)
+    await app.register(mqttAuthRoutes, {
+      token: config.mqtt.authToken,
+      auth: createMqttAuth({ repository: createMqttAuthRepository(db), throttle: secretThrottle }),
+    });
   await app.register(messagesRoutes, { service: messagesService });
   const notificationsRepository = createNotificationsRepository(db);
   const alarmMail = createAlarmMailService({

@@ -178,6 +178,15 @@ const EnvSchema = z.object({
   /** Requests per window one address may make without a token (sign-in, console files, public calls; 0: no limit). */
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000_000).default(1200),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
+   * Turns on the mosquitto-go-auth HTTP backend for an external broker (docs/mosquitto.md): the broker asks
+   * /api/mqtt-auth/<token>/user|superuser|acl whether a gateway may log in or use a topic. Unset: off.
+   */
+  MQTT_AUTH_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Bearer token Prometheus sends to /metrics; unset: /metrics answers only this machine, unproxied (docs/decisions.md). */
   METRICS_TOKEN: z
     .string()
@@ -229,6 +238,8 @@ export interface Config {
     consumerId: string | undefined;
     shareGroup: string;
     sessionExpirySeconds: number;
+    /** MQTT_AUTH_TOKEN: the external broker checks gateways with the server (mosquitto-go-auth HTTP backend). */
+    authToken: string | undefined;
     /** MQTT over TLS on the embedded broker (MQTT_TLS_*), beside the plain port. */
     tls: { port: number; cert: Buffer; key: Buffer } | undefined;
   };
@@ -343,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       consumerId: e.MQTT_CONSUMER_ID,
       shareGroup: e.MQTT_SHARE_GROUP,
       sessionExpirySeconds: e.MQTT_SESSION_EXPIRY_S,
+      authToken: e.MQTT_AUTH_TOKEN,
       tls: mqttTls(e.MQTT_TLS_CERT_FILE, e.MQTT_TLS_KEY_FILE, e.MQTT_TLS_PORT),
     },
     offlineAfterIntervals: e.OFFLINE_AFTER_INTERVALS,
