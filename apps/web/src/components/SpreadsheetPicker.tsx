@@ -1,6 +1,6 @@
 import { InboxOutlined } from '@ant-design/icons';
 import { Upload } from 'antd';
-import { isSpreadsheetName } from '../features/plants/list/download';
+import { isSpreadsheetName } from '../lib/download';
 
 interface Props {
   file: File | undefined;

@@ -8,11 +8,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { useSession } from '../../app/session';
+import { inviteAgent, withdrawAgentInvitation } from '../../components/invitations/api';
+import { ReceivedInvitations } from '../../components/invitations/ReceivedInvitations';
+import { SentInvitations } from '../../components/invitations/SentInvitations';
+import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
-import { PageTitle } from '../devices/PageTitle';
-import { inviteAgent, withdrawAgentInvitation } from '../invitations/api';
-import { ReceivedInvitations } from '../invitations/ReceivedInvitations';
-import { SentInvitations } from '../invitations/SentInvitations';
 import {
   companyKeys,
   editCompany,

@@ -8,9 +8,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { useSession } from '../../app/session';
+import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
-import { usePageSize } from '../account/use-personalized';
-import { PageTitle } from '../devices/PageTitle';
+import { usePageSize } from '../../lib/personalized';
 import {
   addStaff,
   checkStaffAccount,

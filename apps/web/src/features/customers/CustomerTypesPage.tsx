@@ -6,9 +6,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { useSession } from '../../app/session';
+import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
 import { fieldErrors, refusalMessage } from '../company/api';
-import { PageTitle } from '../devices/PageTitle';
 import { createType, customerKeys, deleteType, fetchTypeTree, updateType } from './api';
 import { customerTexts } from './customer-texts';
 

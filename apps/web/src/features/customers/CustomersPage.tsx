@@ -8,12 +8,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { useSession } from '../../app/session';
+import { fetchCustomerInvitations, invitationKeys, withdrawCustomerInvitation } from '../../components/invitations/api';
+import { SentInvitations } from '../../components/invitations/SentInvitations';
+import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
-import { usePageSize } from '../account/use-personalized';
+import { usePageSize } from '../../lib/personalized';
 import { fieldErrors, refusalCode, refusalMessage } from '../company/api';
-import { PageTitle } from '../devices/PageTitle';
-import { fetchCustomerInvitations, invitationKeys, withdrawCustomerInvitation } from '../invitations/api';
-import { SentInvitations } from '../invitations/SentInvitations';
 import {
   addCustomer,
   checkCustomer,

@@ -11,10 +11,10 @@ import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { useSession } from '../../app/session';
 import { registerTexts } from '../../lib/feature-texts';
+import { exactTime } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
+import { usePageSize } from '../../lib/personalized';
 import { saveBlob } from '../../lib/save-blob';
-import { usePageSize } from '../account/use-personalized';
-import { exactTime } from '../plants/list/plant-format';
 import {
   batchDeleteFirmware,
   deleteFirmware,

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/pages';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
-import { usePageSize } from '../account/use-personalized';
+import { usePageSize } from '../../lib/personalized';
 import { fetchSmsRecords, fieldErrors, messageKeys, refusalMessage, sendSms } from './api';
 import { notificationTexts } from './notification-texts';
 

@@ -3,8 +3,8 @@ import { MESSAGE_LIMITS } from '@sunward/contracts/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { authorizedFetch } from '../../lib/api-client';
+import { parseSse } from '../../lib/plant-format';
 import { storedSession } from '../../lib/storage';
-import { parseSse } from '../plants/overview/overview-format';
 import { fetchUnread, messageKeys } from './api';
 
 const RETRY_MIN_MS = 3000;

@@ -5,9 +5,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Chart, type ChartOption } from '../../plants/overview/components/Chart';
-import { defaultParam, type Period, PeriodPicker } from '../../plants/overview/components/PeriodPicker';
-import { clockInZone } from '../../plants/overview/overview-format';
+import { Chart, type ChartOption } from '../../../components/Chart';
+import { defaultParam, type Period, PeriodPicker } from '../../../components/PeriodPicker';
+import { clockInZone } from '../../../lib/plant-format';
 import { dayQuery, deviceKeys, FRESH_MS, fetchEnergy } from '../api';
 
 const QUICK_RANGES = [

@@ -11,19 +11,19 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../../../app/session';
 import { ApiCallError } from '../../../lib/api-client';
+import { fileNameFromDisposition } from '../../../lib/download';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
 import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
 import { fetchPlantOptions } from '../../plants/list/api';
-import { fileNameFromDisposition } from '../../plants/list/download';
 import { eventTexts } from '../texts/events';
 import { type EventQuery, eventKeys, exportEvents, fetchEventCounts, fetchEventPage } from './api';
 import { durationParts, periodOf, QUICK_RANGES, type QuickRange } from './event-period';
 import './event-list.css';
 import type { PageProps } from '../../../app/pages';
-import { usePageSize } from '../../account/use-personalized';
-import { PageTitle } from '../PageTitle';
+import { PageTitle } from '../../../components/PageTitle';
+import { usePageSize } from '../../../lib/personalized';
 
 registerTexts(eventTexts);
 

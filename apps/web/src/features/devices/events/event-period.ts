@@ -1,4 +1,4 @@
-import { QUICK_RANGES, type QuickRange } from '../../plants/overview/overview-format';
+import { QUICK_RANGES, type QuickRange } from '../../../lib/plant-format';
 
 export { QUICK_RANGES, type QuickRange };
 

@@ -42,14 +42,14 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PageProps } from '../../../app/pages';
 import { useSession } from '../../../app/session';
+import { PageTitle } from '../../../components/PageTitle';
 import { registerTexts } from '../../../lib/feature-texts';
+import { exactTime, relativeTime, STATUS_STYLE } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
+import { usePageSize } from '../../../lib/personalized';
 import { useUrlList } from '../../../lib/use-url-list';
-import { usePageSize } from '../../account/use-personalized';
 import { fetchPlantOptions, plantKeys } from '../../plants/list/api';
-import { exactTime, relativeTime, STATUS_STYLE } from '../../plants/list/plant-format';
 import { DeviceUpgrade } from '../detail/UpgradePanel';
-import { PageTitle } from '../PageTitle';
 import { gatewayTexts } from '../texts/gateways';
 import {
   deleteGateway,

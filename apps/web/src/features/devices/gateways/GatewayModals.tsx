@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Form, Input, InputNumber, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { exactTime } from '../../plants/list/plant-format';
+import { exactTime } from '../../../lib/format';
 import { fetchServerAddress, gatewayKeys, refusalMessage, replaceGateway, setConnectionPassword, setServerAddress } from './api';
 
 interface ModalProps {

@@ -14,14 +14,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../../../app/session';
+import { StatusCounts } from '../../../components/StatusCounts';
 import { ApiCallError } from '../../../lib/api-client';
+import { fileNameFromDisposition } from '../../../lib/download';
+import { relativeTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
 import { StatusTag } from '../../plants/list/components/PlantTable';
-import { StatusCounts } from '../../plants/list/components/StatusCounts';
-import { fileNameFromDisposition } from '../../plants/list/download';
-import { relativeTime } from '../../plants/list/plant-format';
 import {
   type DeviceQuery,
   deleteDevices,
@@ -36,7 +36,7 @@ import {
 import { detailPathOf, inverterTypeName } from '../device-format';
 import { BatteryBatchUpgrade } from './BatteryBatchUpgrade';
 import './device-list.css';
-import { usePageSize } from '../../account/use-personalized';
+import { usePageSize } from '../../../lib/personalized';
 
 const REFRESH_MS = 30_000;
 const DEVICE_SORTS = ['sn', 'alias', 'status', 'powerW', 'energyTodayWh', 'energyTotalWh', 'lastReportAt', 'plantName'] as const;

@@ -3,8 +3,8 @@ import { Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../../app/pages';
+import { PageTitle } from '../../../components/PageTitle';
 import { OTHER_KINDS } from '../device-format';
-import { PageTitle } from '../PageTitle';
 import { DeviceListPage } from './DeviceListPage';
 
 /** /device/inverter: string, hybrid and micro inverters. */

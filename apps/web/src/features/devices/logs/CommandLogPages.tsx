@@ -9,15 +9,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../../app/pages';
 import { useSession } from '../../../app/session';
+import { PageTitle } from '../../../components/PageTitle';
 import { ApiCallError, apiRequest } from '../../../lib/api-client';
+import { fileNameFromDisposition } from '../../../lib/download';
+import { exactTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
+import { usePageSize } from '../../../lib/personalized';
 import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
-import { usePageSize } from '../../account/use-personalized';
-import { fileNameFromDisposition } from '../../plants/list/download';
-import { exactTime } from '../../plants/list/plant-format';
 import { exportUpgradeRecords } from '../api';
-import { PageTitle } from '../PageTitle';
 
 /** The upgrade results users filter by, as the command statuses behind them (spec 02 §4 upgrade results). */
 const RESULT_STATUSES = { waiting: 'queued', upgrading: 'pending', successful: 'ok', failed: 'error,timeout' } as const;

@@ -37,10 +37,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { PageProps } from '../../../app/pages';
+import { PageTitle } from '../../../components/PageTitle';
 import { ApiCallError, apiRequest } from '../../../lib/api-client';
+import { exactTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
-import { exactTime } from '../../plants/list/plant-format';
-import { PageTitle } from '../PageTitle';
 
 type Task = BatchTaskRow;
 

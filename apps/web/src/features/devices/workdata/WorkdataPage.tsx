@@ -6,12 +6,12 @@ import dayjs, { type Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../../app/pages';
+import { PageTitle } from '../../../components/PageTitle';
+import { exactTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { useUrlList } from '../../../lib/use-url-list';
-import { exactTime } from '../../plants/list/plant-format';
 import { deviceKeys, fetchWorkdata } from '../api';
 import { formatPointValue } from '../device-format';
-import { PageTitle } from '../PageTitle';
 
 const PAGE_SIZE = 50;
 

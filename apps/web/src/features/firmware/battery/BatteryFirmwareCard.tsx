@@ -6,9 +6,9 @@ import { App, Button, Card, Empty, Input, Select, Space, Switch, Table, Tooltip,
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { exactTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { saveBlob } from '../../../lib/save-blob';
-import { exactTime } from '../../plants/list/plant-format';
 import { refusalMessage } from '../api';
 import { BatteryFirmwareFormModal } from './BatteryFirmwareFormModal';
 import { typePath } from './BatteryProductsCard';

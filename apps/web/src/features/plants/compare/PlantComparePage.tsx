@@ -10,13 +10,13 @@ import { Card, DatePicker, Empty, Segmented, Select, Skeleton, Space, Table, Typ
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { Chart, type ChartOption } from '../../../components/Chart';
 import { apiRequest } from '../../../lib/api-client';
+import { formatSpecificYield } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
+import { barLabel, latestToday } from '../../../lib/plant-format';
 import { useUrlList } from '../../../lib/use-url-list';
-import { formatSpecificYield } from '../list/plant-format';
 import { fetchCompare } from '../overview/api';
-import { Chart, type ChartOption } from '../overview/components/Chart';
-import { barLabel, latestToday } from '../overview/overview-format';
 
 const PALETTE = ['#f59e0b', '#3b82f6', '#22c55e', '#8b5cf6', '#ef4444', '#14b8a6'];
 type Metric = 'yield' | 'energy';

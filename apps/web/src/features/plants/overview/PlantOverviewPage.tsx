@@ -14,9 +14,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../../../app/session';
 import { ApiCallError } from '../../../lib/api-client';
+import { exactTime, relativeTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
+import { plantToday } from '../../../lib/plant-format';
 import { StatusTag } from '../list/components/PlantTable';
-import { exactTime, relativeTime } from '../list/plant-format';
 import {
   fetchBenefits,
   fetchDeviceCount,
@@ -39,7 +40,6 @@ import { SplitCard } from './components/SplitCard';
 import { WeatherCard } from './components/WeatherCard';
 import { useLiveEvents } from './hooks/useLiveEvents';
 import { usePageVisible } from './hooks/usePageVisible';
-import { plantToday } from './overview-format';
 
 /** Fallback when no push arrives (a proxy dropping the stream): realtime and flow every minute. */
 const POLL_MS = 60_000;

@@ -3,9 +3,9 @@ import { Alert, App, DatePicker, Form, Modal } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fileNameFromDisposition, generationFileName } from '../../../../lib/download';
 import { saveBlob } from '../../../../lib/save-blob';
 import { downloadGeneration, fetchPlantOptions, plantKeys } from '../api';
-import { fileNameFromDisposition, generationFileName } from '../download';
 import { refusalText } from '../refusal';
 import { PlantPicker } from './PlantPicker';
 

@@ -10,10 +10,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { statusStyle } from '../../../../lib/format';
 import { fetchMapMarkers, fetchPlantRow, plantKeys } from '../api';
 import { useTileLayer } from '../hooks/useTileLayer';
 import type { ApiQuery } from '../list-params';
-import { statusStyle } from '../plant-format';
 import { overviewPath, StatusTag } from './PlantTable';
 
 interface Props {

@@ -7,8 +7,8 @@ import type { SorterResult } from 'antd/es/table/interface';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { exactTime, formatSpecificYield, relativeTime, statusStyle } from '../../../../lib/format';
 import { PAGE_SIZES, type PlantListParams, type SortOrder } from '../list-params';
-import { exactTime, formatSpecificYield, relativeTime, statusStyle } from '../plant-format';
 
 export type PlantAction = 'share' | 'transfer' | 'delete';
 

@@ -2,8 +2,8 @@ import type { EnergyFlow, FlowState } from '@sunward/contracts/plants';
 import { formatPower } from '@sunward/contracts/units';
 import type { CSSProperties, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type FlowDirection, type FlowLine, flowDirections, flowSeconds } from '../overview-format';
-import { CHART_COLORS } from './Chart';
+import { CHART_COLORS } from '../../../../components/Chart';
+import { type FlowDirection, type FlowLine, flowDirections, flowSeconds } from '../../../../lib/plant-format';
 
 const HUB = { x: 280, y: 175 };
 const NODES: Record<FlowLine, { x: number; y: number; color: string }> = {

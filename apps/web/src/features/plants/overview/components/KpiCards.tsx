@@ -2,8 +2,8 @@ import type { PlantRealtime } from '@sunward/contracts/plant-energy';
 import { formatNumber, scaleEnergy, scalePower } from '@sunward/contracts/units';
 import { Progress, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatSpecificYield } from '../../list/plant-format';
-import { CHART_COLORS } from './Chart';
+import { CHART_COLORS } from '../../../../components/Chart';
+import { formatSpecificYield } from '../../../../lib/format';
 import { LoadFailed } from './LoadFailed';
 
 function Figure({ label, value, unit, testId }: { label: string; value: string; unit: string; testId: string }) {

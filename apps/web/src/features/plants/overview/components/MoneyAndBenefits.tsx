@@ -4,7 +4,7 @@ import { Card, Empty, Progress, Skeleton, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatMass, formatMoney } from '../overview-format';
+import { formatMass, formatMoney } from '../../../../lib/plant-format';
 import { LoadFailed } from './LoadFailed';
 
 const PAYBACK_MIN_DAYS = 7;

@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Segmented, Skeleton, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatSpecificYield } from '../../list/plant-format';
+import { formatSpecificYield } from '../../../../lib/format';
+import { formatShare } from '../../../../lib/plant-format';
 import { fetchPerformance, overviewKeys } from '../api';
-import { formatShare } from '../overview-format';
 import { LoadFailed } from './LoadFailed';
 
 type Span = 'today' | 'month' | 'year';

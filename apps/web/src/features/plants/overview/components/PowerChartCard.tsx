@@ -5,7 +5,8 @@ import { Card, DatePicker, Empty, Radio, Segmented, Skeleton, Typography } from 
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchBars, fetchPowerDay, overviewKeys } from '../api';
+import { CHART_COLORS, Chart, type ChartOption, offsetTooltip } from '../../../../components/Chart';
+import { PERIOD_TABS, type PeriodTab } from '../../../../components/PeriodPicker';
 import {
   barLabel,
   type ChartRange,
@@ -16,10 +17,9 @@ import {
   type QuickRange,
   quickOf,
   quickRange,
-} from '../overview-format';
-import { CHART_COLORS, Chart, type ChartOption, offsetTooltip } from './Chart';
+} from '../../../../lib/plant-format';
+import { fetchBars, fetchPowerDay, overviewKeys } from '../api';
 import { LoadFailed } from './LoadFailed';
-import { PERIOD_TABS, type PeriodTab } from './PeriodPicker';
 
 const QUICK_LABEL: Record<QuickRange, string> = {
   today: 'overview.quickToday',

@@ -4,11 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Empty, Row, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CHART_COLORS, Chart, type ChartOption, offsetTooltip } from '../../../../components/Chart';
+import { defaultParam, type Period, PeriodPicker } from '../../../../components/PeriodPicker';
+import { barLabel, formatShare, plantTimeAxis } from '../../../../lib/plant-format';
 import { fetchGeneration, fetchUse, overviewKeys } from '../api';
-import { barLabel, formatShare, plantTimeAxis } from '../overview-format';
-import { CHART_COLORS, Chart, type ChartOption, offsetTooltip } from './Chart';
 import { LoadFailed } from './LoadFailed';
-import { defaultParam, type Period, PeriodPicker } from './PeriodPicker';
 
 interface Part {
   name: string;

@@ -1,8 +1,8 @@
 import { parseLiveEvent } from '@sunward/contracts/live-events';
 import { useEffect, useRef } from 'react';
 import { authorizedFetch } from '../../../../lib/api-client';
+import { parseSse } from '../../../../lib/plant-format';
 import { storedSession } from '../../../../lib/storage';
-import { parseSse } from '../overview-format';
 
 const RETRY_MIN_MS = 3000;
 const RETRY_MAX_MS = 30_000;

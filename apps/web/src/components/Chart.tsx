@@ -11,7 +11,7 @@ import type { ComposeOption } from 'echarts/core';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
-import { usePersonalized } from '../../../account/use-personalized';
+import { usePersonalized } from '../lib/personalized';
 
 echarts.use([ELineChart, EBarChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
 

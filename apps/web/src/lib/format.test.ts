@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exactTime, formatSpecificYield, relativeTime, statusStyle } from './plant-format';
+import { exactTime, formatSpecificYield, relativeTime, statusStyle } from './format';
 
 describe('plant list formatting', () => {
   it('shows specific yield with two decimals in the user locale', () => {

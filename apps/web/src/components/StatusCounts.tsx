@@ -3,7 +3,7 @@ import { formatNumber } from '@sunward/contracts/units';
 import { Skeleton } from 'antd';
 import type { CSSProperties, MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STATUS_STYLE } from '../plant-format';
+import { STATUS_STYLE } from '../lib/format';
 
 interface CountCard {
   /** null: every plant. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseHomePage } from './use-personalized';
+import { chooseHomePage } from './personalized';
 
 describe('the page / opens', () => {
   const canOpen = (allowed: string[]) => (path: string) => allowed.includes(path);

@@ -1,7 +1,7 @@
 import { DEFAULT_PERSONALIZED, type Personalized } from '@sunward/contracts/account';
 import { useQuery } from '@tanstack/react-query';
-import { StorageKey } from '../../lib/storage';
-import { accountKeys, fetchPersonalized } from './api';
+import { accountKeys, fetchPersonalized } from '../features/account/api';
+import { StorageKey } from './storage';
 
 /**
  * The signed-in user's personalized settings (GET /api/v1/user/personalized), applied across the console:

@@ -14,7 +14,7 @@ import {
   parseSse,
   quickOf,
   quickRange,
-} from './overview-format';
+} from './plant-format';
 
 const flow = (over: Partial<EnergyFlow>): EnergyFlow => ({
   ts: null,
