@@ -107,6 +107,7 @@ import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { consolePlugin } from './plugins/console.js';
 import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './plugins/errors.js';
 import { openApiPlugin } from './plugins/openapi.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestLanguagePlugin } from './plugins/request-language.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { SERVER_VERSION } from './version.js';
@@ -205,6 +206,8 @@ export async function buildApp({
   await app.register(openApiPlugin, { version: SERVER_VERSION });
   await app.register(requestLanguagePlugin);
   await app.register(errorsPlugin);
+  // Before every route, so that each one counts (RATE_LIMIT_* settings).
+  await app.register(rateLimitPlugin, config.rateLimit);
   await app.register(authPlugin, { authRepository, permissionsRepository });
   // Before the features, so that the HTTP latency histogram sees every route.
   await app.register(observabilityRoutes, { metricsToken: config.metricsToken, ...observability });

@@ -150,6 +150,13 @@ export function clientErrorHandler(error: ConnectionError, socket: Socket) {
   socket.destroy();
 }
 
+/** Whole seconds until `data.retryAt` (at least 1), when an error's data names one. */
+export function retryAfterSeconds(data: unknown, now = Date.now()): number | undefined {
+  if (!data || typeof data !== 'object' || !('retryAt' in data) || typeof data.retryAt !== 'string') return undefined;
+  const at = Date.parse(data.retryAt);
+  return Number.isNaN(at) ? undefined : Math.max(1, Math.ceil((at - now) / 1000));
+}
+
 /** Every failure leaves as the spec's envelope with a localised message; nothing leaks a stack trace. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   // Text with a NUL character is refused in one place, for every route, naming the field (code 4).
@@ -163,6 +170,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const language = request.language;
     if (error instanceof ApiError) {
+      // Throttled secrets (codes 110, 135) say when to retry, in the body (data.retryAt) and as Retry-After.
+      const seconds = retryAfterSeconds(error.data);
+      if (seconds !== undefined) reply.header('retry-after', String(seconds));
       return send(reply, error.responseCode, translate(language, `code.${error.responseCode}` as MessageKey, error.params), error.data);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -68,6 +68,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     LOG_LEVEL: 'silent',
     MQTT_PORT: '0',
     MQTT_HOST: '127.0.0.1',
+    // Suites that make thousands of requests (API fuzz, tenant sweeps) are not throttled; rate-limit.api.test.ts sets low limits.
+    RATE_LIMIT_PER_TOKEN: '10000000',
+    RATE_LIMIT_PER_ADDRESS: '10000000',
     ...env,
   });
   let users = 0;

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import { Code } from '@sunward/contracts/codes';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../lib/envelope.js';
+
+export interface RateLimitSettings {
+  /** Requests per window one access token may make; 0: no limit per token. */
+  perToken: number;
+  /** Requests per window one address may make without a token; 0: no limit per address. */
+  perAddress: number;
+  windowMs: number;
+}
+
+/** The caller a request counts against: its access token when it sends one (hashed: keys never hold secrets), else its address. */
+export function rateLimitKey(request: FastifyRequest): string {
+  const [scheme, token] = (request.headers.authorization ?? '').split(' ');
+  if (scheme?.toLowerCase() === 'bearer' && token) return `token:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}`;
+  // request.ip is the client's address, read from X-Forwarded-For only when TRUST_PROXY believes the proxy.
+  return `ip:${request.ip}`;
+}
+
+/**
+ * API rate limiting on every route (issue 17): one client cannot starve the rest. Requests with an access token
+ * count per token (RATE_LIMIT_PER_TOKEN), the others per address (RATE_LIMIT_PER_ADDRESS), in a window of
+ * RATE_LIMIT_WINDOW_SECONDS; past the limit the answer is 429 with code 429 and Retry-After.
+ */
+export const rateLimitPlugin = fp(async (app: FastifyInstance, settings: RateLimitSettings) => {
+  if (settings.perToken === 0 && settings.perAddress === 0) return;
+  const byToken = (key: string) => key.startsWith('token:');
+  await app.register(rateLimit, {
+    global: true,
+    timeWindow: settings.windowMs,
+    keyGenerator: rateLimitKey,
+    max: (_request, key) => (byToken(key) ? settings.perToken : settings.perAddress),
+    // A limit set to 0 is off for its kind of caller.
+    allowList: (_request, key) => (byToken(key) ? settings.perToken === 0 : settings.perAddress === 0),
+    // The counters are per process, in memory: a restart starts them afresh (docs/decisions.md).
+    cache: 50_000,
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    // The product's envelope with the localised message (plugins/errors.ts sends it with HTTP 429).
+    errorResponseBuilder: () => new ApiError(Code.RATE_LIMITED),
+  });
+});
