@@ -24,7 +24,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** The migrations this build applies (db/migrations; beside the bundle in dist/). */
+export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 // Any constant works; it only has to be the same in every server process sharing one database.
 const MIGRATION_LOCK_ID = 704_221_001;
