@@ -24,7 +24,12 @@ export interface AlarmNotifierSettings {
   throttleMs: number;
   /** Changes are collected this long before they are fanned out, so a burst is one batch of inserts. */
   collectMs: number;
+  /** Events older than this when they arrive are recorded but notify nobody (default ALARM_MAX_AGE_MS). */
+  maxAgeMs?: number;
 }
+
+/** A store-and-forward backlog or the demo's history brings past events: beyond a day they notify nobody. */
+export const ALARM_MAX_AGE_MS = 24 * 3600 * 1000;
 
 const LEVELS: readonly string[] = ['fault', 'protect', 'warning'];
 const asLevel = (level: string | null | undefined): EventLevel => (level && LEVELS.includes(level) ? (level as EventLevel) : 'warning');
@@ -46,11 +51,13 @@ export function createAlarmNotifier(deps: {
   const { repository, live, emails, settings, log } = deps;
   const now = deps.now ?? Date.now;
   const throttle = createAlarmThrottle<EventChange>(settings.throttleMs);
-  let queue: EventChange[] = [];
+  const queue: EventChange[] = [];
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let expiry: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
+  // Device|code pairs whose current opening notified nobody: their clearing does not either.
+  const quiet = new Set<string>();
 
   function schedule() {
     if (timer) return;
@@ -60,10 +67,48 @@ export function createAlarmNotifier(deps: {
     }, settings.collectMs);
   }
 
+  /**
+   * What notifies (docs/decisions.md "Past events notify nobody"): every change is in the event history,
+   * but an opening that was already cleared when it reached us, or an event change older than maxAgeMs,
+   * makes no message or e-mail; nor does the clearing of an opening that stayed quiet.
+   */
+  async function worthTelling(changes: readonly EventChange[], at: number): Promise<EventChange[]> {
+    const maxAgeMs = settings.maxAgeMs ?? ALARM_MAX_AGE_MS;
+    const stale = (c: EventChange) => at - Date.parse(c.ts) > maxAgeMs;
+    const openings = changes.filter((c) => c.change === 'opened' && !stale(c));
+    const clearedNow = new Set<string>();
+    // Cleared later in the same collection, or already cleared in the event history.
+    changes.forEach((c, i) => {
+      if (c.change !== 'cleared') return;
+      for (const o of changes.slice(0, i))
+        if (o.change === 'opened' && o.deviceId === c.deviceId && o.code === c.code)
+          clearedNow.add(`${o.deviceId}|${o.code}|${Date.parse(o.ts)}`);
+    });
+    const alreadyCleared = await deps.repository
+      .clearedOpenings(openings.map((o) => ({ deviceId: o.deviceId, code: o.code, at: o.ts })))
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'alarm: cleared events not checked');
+        return new Set<string>();
+      });
+    const told: EventChange[] = [];
+    for (const c of changes) {
+      const key = `${c.deviceId}|${c.code}`;
+      if (c.change === 'opened') {
+        const cleared = clearedNow.has(`${key}|${Date.parse(c.ts)}`) || alreadyCleared.has(`${key}|${Date.parse(c.ts)}`);
+        if (stale(c) || cleared) quiet.add(key);
+        else {
+          quiet.delete(key);
+          told.push(c);
+        }
+      } else if (quiet.has(key)) quiet.delete(key);
+      else if (!stale(c)) told.push(c);
+    }
+    return told;
+  }
+
   async function flush(): Promise<void> {
-    const taken = queue;
-    queue = [];
     const at = now();
+    const taken = await worthTelling(queue.splice(0), at);
     const out = throttle.expire(at);
     for (const change of taken) {
       const passed =

@@ -189,6 +189,21 @@ export function createMessagesRepository(db: Database) {
       for (const r of rows) result.set(`${Number(r.device_id)}|${Number(r.code)}`, r.level);
       return result;
     },
+
+    /** Of these openings (device, code, opened at), the ones already cleared: keys `deviceId|code|ms`. */
+    async clearedOpenings(openings: readonly { deviceId: number; code: number; at: string }[]): Promise<Set<string>> {
+      if (openings.length === 0) return new Set();
+      const rows = await queryRows<{ device_id: number; code: number; opened_ms: number }>(
+        db,
+        sql`select e.device_id, e.code, (extract(epoch from e.opened_at) * 1000)::float8 as opened_ms
+            from device_events e
+            join unnest(${sql.param(openings.map((o) => o.deviceId))}::int[], ${sql.param(openings.map((o) => o.code))}::int[],
+                        ${sql.param(openings.map((o) => o.at))}::timestamptz[]) as k(d, c, t)
+              on e.device_id = k.d and e.code = k.c and e.opened_at = k.t
+            where e.cleared_at is not null`,
+      );
+      return new Set(rows.map((r) => `${Number(r.device_id)}|${Number(r.code)}|${Math.round(Number(r.opened_ms))}`));
+    },
   };
 }
 
