@@ -2,7 +2,7 @@ import type { PlantCreate } from '@sunward/contracts/plants';
 import type { BuiltInRole } from '@sunward/contracts/roles';
 import type { FastifyInstance } from 'fastify';
 import { type CallOptions, type CallResult, call, signIn } from './client.js';
-import type { TestServer } from './harness.js';
+import { ADMIN, type TestServer } from './harness.js';
 
 /** The envelope an API call answers: code, data, message. */
 export type Body<T = unknown> = CallResult<T>['body'];
@@ -23,7 +23,8 @@ export function apiClient(app: () => FastifyInstance, defaultToken: () => string
   };
   return {
     get: <T = unknown>(path: string, caller?: Caller) => send<T>('GET', path, caller),
-    post: <T = unknown>(path: string, json?: unknown, caller?: Caller) => send<T>('POST', path, caller, json),
+    /** Without a body, an empty JSON object (as the console's forms send). */
+    post: <T = unknown>(path: string, json: unknown = {}, caller?: Caller) => send<T>('POST', path, caller, json),
     del: <T = unknown>(path: string, caller?: Caller) => send<T>('DELETE', path, caller),
   };
 }
@@ -33,6 +34,18 @@ export async function signedInUser(server: TestServer, role: BuiltInRole, compan
   const user = await server.createUser(role, undefined, companyId === undefined ? {} : { companyId });
   const { access_token } = await signIn(server.app, user.account, user.password);
   return { ...user, token: access_token };
+}
+
+/**
+ * The usual cast of a permission test, signed in: the platform administrator, the administrator of a new
+ * company, and a guest.
+ */
+export async function signedInCast(server: TestServer, companyName: string) {
+  const admin = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
+  const companyId = await server.createCompany(companyName);
+  const companyAdmin = (await signedInUser(server, 'company_admin', companyId)).token;
+  const guest = (await signedInUser(server, 'guest')).token;
+  return { admin, companyId, companyAdmin, guest };
 }
 
 let gatewayCounter = 0;

@@ -7,7 +7,8 @@ import { Code } from '@sunward/contracts/codes';
 import type { FirmwarePage, FirmwareRow } from '@sunward/contracts/firmware';
 import type { FirmwareReleaseLog } from '@sunward/contracts/firmware-releases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, multipartBody, signIn } from '../../test/client.js';
+import { apiClient, signedInCast } from '../../test/api.js';
+import { call, multipartBody } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 
 let server: TestServer;
@@ -20,24 +21,19 @@ let counter = 0;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sunward-battery-fw-'));
   server = await startTestServer({ DATA_DIR: dataDir });
-  admin = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
-  const companyId = await server.createCompany('Battery Firmware Test Company');
-  const ca = await server.createUser('company_admin', undefined, { companyId });
-  companyAdmin = (await signIn(server.app, ca.account, ca.password)).access_token;
-  const g = await server.createUser('guest');
-  guest = (await signIn(server.app, g.account, g.password)).access_token;
+  ({ admin, companyAdmin, guest } = await signedInCast(server, 'Battery Firmware Test Company'));
 });
+const { get, post } = apiClient(
+  () => server.app,
+  () => admin,
+);
+
 afterAll(async () => {
   await server?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 type Answer<T = unknown> = { code: number; data: T; message: string };
-
-const get = async <T>(path: string, query?: Record<string, string>, token = admin) =>
-  (await call<T>(server.app, 'GET', path, { token, query })).body as Answer<T>;
-const post = async <T>(path: string, json?: unknown, token = admin) =>
-  (await call<T>(server.app, 'POST', path, { token, json: json ?? {} })).body as Answer<T>;
 
 /** A binary image: random bytes that start like no known file format. */
 function binImage(size = 2048): Buffer {
@@ -151,7 +147,7 @@ describe('battery types', () => {
   });
 
   it('checks a name as the form types it', async () => {
-    const check = (query: Record<string, string>) => get('/api/v1/firmware/batteryType/check', query);
+    const check = (query: Record<string, string>) => get('/api/v1/firmware/batteryType/check', { query });
     expect((await check({ name: 'LFP' })).code).toBe(Code.BATTERY_TYPE_NAME_EXISTS);
     expect((await check({ name: 'LFP', id: String(lfp) })).code).toBe(0);
     expect((await check({ name: 'Rack 48V', parentId: String(lfp) })).code).toBe(Code.BATTERY_TYPE_NAME_EXISTS);
@@ -255,7 +251,7 @@ describe('battery products', () => {
       'batteryTypeId',
     );
     refusedField(await post('/api/v1/battery/product', { name: 'Stack M', manufacturer: 'V', batteryTypeId: secondary }), 'model');
-    const page = await get<BatteryProductPage>('/api/v1/battery/products', { keyword: 'stack 10' });
+    const page = await get<BatteryProductPage>('/api/v1/battery/products', { query: { keyword: 'stack 10' } });
     expect(page.data.infos).toEqual([
       expect.objectContaining({
         id,
@@ -274,26 +270,26 @@ describe('battery products', () => {
     expect(
       (await post('/api/v1/battery/product', { name: 'Unique Pack', manufacturer: 'V', model: 'M', batteryTypeId: secondary })).code,
     ).toBe(Code.BATTERY_PRODUCT_NAME_EXISTS);
-    expect((await get('/api/v1/battery/product/check', { name: 'Unique Pack' })).code).toBe(Code.BATTERY_PRODUCT_NAME_EXISTS);
-    expect((await get('/api/v1/battery/product/check', { name: 'Unique Pack', id: String(id) })).code).toBe(0);
-    expect((await get('/api/v1/battery/product/check', { name: 'Free Pack' })).code).toBe(0);
+    expect((await get('/api/v1/battery/product/check', { query: { name: 'Unique Pack' } })).code).toBe(Code.BATTERY_PRODUCT_NAME_EXISTS);
+    expect((await get('/api/v1/battery/product/check', { query: { name: 'Unique Pack', id: String(id) } })).code).toBe(0);
+    expect((await get('/api/v1/battery/product/check', { query: { name: 'Free Pack' } })).code).toBe(0);
   });
 
   it('filters by type: a primary covers the products of its secondary types', async () => {
     await addProduct('Other Pack', other);
-    const byPrimary = await get<BatteryProductPage>('/api/v1/battery/products', { batteryTypeId: String(primary), size: '100' });
+    const byPrimary = await get<BatteryProductPage>('/api/v1/battery/products', { query: { batteryTypeId: String(primary), size: '100' } });
     expect(byPrimary.data.infos.length).toBeGreaterThan(0);
     expect(byPrimary.data.infos.every((p) => p.batteryType.parentId === primary)).toBe(true);
-    const bySecondary = await get<BatteryProductPage>('/api/v1/battery/products', { batteryTypeId: String(other) });
+    const bySecondary = await get<BatteryProductPage>('/api/v1/battery/products', { query: { batteryTypeId: String(other) } });
     expect(bySecondary.data.infos.map((p) => p.name)).toEqual(['Other Pack']);
-    expect((await get('/api/v1/battery/products', { size: '101' })).code).toBe(Code.VALIDATION);
+    expect((await get('/api/v1/battery/products', { query: { size: '101' } })).code).toBe(Code.VALIDATION);
   });
 
   it('updates a product, refusing another product’s name (4007) and an unknown product (404)', async () => {
     const id = await addProduct('Edit Me', secondary);
     const fields = { name: 'Edited', manufacturer: 'Ampere', model: 'E-2', batteryTypeId: other, remark: '' };
     expect((await post(`/api/v1/battery/products/${id}`, fields)).code).toBe(0);
-    const page = await get<BatteryProductPage>('/api/v1/battery/products', { keyword: 'Edited' });
+    const page = await get<BatteryProductPage>('/api/v1/battery/products', { query: { keyword: 'Edited' } });
     expect(page.data.infos[0]).toMatchObject({
       name: 'Edited',
       manufacturer: 'Ampere',
@@ -358,7 +354,7 @@ describe('battery images', () => {
     const fields = imageFields(bytes, typeA, productA, { md5: md5(binImage()) });
     expect(refusedField(await save(fields, bytes), 'md5')).toBe('does not match the MD5 of the uploaded file');
     expect(storedFiles().sort()).toEqual(before);
-    expect((await get<BatteryFirmwarePage>('/api/v1/firmware/battery/list', { keyword: fields.name ?? '' })).data.total).toBe(0);
+    expect((await get<BatteryFirmwarePage>('/api/v1/firmware/battery/list', { query: { keyword: fields.name ?? '' } })).data.total).toBe(0);
   });
 
   it('applies the main library’s file checks (type by name and by content, missing file)', async () => {
@@ -374,7 +370,9 @@ describe('battery images', () => {
     expect((await save(imageFields(bytes, typeA, productA, { name: image.name }), bytes)).code).toBe(Code.FIRMWARE_NAME_DUPLICATE);
     expect((await save(imageFields(bytes, typeB, productB, { swVersion: '3.1.0' }), bytes)).code).toBe(Code.FIRMWARE_VERSION_DUPLICATE);
     // The live check of the main library speaks for battery versions too.
-    expect((await get('/api/v1/firmware/check', { swVersion: '3.1.0', type: 'battery' })).code).toBe(Code.FIRMWARE_VERSION_DUPLICATE);
+    expect((await get('/api/v1/firmware/check', { query: { swVersion: '3.1.0', type: 'battery' } })).code).toBe(
+      Code.FIRMWARE_VERSION_DUPLICATE,
+    );
 
     const gatewayBytes = binImage();
     const { payload, contentType } = multipartBody(
@@ -445,14 +443,14 @@ describe('battery images', () => {
   it('lists battery images with type, product, keyword and state filters; the main list keeps gateway and inverter only', async () => {
     const bytes = binImage();
     const second = (await save(imageFields(bytes, typeA, productA), bytes)).data;
-    const list = (query: Record<string, string>) => get<BatteryFirmwarePage>('/api/v1/firmware/battery/list', query);
+    const list = (query: Record<string, string>) => get<BatteryFirmwarePage>('/api/v1/firmware/battery/list', { query });
     expect((await list({ batteryTypeId: String(primary) })).data.infos.map((r) => r.id)).toEqual([second.id, image.id]);
     expect((await list({ batteryTypeId: String(typeA) })).data.infos.map((r) => r.id)).toEqual([second.id]);
     expect((await list({ batteryProductId: String(productB) })).data.infos.map((r) => r.id)).toEqual([image.id]);
     expect((await list({ keyword: 'pack b bms' })).data.infos.map((r) => r.id)).toEqual([image.id]);
     expect((await list({ enabled: 'true' })).data.total).toBe(0);
 
-    const main = await get<FirmwarePage>('/api/v1/firmware/page', { size: '100' });
+    const main = await get<FirmwarePage>('/api/v1/firmware/page', { query: { size: '100' } });
     expect(main.data.infos.some((r) => r.type === 'battery')).toBe(false);
     // A battery image is not edited through the main library's form.
     const viaMain = await post<FirmwareRow>(`/api/v1/firmware/${image.id}`, {
@@ -528,7 +526,7 @@ describe('battery images', () => {
   });
 
   it('does not answer for gateway or inverter records through the battery calls (404)', async () => {
-    const main = await get<FirmwarePage>('/api/v1/firmware/page', { size: '1' });
+    const main = await get<FirmwarePage>('/api/v1/firmware/page', { query: { size: '1' } });
     const gatewayId = main.data.infos[0]?.id;
     expect(gatewayId).toBeDefined();
     expect((await get(`/api/v1/firmware/battery/${gatewayId}`)).code).toBe(Code.NOT_FOUND);
@@ -540,21 +538,21 @@ describe('battery images', () => {
     const bytes = binImage();
     for (const token of [companyAdmin, guest]) {
       const answers = await Promise.all([
-        get('/api/v1/firmware/battery/list', undefined, token),
-        get(`/api/v1/firmware/battery/${image.id}`, undefined, token),
+        get('/api/v1/firmware/battery/list', token),
+        get(`/api/v1/firmware/battery/${image.id}`, token),
         post(`/api/v1/battery/${image.id}`, { name: 'Hijack' }, token),
         post(`/api/v1/firmware/battery/${image.id}`, { name: 'Hijack' }, token),
         post(`/api/v1/firmware/battery/${image.id}/enable`, { enabled: true }, token),
         post(`/api/v1/firmware/battery/${image.id}/delete`, undefined, token),
-        get(`/api/v1/firmware/battery/${image.id}/file`, undefined, token),
-        get('/api/v1/firmware/batteryType', undefined, token),
-        get('/api/v1/firmware/batteryType/check', { name: 'X' }, token),
+        get(`/api/v1/firmware/battery/${image.id}/file`, token),
+        get('/api/v1/firmware/batteryType', token),
+        get('/api/v1/firmware/batteryType/check', { query: { name: 'X' }, token }),
         post('/api/v1/firmware/batteryType/add', { name: 'Intruder' }, token),
         post(`/api/v1/firmware/batteryType/${typeA}/edit`, { name: 'Intruder' }, token),
         post(`/api/v1/firmware/batteryType/${typeA}/move`, { parentId: primary }, token),
         post(`/api/v1/firmware/batteryType/${typeB}/delete`, undefined, token),
-        get('/api/v1/battery/products', undefined, token),
-        get('/api/v1/battery/product/check', { name: 'X' }, token),
+        get('/api/v1/battery/products', token),
+        get('/api/v1/battery/product/check', { query: { name: 'X' }, token }),
         post('/api/v1/battery/product', { name: 'Intruder', manufacturer: 'X', model: 'X', batteryTypeId: typeA }, token),
         post(`/api/v1/battery/products/${productA}`, { name: 'Intruder', manufacturer: 'X', model: 'X', batteryTypeId: typeA }, token),
         post(`/api/v1/battery/products/${productA}/delete`, undefined, token),

@@ -7,6 +7,7 @@ import type { FirmwarePage, FirmwarePublicKey, FirmwareRow } from '@sunward/cont
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.js';
+import { signedInCast } from '../../test/api.js';
 import { call, multipartBody, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -20,12 +21,7 @@ let counter = 0;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sunward-firmware-'));
   server = await startTestServer({ DATA_DIR: dataDir });
-  admin = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
-  const companyId = await server.createCompany('Firmware Test Company');
-  const ca = await server.createUser('company_admin', undefined, { companyId });
-  companyAdmin = (await signIn(server.app, ca.account, ca.password)).access_token;
-  const g = await server.createUser('guest');
-  guest = (await signIn(server.app, g.account, g.password)).access_token;
+  ({ admin, companyAdmin, guest } = await signedInCast(server, 'Firmware Test Company'));
 });
 afterAll(async () => {
   await server?.close();

@@ -13,6 +13,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema.js';
+import { apiClient, signedInCast } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -23,24 +24,19 @@ let guest: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  admin = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
-  const companyId = await server.createCompany('Notice Test Company');
-  const ca = await server.createUser('company_admin', undefined, { companyId });
-  companyAdmin = (await signIn(server.app, ca.account, ca.password)).access_token;
-  const g = await server.createUser('guest');
-  guest = (await signIn(server.app, g.account, g.password)).access_token;
+  ({ admin, companyAdmin, guest } = await signedInCast(server, 'Notice Test Company'));
 });
+const { get, post } = apiClient(
+  () => server.app,
+  () => admin,
+);
+
 afterAll(async () => {
   await server?.close();
 });
 
 const HOUR = 3_600_000;
 const at = (offsetHours: number) => new Date(Date.now() + offsetHours * HOUR).toISOString();
-
-const post = async <T>(path: string, json: unknown, token = admin, headers: Record<string, string> = {}) =>
-  (await call<T>(server.app, 'POST', path, { token, json, headers })).body;
-const get = async <T>(path: string, token = admin, query?: Record<string, string>, headers: Record<string, string> = {}) =>
-  (await call<T>(server.app, 'GET', path, { token, query, headers })).body;
 
 /** A maintenance notice whose window holds now: started an hour ago, effective in an hour, ending in three. */
 function fields(overrides: Partial<NoticeFields> = {}): NoticeFields {
@@ -71,12 +67,11 @@ async function create(overrides: Partial<NoticeFields> = {}): Promise<NoticeRow>
 
 const setStatus = (id: number, status: number, token = admin) => post<NoticeRow>(`/api/v1/ss/notices/${id}/status`, { status }, token);
 const view = (query: Record<string, string> = {}, token = guest, language = 'en') =>
-  get<NoticeView | null>(
-    '/api/v1/ss/notices/view',
+  get<NoticeView | null>('/api/v1/ss/notices/view', {
     token,
-    { date: formatViewDate(Date.now()), scope: '0', ...query },
-    { 'accept-language': language },
-  );
+    query: { date: formatViewDate(Date.now()), scope: '0', ...query },
+    headers: { 'accept-language': language },
+  });
 
 /** Expects a code-4 refusal naming `field`; answers its message. */
 function refusedField(answer: { code: number; data: unknown }, field: string): string {
@@ -106,8 +101,11 @@ describe('notice rules', () => {
     const before = (await get<NoticePage>('/api/v1/ss/notices')).data.total;
     const same = await post('/api/v1/ss/notices', fields({ startTime: at(1), endTime: at(1), effectiveTime: at(1) }));
     expect(refusedField(same, 'endTime')).toBe('the end time must be after the start time');
-    const german = await post('/api/v1/ss/notices', fields({ startTime: at(2), endTime: at(1), effectiveTime: at(2) }), admin, {
-      'accept-language': 'de',
+    const german = await post('/api/v1/ss/notices', fields({ startTime: at(2), endTime: at(1), effectiveTime: at(2) }), {
+      token: admin,
+      headers: {
+        'accept-language': 'de',
+      },
     });
     expect(refusedField(german, 'endTime')).toBe('die Endzeit muss nach der Startzeit liegen');
     expect((await get<NoticePage>('/api/v1/ss/notices')).data.total).toBe(before);
@@ -165,10 +163,10 @@ describe('notice rules', () => {
   it('lists newest first with status and type filters', async () => {
     const a = await create({ type: 3 });
     await setStatus(a.id, NoticeStatus.INVALID);
-    const invalid = (await get<NoticePage>('/api/v1/ss/notices', admin, { status: '2', type: '3' })).data;
+    const invalid = (await get<NoticePage>('/api/v1/ss/notices', { token: admin, query: { status: '2', type: '3' } })).data;
     expect(invalid.infos.map((n) => n.id)).toContain(a.id);
     expect(invalid.infos.every((n) => n.status === 2 && n.type === 3)).toBe(true);
-    const all = (await get<NoticePage>('/api/v1/ss/notices', admin, { size: '100' })).data;
+    const all = (await get<NoticePage>('/api/v1/ss/notices', { token: admin, query: { size: '100' } })).data;
     expect(all.infos[0]?.id).toBe(Math.max(...all.infos.map((n) => n.id)));
   });
 });
@@ -181,10 +179,10 @@ describe('the notification centre', () => {
     const row = await create();
     expect((await setStatus(row.id, NoticeStatus.PUBLISHING)).code).toBe(0);
     type Page = { infos: { type: number; title: string; content: string }[] };
-    const english = (await get<Page>('/api/v1/messages', guest, { type: '1' })).data.infos[0];
+    const english = (await get<Page>('/api/v1/messages', { token: guest, query: { type: '1' } })).data.infos[0];
     expect(english?.title).toMatch(/^System .* notice$/);
     expect(english?.content).not.toMatch(/\{(time|type|duration|suggest)\}/);
-    const zh = (await get<Page>('/api/v1/messages', chineseToken, { type: '1' })).data.infos[0];
+    const zh = (await get<Page>('/api/v1/messages', { token: chineseToken, query: { type: '1' } })).data.infos[0];
     expect(zh?.title).toMatch(/^系统.*公告$/);
     expect((await get<number>('/api/v1/message/count', chineseToken)).data).toBeGreaterThan(0);
     await setStatus(row.id, NoticeStatus.INVALID);

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Code } from '@sunward/contracts/codes';
 import type { VersionNotes, VersionPage, VersionRow } from '@sunward/contracts/versions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, signIn } from '../../test/client.js';
+import { apiClient, signedInCast } from '../../test/api.js';
+import { call } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 
 let server: TestServer;
@@ -12,21 +13,16 @@ let guest: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  admin = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
-  const companyId = await server.createCompany('Version Test Company');
-  const ca = await server.createUser('company_admin', undefined, { companyId });
-  companyAdmin = (await signIn(server.app, ca.account, ca.password)).access_token;
-  const g = await server.createUser('guest');
-  guest = (await signIn(server.app, g.account, g.password)).access_token;
+  ({ admin, companyAdmin, guest } = await signedInCast(server, 'Version Test Company'));
 });
+const { get, post } = apiClient(
+  () => server.app,
+  () => admin,
+);
+
 afterAll(async () => {
   await server?.close();
 });
-
-const post = async <T>(path: string, json: unknown, token = admin, headers: Record<string, string> = {}) =>
-  (await call<T>(server.app, 'POST', path, { token, json, headers })).body;
-const get = async <T>(path: string, token = admin, query?: Record<string, string>, headers: Record<string, string> = {}) =>
-  (await call<T>(server.app, 'GET', path, { token, query, headers })).body;
 
 const publish = (version: string, token = admin, more: Record<string, unknown> = {}) =>
   post<VersionRow>(
@@ -59,7 +55,7 @@ describe('version numbers', () => {
   });
 
   it('compares numbers part by part: 1.10.0 is above 1.9.0', async () => {
-    expect((await get('/api/v1/version/check', admin, { version: '1.10.0' })).code).toBe(0);
+    expect((await get('/api/v1/version/check', { token: admin, query: { version: '1.10.0' } })).code).toBe(0);
     expect((await publish('1.10.0')).code).toBe(0);
     expect(await latest()).toBe('1.10.0');
   });
@@ -70,18 +66,25 @@ describe('version numbers', () => {
     const lower = await publish('1.9.5');
     expect(lower.code).toBe(Code.SYSTEM_VERSION_NOT_HIGHER);
     expect(lower.message).toBe('The new version must be higher than the latest version 1.10.0.');
-    const chinese = await post('/api/v1/version', { version: '1.2', zhContent: '<p>x</p>', enContent: '<p>x</p>' }, admin, {
-      'accept-language': 'zh-CN',
-    });
+    const chinese = await post(
+      '/api/v1/version',
+      { version: '1.2', zhContent: '<p>x</p>', enContent: '<p>x</p>' },
+      {
+        token: admin,
+        headers: {
+          'accept-language': 'zh-CN',
+        },
+      },
+    );
     expect(chinese.message).toBe('新版本号必须高于最新版本 1.10.0。');
-    expect((await get('/api/v1/version/check', admin, { version: '1.10.0' })).code).toBe(Code.SYSTEM_VERSION_EXISTS);
-    expect((await get('/api/v1/version/check', admin, { version: '1.3' })).code).toBe(Code.SYSTEM_VERSION_NOT_HIGHER);
+    expect((await get('/api/v1/version/check', { token: admin, query: { version: '1.10.0' } })).code).toBe(Code.SYSTEM_VERSION_EXISTS);
+    expect((await get('/api/v1/version/check', { token: admin, query: { version: '1.3' } })).code).toBe(Code.SYSTEM_VERSION_NOT_HIGHER);
     expect((await get<VersionPage>('/api/v1/versions')).data.total).toBe(2);
   });
 
   it('refuses numbers that are not digits and dots', async () => {
     for (const version of ['v2', '2..0', '2.0-beta', '', '1.2.3.4.5']) refusedField(await publish(version), 'version');
-    refusedField(await get('/api/v1/version/check', admin, { version: 'abc' }), 'version');
+    refusedField(await get('/api/v1/version/check', { token: admin, query: { version: 'abc' } }), 'version');
   });
 });
 
@@ -128,18 +131,22 @@ describe('rich text', () => {
 
 describe('what users read', () => {
   it('gives the history of one version in Chinese for cn and in English for the other languages', async () => {
-    const zh = await get<VersionNotes>('/api/v1/version', guest, { lan: 'zh', version: '1.10.0' });
+    const zh = await get<VersionNotes>('/api/v1/version', { token: guest, query: { lan: 'zh', version: '1.10.0' } });
     expect(zh.data).toMatchObject({ version: '1.10.0', content: '<p>修正</p>', lan: 'zh' });
-    const en = await get<VersionNotes>('/api/v1/version', guest, { lan: 'en', version: '1.10.0' });
+    const en = await get<VersionNotes>('/api/v1/version', { token: guest, query: { lan: 'en', version: '1.10.0' } });
     expect(en.data.content).toBe('<p>Fixed</p>');
-    const de = await get<VersionNotes>('/api/v1/version', guest, { version: '1.10.0' }, { 'accept-language': 'de' });
+    const de = await get<VersionNotes>('/api/v1/version', {
+      token: guest,
+      query: { version: '1.10.0' },
+      headers: { 'accept-language': 'de' },
+    });
     expect(de.data).toMatchObject({ content: '<p>Fixed</p>', lan: 'en' });
     expect((await get<VersionNotes>('/api/v1/version', guest)).data.version).toBe('2.0');
-    expect((await get('/api/v1/version', guest, { version: '7.7.7' })).code).toBe(Code.NOT_FOUND);
+    expect((await get('/api/v1/version', { token: guest, query: { version: '7.7.7' } })).code).toBe(Code.NOT_FOUND);
   });
 
   it('lists the timeline newest number first', async () => {
-    const timeline = await get<VersionNotes[]>('/api/v1/version/timeline', companyAdmin, { lan: 'en' });
+    const timeline = await get<VersionNotes[]>('/api/v1/version/timeline', { token: companyAdmin, query: { lan: 'en' } });
     expect(timeline.data.map((v) => v.version)).toEqual(['2.0', '1.10.0', '1.9.0']);
     expect(timeline.data[0]?.publisher).toBe(ADMIN.account);
   });
@@ -161,7 +168,7 @@ describe('access', () => {
       expect((await get('/api/v1/versions', token)).code).toBe(Code.NO_PERMISSION);
       expect((await get(`/api/v1/version/${id}`, token)).code).toBe(Code.NO_PERMISSION);
       expect((await get(`/api/v1/version/${id}/delete`, token)).code).toBe(Code.NO_PERMISSION);
-      expect((await get('/api/v1/version/check', token, { version: '50.0' })).code).toBe(Code.NO_PERMISSION);
+      expect((await get('/api/v1/version/check', { token, query: { version: '50.0' } })).code).toBe(Code.NO_PERMISSION);
     }
     expect(await latest()).toBe('1.10.0');
     expect((await call(server.app, 'GET', '/api/v1/version/latest')).status).toBe(401);
