@@ -1,7 +1,13 @@
-import { DEFAULT_PERSONALIZED, type Personalized } from '@sunward/contracts/account';
+import { DEFAULT_PERSONALIZED, type Personalized, PersonalizedSchema } from '@sunward/contracts/account';
 import { useQuery } from '@tanstack/react-query';
-import { accountKeys, fetchPersonalized } from '../features/account/api';
+import { apiRequest } from './api-client';
 import { StorageKey } from './storage';
+
+/** The query the personalized settings live in (personal settings writes its saved answer here). */
+export const PERSONALIZED_KEY = ['account', 'personalized'] as const;
+
+/** GET /api/v1/user/personalized. */
+export const fetchPersonalized = () => apiRequest('/api/v1/user/personalized', { schema: PersonalizedSchema });
 
 /**
  * The signed-in user's personalized settings (GET /api/v1/user/personalized), applied across the console:
@@ -10,7 +16,7 @@ import { StorageKey } from './storage';
  * Until the answer arrives, the look kept in local storage (spec 01 §3 "styleType") avoids a flash.
  */
 export function usePersonalized(): Personalized & { loaded: boolean } {
-  const query = useQuery({ queryKey: accountKeys.personalized, queryFn: fetchPersonalized, staleTime: Number.POSITIVE_INFINITY });
+  const query = useQuery({ queryKey: PERSONALIZED_KEY, queryFn: fetchPersonalized, staleTime: Number.POSITIVE_INFINITY });
   if (query.data) return { ...query.data, loaded: true };
   // A failed load leaves the defaults: the console works, as it did before the user chose anything.
   return { ...DEFAULT_PERSONALIZED, styleType: storedStyleType(), loaded: query.isError };

@@ -11,7 +11,6 @@ import {
   lastDays,
   latestToday,
   monthsOf,
-  parseSse,
   quickOf,
   quickRange,
 } from './plant-format';
@@ -78,14 +77,6 @@ describe('energy flow lines', () => {
     expect(flowSeconds(0, 10)).toBe(3);
     expect(flowSeconds(10_000, 10)).toBe(0.6);
     expect(flowSeconds(5000, 10)).toBe(1.8);
-  });
-});
-
-describe('live events', () => {
-  it('parses complete events and keeps the unfinished rest', () => {
-    const { messages, rest } = parseSse('retry: 3000\n\nevent: device\ndata: {"plantId":3}\n\n: keep-alive\n\nevent: plant\ndata: {"pl');
-    expect(messages).toEqual([{ event: 'device', data: '{"plantId":3}' }]);
-    expect(rest).toBe('event: plant\ndata: {"pl');
   });
 });
 

@@ -136,31 +136,3 @@ export function flowSeconds(powerW: number | null, capacityKwp: number): number 
   const share = capacityKwp > 0 && powerW !== null ? Math.min(1, Math.abs(powerW) / (capacityKwp * 1000)) : 0;
   return Math.round((3 - share * 2.4) * 10) / 10;
 }
-
-/** One Server-Sent Event as the live endpoint sends it. */
-export interface SseMessage {
-  event: string;
-  data: string;
-}
-
-/** Splits a text stream into complete events; returns them and the unfinished rest for the next chunk. */
-export function parseSse(buffer: string): { messages: SseMessage[]; rest: string } {
-  const normalized = buffer.replace(/\r\n/g, '\n');
-  const blocks = normalized.split('\n\n');
-  const rest = blocks.pop() ?? '';
-  const messages: SseMessage[] = [];
-  for (const block of blocks) {
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line.startsWith(':') || line === '') continue;
-      const colon = line.indexOf(':');
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'event') event = value;
-      else if (field === 'data') data.push(value);
-    }
-    if (data.length > 0) messages.push({ event, data: data.join('\n') });
-  }
-  return { messages, rest };
-}

@@ -14,6 +14,7 @@ import {
 import { Code } from '@sunward/contracts/codes';
 import { z } from 'zod';
 import { ApiCallError, apiRequest, authorizedFetch, fieldErrors, readEnvelope } from '../../lib/api-client';
+import { fetchPersonalized, PERSONALIZED_KEY } from '../../lib/personalized';
 
 /** Refusals the account screens show beside the field or in the form, not as a toast. */
 const HANDLED = [
@@ -33,7 +34,7 @@ const HANDLED = [
 
 export const accountKeys = {
   info: ['account', 'info'] as const,
-  personalized: ['account', 'personalized'] as const,
+  personalized: PERSONALIZED_KEY,
   policy: ['account', 'policy'] as const,
 };
 
@@ -70,7 +71,8 @@ export const updateProfile = (userId: number, body: ProfileUpdate) =>
 export const changePassword = (userId: number, body: { oldPassword: string; password: string }) =>
   apiRequest(`/api/v1/user/${userId}/pwd`, { method: 'POST', json: body, schema: PasswordChangedSchema, tolerate: HANDLED });
 
-export const fetchPersonalized = () => apiRequest('/api/v1/user/personalized', { schema: PersonalizedSchema });
+/** GET /api/v1/user/personalized, shared with every page through lib/personalized. */
+export { fetchPersonalized };
 
 export const savePersonalized = (changes: Partial<Personalized>) =>
   apiRequest('/api/v1/user/personalized', { method: 'POST', json: changes, schema: PersonalizedSchema, tolerate: HANDLED });

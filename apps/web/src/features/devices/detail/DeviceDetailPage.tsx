@@ -13,9 +13,9 @@ import { useSession } from '../../../app/session';
 import { ApiCallError } from '../../../lib/api-client';
 import { exactTime, relativeTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
+import { usePlantLiveEvents } from '../../../lib/live-push';
 import { plantToday } from '../../../lib/plant-format';
 import { StatusTag } from '../../plants/list/components/PlantTable';
-import { useLiveEvents } from '../../plants/overview/hooks/useLiveEvents';
 import { dayQuery, deviceKeys, FRESH_MS, fetchDeviceDetail, fetchPvIv, fetchRealtime } from '../api';
 import { detailPathOf, inverterTypeName, isDeviceKind, listPathOf } from '../device-format';
 import { DeviceCharts } from './DeviceCharts';
@@ -79,7 +79,7 @@ export function DeviceDetailPage() {
   }
 
   const device = detail.data?.device;
-  useLiveEvents(device?.plantId ?? Number.NaN, device?.plantId != null, () => {
+  usePlantLiveEvents(device?.plantId ?? Number.NaN, device?.plantId != null, () => {
     void queryClient.invalidateQueries({ queryKey: deviceKeys.detail(kind ?? 'inverter', sn) });
     void queryClient.invalidateQueries({ queryKey: deviceKeys.realtime(kind ?? 'inverter', sn) });
     void queryClient.invalidateQueries({ queryKey: deviceKeys.pvIv(sn) });

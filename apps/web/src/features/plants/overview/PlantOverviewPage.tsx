@@ -16,6 +16,7 @@ import { useSession } from '../../../app/session';
 import { ApiCallError } from '../../../lib/api-client';
 import { exactTime, relativeTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
+import { usePlantLiveEvents } from '../../../lib/live-push';
 import { plantToday } from '../../../lib/plant-format';
 import { StatusTag } from '../list/components/PlantTable';
 import {
@@ -38,7 +39,6 @@ import { PerformanceCard } from './components/PerformanceCard';
 import { PowerChartCard } from './components/PowerChartCard';
 import { SplitCard } from './components/SplitCard';
 import { WeatherCard } from './components/WeatherCard';
-import { useLiveEvents } from './hooks/useLiveEvents';
 import { usePageVisible } from './hooks/usePageVisible';
 
 /** Fallback when no push arrives (a proxy dropping the stream): realtime and flow every minute. */
@@ -113,7 +113,7 @@ export function PlantOverviewPage() {
       }, wait);
   }, [id, queryClient]);
   useEffect(() => () => clearTimeout(trailing.current), []);
-  useLiveEvents(id, visible && ready, refreshLive);
+  usePlantLiveEvents(id, visible && ready, refreshLive);
 
   if (!validId || (detail.error instanceof ApiCallError && detail.error.code === Code.PLANT_NOT_FOUND)) {
     return (
