@@ -1,4 +1,5 @@
-import { Alert, App as AntApp, ConfigProvider, Layout, theme } from 'antd';
+import { DEFAULT_THEME_COLOR } from '@sunward/contracts/limits';
+import { Alert, App as AntApp, ConfigProvider, Layout } from 'antd';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
@@ -7,6 +8,7 @@ import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { NoticeDialog } from '../features/notices/NoticeDialog';
 import { UpdateDialog } from '../features/versions/UpdateDialog';
 import { chooseHomePage, rememberStyleType, usePersonalized } from '../lib/personalized';
+import { consoleTheme, linkColour } from '../theme/tokens';
 import { ApiUiBridge } from './ApiUiBridge';
 import { AppFooter } from './AppFooter';
 import { LoadingOverlay } from './NavigationProgress';
@@ -77,33 +79,22 @@ function KeepAliveContent() {
   );
 }
 
-/**
- * The light look with text that meets WCAG AA contrast on white (axe in the browser tests): antd's
- * secondary and tertiary text (45 % black, 3.4:1) and error red (#ff4d4f, 3.3:1) fall short.
- */
-const LIGHT_THEME = {
-  token: { colorTextSecondary: 'rgba(0, 0, 0, 0.65)', colorTextTertiary: 'rgba(0, 0, 0, 0.6)', colorError: '#cf1322' },
-};
-
-/** The dark look (personal settings): antd's dark algorithm over the company's colour, and dark shell chrome. */
-const DARK_THEME = {
-  algorithm: theme.darkAlgorithm,
-  components: { Layout: { headerBg: '#141414', siderBg: '#141414', bodyBg: '#000' } },
-};
-
 export function AppShell() {
   const { t } = useTranslation();
   const { permissions, permissionsError, user } = useSession();
   const [collapsed, setCollapsed] = useState(false);
   const { pathname } = useLocation();
   const { styleType } = usePersonalized();
+  const brand = user?.company?.themeColor ?? DEFAULT_THEME_COLOR;
   useEffect(() => {
     rememberStyleType(styleType);
     document.documentElement.dataset.theme = styleType;
+    document.documentElement.style.setProperty('--sw-link', linkColour(brand, styleType));
     return () => {
       delete document.documentElement.dataset.theme;
+      document.documentElement.style.removeProperty('--sw-link');
     };
-  }, [styleType]);
+  }, [styleType, brand]);
 
   if (permissionsError) {
     return (
@@ -117,7 +108,7 @@ export function AppShell() {
   if (user?.twoFactorSetupRequired && pathname !== '/edit') return <Navigate to="/edit?tab=security" replace />;
 
   return (
-    <ConfigProvider theme={styleType === 'dark' ? DARK_THEME : LIGHT_THEME}>
+    <ConfigProvider theme={consoleTheme(brand, styleType)}>
       <AntApp>
         <ApiUiBridge />
         <NoticeDialog />

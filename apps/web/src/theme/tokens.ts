@@ -69,6 +69,7 @@ export function consoleTheme(brand: string, look: Look): ThemeConfig {
   const selectedBg = look === 'light' ? mix(brand, '#ffffff', 0.9) : mix(brand, card, 0.75);
   const selected = readableOn(text, selectedBg);
   // The group holding the selected page writes its title in the same colour, on the card.
+  const links = { colorLink: text, colorLinkHover: text, colorLinkActive: text };
   // The selected tab writes in the brand colour: the readable one (white on it is for buttons, not for text).
   const tabs = { itemSelectedColor: text, itemHoverColor: text, itemActiveColor: text, inkBarColor: text };
   const menu = { itemSelectedBg: selectedBg, itemSelectedColor: selected, subMenuItemSelectedColor: text, activeBarBorderWidth: 0 };
@@ -120,6 +121,9 @@ export function consoleTheme(brand: string, look: Look): ThemeConfig {
       },
       Menu: { ...menu, darkItemSelectedBg: selectedBg, darkItemSelectedColor: menu.itemSelectedColor },
       Tabs: tabs,
+      // The dark algorithm turns the colorLink seed into a darker shade (#ce4f68, 4.3:1): set it where links are drawn.
+      Button: links,
+      Typography: links,
     },
   };
 }

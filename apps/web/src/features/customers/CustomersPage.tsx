@@ -73,6 +73,7 @@ export function CustomersPage({ route }: PageProps) {
         <PageTitle route={route} />
         <Space wrap>
           <TreeSelect
+            aria-label={t('customers.allTypes')}
             allowClear
             placeholder={t('customers.allTypes')}
             treeData={types}

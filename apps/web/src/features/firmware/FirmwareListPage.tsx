@@ -252,6 +252,7 @@ export function FirmwareListPage({ route }: PageProps) {
               data-testid="firmware-search"
             />
             <Select
+              aria-label={t('firmware.filterType')}
               allowClear
               placeholder={t('firmware.filterType')}
               style={{ width: 150 }}
@@ -263,6 +264,7 @@ export function FirmwareListPage({ route }: PageProps) {
               ]}
             />
             <Select
+              aria-label={t('firmware.filterEnabled')}
               allowClear
               placeholder={t('firmware.filterEnabled')}
               style={{ width: 150 }}

@@ -187,6 +187,7 @@ export function NoticeListPage({ route }: PageProps) {
         </Space>
         <Space wrap>
           <Select
+            aria-label={t('notices.colStatus')}
             allowClear
             style={{ width: 160 }}
             placeholder={t('notices.colStatus')}
@@ -198,6 +199,7 @@ export function NoticeListPage({ route }: PageProps) {
             options={NOTICE_STATUSES.map((v) => ({ value: v, label: t(statusKey(v)) }))}
           />
           <Select
+            aria-label={t('notices.fieldType')}
             allowClear
             style={{ width: 160 }}
             placeholder={t('notices.fieldType')}

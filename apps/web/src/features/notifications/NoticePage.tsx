@@ -176,6 +176,7 @@ export function NoticePage({ route }: PageProps) {
         <div className="sw-notice-toolbar">
           <Space wrap>
             <Select
+              aria-label={t('notifications.filterType')}
               allowClear
               placeholder={t('notifications.filterType')}
               style={{ width: 190 }}
@@ -188,6 +189,7 @@ export function NoticePage({ route }: PageProps) {
               data-testid="notice-type"
             />
             <Select
+              aria-label={t('notifications.filterState')}
               allowClear
               placeholder={t('notifications.filterState')}
               style={{ width: 140 }}

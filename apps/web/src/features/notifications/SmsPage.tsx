@@ -108,12 +108,18 @@ export function SmsPage({ route }: PageProps) {
         <Form layout="vertical" onFinish={() => send.mutate()} requiredMark={false} style={{ maxWidth: 640 }}>
           <Form.Item
             label={t('notifications.smsPhones')}
+            htmlFor="sms-phones"
             validateStatus={errors.phones ? 'error' : undefined}
             help={errors.phones ?? t('notifications.smsPhonesHint')}
           >
             <Input.TextArea id="sms-phones" rows={2} value={phones} onChange={(e) => setPhones(e.target.value)} />
           </Form.Item>
-          <Form.Item label={t('notifications.smsContent')} validateStatus={errors.content ? 'error' : undefined} help={errors.content}>
+          <Form.Item
+            label={t('notifications.smsContent')}
+            htmlFor="sms-content"
+            validateStatus={errors.content ? 'error' : undefined}
+            help={errors.content}
+          >
             <Input.TextArea
               id="sms-content"
               rows={3}
@@ -148,6 +154,7 @@ export function SmsPage({ route }: PageProps) {
               }}
             />
             <Select
+              aria-label={t('notifications.smsColStatus')}
               allowClear
               placeholder={t('notifications.smsColStatus')}
               style={{ width: 170 }}

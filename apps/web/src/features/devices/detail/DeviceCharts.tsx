@@ -149,6 +149,7 @@ export function DeviceCharts({ kind, detail, today, locale }: Props) {
       {period.tab === 'day' && (
         <Space direction="vertical" style={{ width: '100%', marginBottom: 8 }}>
           <Select
+            aria-label={t('devices.pickPoints')}
             mode="multiple"
             value={points}
             onChange={onPick}

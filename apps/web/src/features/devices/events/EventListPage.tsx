@@ -222,6 +222,7 @@ export function EventListPage({ route }: PageProps) {
             mode="multiple"
             allowClear
             placeholder={t('eventList.levelPlaceholder')}
+            aria-label={t('eventList.levelPlaceholder')}
             style={{ minWidth: 180 }}
             value={levels}
             onChange={(value) => update({ level: value.length > 0 ? value.join(',') : undefined })}
@@ -229,6 +230,7 @@ export function EventListPage({ route }: PageProps) {
             data-testid="event-level"
           />
           <Select
+            aria-label={t('eventList.statusPlaceholder')}
             allowClear
             placeholder={t('eventList.statusPlaceholder')}
             style={{ width: 160 }}
@@ -250,6 +252,7 @@ export function EventListPage({ route }: PageProps) {
             data-testid="event-sn"
           />
           <Select
+            aria-label={t('eventList.plantPlaceholder')}
             allowClear
             showSearch={{ optionFilterProp: 'label' }}
             placeholder={t('eventList.plantPlaceholder')}

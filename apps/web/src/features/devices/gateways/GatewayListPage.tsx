@@ -424,6 +424,7 @@ export function GatewayListPage({ route }: PageProps) {
               data-testid="gateway-search"
             />
             <Select
+              aria-label={t('gateways.filterPlant')}
               allowClear
               showSearch={{ optionFilterProp: 'label' }}
               placeholder={t('gateways.filterPlant')}
@@ -433,6 +434,7 @@ export function GatewayListPage({ route }: PageProps) {
               options={(plants.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
             />
             <Select
+              aria-label={t('gateways.filterStatus')}
               allowClear
               placeholder={t('gateways.filterStatus')}
               style={{ width: 150 }}
@@ -444,6 +446,7 @@ export function GatewayListPage({ route }: PageProps) {
               ]}
             />
             <Select
+              aria-label={t('gateways.filterLock')}
               allowClear
               placeholder={t('gateways.filterLock')}
               style={{ width: 150 }}

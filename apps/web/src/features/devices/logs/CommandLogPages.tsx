@@ -103,6 +103,7 @@ function CommandLogPage({ route, ops, upgrades = false }: PageProps & { ops?: st
             <Select
               allowClear
               placeholder={t('upgrades.filterResult')}
+              aria-label={t('upgrades.filterResult')}
               style={{ width: 200 }}
               value={result}
               onChange={(value?: string) => update({ result: value })}

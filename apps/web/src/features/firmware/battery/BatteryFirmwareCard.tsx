@@ -247,6 +247,7 @@ export function BatteryFirmwareCard({
           style={{ width: 240 }}
         />
         <Select
+          aria-label={t('batteryFirmware.filterProduct')}
           allowClear
           placeholder={t('batteryFirmware.filterProduct')}
           style={{ width: 200 }}
@@ -259,6 +260,7 @@ export function BatteryFirmwareCard({
           data-testid="battery-firmware-product-filter"
         />
         <Select
+          aria-label={t('firmware.filterEnabled')}
           allowClear
           placeholder={t('firmware.filterEnabled')}
           style={{ width: 140 }}

@@ -127,7 +127,8 @@ export function PlantTable(props: Props) {
     },
     {
       key: 'specificYield',
-      width: 110,
+      // Wide enough for its header in two lines with the sorter (at 110 px it took three).
+      width: 170,
       title: t('plants.colSpecificYield'),
       align: 'right',
       ...sorted('specificYield'),
