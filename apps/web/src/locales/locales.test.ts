@@ -2,7 +2,7 @@ import { catalogueProblems, sameAsEnglishIn } from '@sunward/contracts/catalogue
 import { LANGUAGES, type Language } from '@sunward/contracts/languages';
 import { describe, expect, it } from 'vitest';
 import { DEVICE_TEXTS } from '../features/devices/texts';
-import { PLANT_TEXTS } from '../features/plants/texts';
+import { PLANT_TEXTS } from '../lib/texts/plants';
 import { cn } from './cn';
 import { cz } from './cz';
 import { de } from './de';

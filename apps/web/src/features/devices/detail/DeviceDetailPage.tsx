@@ -1,4 +1,4 @@
-import '../../plants/texts';
+import '../../../lib/texts/plants';
 import '../texts';
 import './device-detail.css';
 import { ArrowLeftOutlined } from '@ant-design/icons';

@@ -1,4 +1,4 @@
-import '../../plants/texts';
+import '../../../lib/texts/plants';
 import '../../plants/list/plant-list.css';
 import '../texts';
 import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icons';

@@ -1,6 +1,6 @@
 import './compare.css';
 // Registers the plant screens' texts before the first render (the registry is idempotent).
-import '../texts';
+import '../../../lib/texts/plants';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { addDays, type Compare, dayCount, RANGE_DAYS_MAX } from '@sunward/contracts/plant-energy';
 import { PLANT_LIMITS, PlantPageSchema } from '@sunward/contracts/plants';

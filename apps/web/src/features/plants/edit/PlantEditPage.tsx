@@ -1,4 +1,4 @@
-import '../texts';
+import '../../../lib/texts/plants';
 import { ArrowLeftOutlined, DashboardOutlined, LockOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Result, Skeleton, Space, Tabs, Typography } from 'antd';

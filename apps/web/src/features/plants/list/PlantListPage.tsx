@@ -1,6 +1,6 @@
 import './plant-list.css';
 // Registers the plant screens' texts before the first render (the registry is idempotent).
-import '../texts';
+import '../../../lib/texts/plants';
 import { DownloadOutlined, FilterOutlined, PlusOutlined, SwapOutlined, UploadOutlined } from '@ant-design/icons';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { PLANT_LIMITS, type PlantRow } from '@sunward/contracts/plants';

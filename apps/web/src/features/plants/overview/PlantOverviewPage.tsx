@@ -1,6 +1,6 @@
 import './overview.css';
 // Registers the plant screens' texts before the first render (the registry is idempotent).
-import '../texts';
+import '../../../lib/texts/plants';
 import { ArrowLeftOutlined, EditOutlined, EnvironmentOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import { PlantType } from '@sunward/contracts/device-status';

@@ -1,4 +1,4 @@
-import '../texts';
+import '../../../lib/texts/plants';
 import { ArrowLeftOutlined, ArrowRightOutlined, CheckOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import type { PlantCreate } from '@sunward/contracts/plants';

@@ -1,4 +1,4 @@
-import { defineTexts } from '../../../lib/feature-texts';
+import { defineTexts } from '../../feature-texts';
 
 /** Texts of the plant list screens (keys prefixed as the feature's brief says). */
 export const listTexts = defineTexts({

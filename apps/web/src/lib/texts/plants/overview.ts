@@ -1,4 +1,4 @@
-import { defineTexts } from '../../../lib/feature-texts';
+import { defineTexts } from '../../feature-texts';
 
 /** Texts of the plant overview and comparison screens (keys prefixed overview. and compare.). */
 export const overviewTexts = defineTexts({

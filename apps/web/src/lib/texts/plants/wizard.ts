@@ -1,4 +1,4 @@
-import { defineTexts } from '../../../lib/feature-texts';
+import { defineTexts } from '../../feature-texts';
 
 /** Texts of the plant creation wizard (`wizard.`) and the plant form pieces it shares with the edit page (`plantform.`). */
 export const wizardTexts = defineTexts({

@@ -1,4 +1,4 @@
-import { registerTexts } from '../../../lib/feature-texts';
+import { registerTexts } from '../../feature-texts';
 import { listTexts } from './list';
 import { overviewTexts } from './overview';
 import { wizardTexts } from './wizard';
