@@ -5,7 +5,7 @@
 //   node scripts/build.mjs            server + simulator + console
 //   node scripts/build.mjs --server   server + simulator only (npm start uses it when only those changed)
 import { spawnSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { root, serverBuildEntries } from './lib.mjs';
@@ -23,12 +23,17 @@ const externalDependencies = {
   },
 };
 
-async function bundle(outdir, entryPoints) {
-  rmSync(outdir, { recursive: true, force: true });
+/**
+ * Builds into a folder of its own and swaps it in with two renames, so a server starting from the old build
+ * (another `npm start` on this checkout) never finds it half-written or half-deleted.
+ */
+async function bundle(outdir, entryPoints, extra = () => undefined) {
+  const staging = `${outdir}.building-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints,
-    outdir,
+    outdir: staging,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -37,14 +42,20 @@ async function bundle(outdir, entryPoints) {
     logLevel: 'warning',
     plugins: [externalDependencies],
   });
+  extra(staging);
+  const old = `${outdir}.old-${process.pid}`;
+  if (existsSync(outdir)) renameSync(outdir, old);
+  renameSync(staging, outdir);
+  rmSync(old, { recursive: true, force: true });
 }
 
 const started = Date.now();
 const entries = serverBuildEntries();
-await bundle(join(root, 'apps/server/dist'), entries.server);
 // The bundle sits one folder below the server's root like src/ does, so paths relative to the code
 // (../../web/dist, ../../../package.json) resolve alike; the migrations travel beside it.
-cpSync(join(root, 'apps/server/src/db/migrations'), join(root, 'apps/server/dist/migrations'), { recursive: true });
+await bundle(join(root, 'apps/server/dist'), entries.server, (dir) =>
+  cpSync(join(root, 'apps/server/src/db/migrations'), join(dir, 'migrations'), { recursive: true }),
+);
 await bundle(join(root, 'apps/simulator/dist'), entries.simulator);
 console.log(`Built the server and the simulator (apps/*/dist) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
