@@ -2,6 +2,9 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
+/** Host names browsers treat as potentially trustworthy over plain HTTP. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /** Strict-Transport-Security for answers to https requests: half a year, as helmet's default. */
 export const HSTS = 'max-age=15552000; includeSubDomains';
 
@@ -37,7 +40,12 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
   });
   app.addHook('onSend', async (request, reply) => {
     // request.protocol is X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY), else the connection's own.
-    if (request.protocol !== 'https') return;
+    if (request.protocol !== 'https') {
+      // Browsers ignore Cross-Origin-Opener-Policy from an untrustworthy origin (plain HTTP by host name) and say so
+      // as a console error on every page; it stays where it applies (localhost and https).
+      if (!LOOPBACK_HOSTS.has(request.hostname)) reply.removeHeader('cross-origin-opener-policy');
+      return;
+    }
     const policy = reply.getHeader('content-security-policy');
     if (typeof policy === 'string' && !policy.includes('upgrade-insecure-requests'))
       reply.header('content-security-policy', `${policy};upgrade-insecure-requests`);
