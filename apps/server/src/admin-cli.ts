@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { AdminToolError, createAdministrator, type NewPassword, resetPassword, serverRunningOn } from './admin-accounts.js';
-import { ConfigError, loadConfig } from './config.js';
+import { AdminToolError, createAdministrator, type NewPassword, resetPassword } from './admin-accounts.js';
 import { openDatabase } from './db/client.js';
+import { failTool as fail, toolConfig } from './lib/tool-config.js';
 
 /**
  * npm run admin -- reset-password [--account A]   a new password for A (default ADMIN_ACCOUNT): generated and
@@ -10,11 +10,6 @@ import { openDatabase } from './db/client.js';
  * Uses the server's own settings (DATABASE_URL, or DATA_DIR's embedded database with the server stopped).
  */
 const USAGE = 'Usage: npm run admin -- reset-password [--account A] | create [--account A]   (ADMIN_PASSWORD: use this password)';
-
-function fail(message: string, code = 1): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
 
 const { values, positionals } = (() => {
   try {
@@ -26,20 +21,7 @@ const { values, positionals } = (() => {
 const command = positionals[0];
 if (values.help || (command !== 'reset-password' && command !== 'create') || positionals.length > 1) fail(USAGE, values.help ? 0 : 2);
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message, 2);
-  throw error;
-}
-if (!config.databaseUrl) {
-  const pid = serverRunningOn(config.dataDir);
-  if (pid !== undefined)
-    fail(
-      `The server (process ${pid}) is using the database in DATA_DIR ${config.dataDir}: stop it first (the embedded database has one user at a time).`,
-    );
-}
+const config = toolConfig();
 const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
 let result: NewPassword;
 try {

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { serverRunningOn } from '../../admin-accounts.js';
-import { ConfigError, loadConfig } from '../../config.js';
+import { failTool as fail, toolConfig } from '../../lib/tool-config.js';
 import { SERVER_VERSION } from '../../version.js';
 import { BackupError, createBackup, restoreBackup } from './backup.js';
 
@@ -11,11 +10,6 @@ import { BackupError, createBackup, restoreBackup } from './backup.js';
  * the server stopped (it has one user at a time).
  */
 const USAGE = 'Usage: npm run backup -- --out FILE   |   npm run restore -- FILE [--force]';
-
-function fail(message: string, code = 1): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
 
 const [mode, ...rest] = process.argv.slice(2);
 const { values, positionals } = (() => {
@@ -32,20 +26,7 @@ const { values, positionals } = (() => {
 if (values.help) fail(USAGE, 0);
 if (mode === 'backup' ? !values.out || positionals.length > 0 : mode !== 'restore' || positionals.length !== 1) fail(USAGE, 2);
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message, 2);
-  throw error;
-}
-if (!config.databaseUrl) {
-  const pid = serverRunningOn(config.dataDir);
-  if (pid !== undefined)
-    fail(
-      `The server (process ${pid}) is using the database in DATA_DIR ${config.dataDir}: stop it first (the embedded database has one user at a time).`,
-    );
-}
+const config = toolConfig();
 const target = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
 try {
   if (mode === 'backup') {
