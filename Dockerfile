@@ -34,6 +34,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/apps/server/dist apps/server/dist
 COPY --from=build /app/apps/simulator/dist apps/simulator/dist
 COPY --from=build /app/apps/web/dist apps/web/dist
+# npm run admin / backup / restore run the compiled tools through these (docker compose exec server npm run admin -- …).
+COPY scripts scripts
 RUN mkdir -p /data && chown node:node /data
 USER node
 # DATA_DIR holds the embedded database (when DATABASE_URL is unset), keys, firmware files and pictures.

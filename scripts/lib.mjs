@@ -88,6 +88,8 @@ export const exitWithParent = join(root, 'apps/server/dist/exit-with-parent.js')
  * what is checked out, and starts at once otherwise.
  */
 export function ensureServerBuild() {
+  // A container image holds the build without the sources (Dockerfile): nothing to compare, nothing to build.
+  if (!existsSync(join(root, 'apps/server/src'))) return;
   const built = Math.min(newestMtime(serverMain), newestMtime(join(root, 'apps/simulator/dist/main.js')));
   const sources = Math.max(
     ...['apps/server/src', 'apps/simulator/src', 'packages/contracts/src', 'packages/protocol/src', 'package-lock.json'].map((p) =>

@@ -33,7 +33,8 @@ export const mqttAuthRoutes: FastifyPluginAsyncZod<{ auth: MqttAuth; token: stri
     '/api/mqtt-auth/:token/user',
     {
       logLevel: 'warn',
-      config: { access },
+      // The broker calls on every login and topic use (cached by the plugin): not counted against its address.
+      config: { access, rateLimit: false },
       schema: {
         tags: TAGS,
         summary: 'Broker asks: may this gateway log in (SN, key, client id)?',
@@ -51,7 +52,8 @@ export const mqttAuthRoutes: FastifyPluginAsyncZod<{ auth: MqttAuth; token: stri
     '/api/mqtt-auth/:token/superuser',
     {
       logLevel: 'warn',
-      config: { access },
+      // The broker calls on every login and topic use (cached by the plugin): not counted against its address.
+      config: { access, rateLimit: false },
       schema: {
         tags: TAGS,
         summary: 'Broker asks: is this user a superuser? Never for a gateway',
@@ -69,7 +71,8 @@ export const mqttAuthRoutes: FastifyPluginAsyncZod<{ auth: MqttAuth; token: stri
     '/api/mqtt-auth/:token/acl',
     {
       logLevel: 'warn',
-      config: { access },
+      // The broker calls on every login and topic use (cached by the plugin): not counted against its address.
+      config: { access, rateLimit: false },
       schema: {
         tags: TAGS,
         summary: 'Broker asks: may this gateway read, publish or subscribe on this topic?',
