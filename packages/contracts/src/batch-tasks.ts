@@ -57,6 +57,7 @@ export const BatchTaskRowSchema = BatchTaskSchema.extend({
 });
 export type BatchTaskRow = z.infer<typeof BatchTaskRowSchema>;
 export const BatchTaskPageSchema = z.object({ infos: z.array(BatchTaskRowSchema), total: z.number() });
+export type BatchTaskPage = z.infer<typeof BatchTaskPageSchema>;
 
 /** One device of a task: its wave (0 canary, 1 the rest) and its result. */
 export const BatchTaskItemSchema = z.object({

@@ -1,59 +1,13 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
+import { tableRows } from '../../db/rows.js';
+import { batchTaskItems, batchTasks, deviceCommands } from '../../db/schema.js';
 
-export interface TaskRecord {
-  id: number;
-  name: string;
-  type: string;
-  firmId: number;
-  targetVersion: string;
-  runAt: Date | null;
-  status: string;
-  canaryPercent: number;
-  failureThresholdPercent: number;
-  pausedReason: string | null;
-  userId: number;
-  account: string;
-  companyId: number | null;
-  roleKey: string;
-  createdAt: Date;
-  finishedAt: Date | null;
-}
+/** A batch task as stored: the schema's own row type. */
+export type TaskRecord = typeof batchTasks.$inferSelect;
 
-export interface ItemRecord {
-  id: number;
-  sn: string;
-  wave: number;
-  status: string;
-  commandId: number | null;
-  message: string | null;
-  /** The item's command, when it has one: its status and how long it has been pending. */
-  commandStatus: string | null;
-  commandMessage: string | null;
-}
-
-const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
-
-function task(r: Record<string, unknown>): TaskRecord {
-  return {
-    id: Number(r.id),
-    name: String(r.name),
-    type: String(r.type),
-    firmId: Number(r.firm_id),
-    targetVersion: String(r.target_version),
-    runAt: date(r.run_at),
-    status: String(r.status),
-    canaryPercent: Number(r.canary_percent),
-    failureThresholdPercent: Number(r.failure_threshold_percent),
-    pausedReason: (r.paused_reason as string | null) ?? null,
-    userId: Number(r.user_id),
-    account: String(r.account),
-    companyId: r.company_id === null || r.company_id === undefined ? null : Number(r.company_id),
-    roleKey: String(r.role_key),
-    createdAt: date(r.created_at) ?? new Date(0),
-    finishedAt: date(r.finished_at),
-  };
-}
+/** An item of a task, with its command's status and message when it has one. */
+export type ItemRecord = Awaited<ReturnType<BatchTasksRepository['items']>>[number];
 
 /** SQL for batch tasks and their items (state lives here, so a restarted server resumes). */
 export function createBatchTasksRepository(db: Database) {
@@ -81,8 +35,8 @@ export function createBatchTasksRepository(db: Database) {
     },
 
     async byId(id: number): Promise<TaskRecord | undefined> {
-      const [row] = await queryRows<Record<string, unknown>>(db, sql`select * from batch_tasks where id = ${id}`);
-      return row ? task(row) : undefined;
+      const [row] = await db.select().from(batchTasks).where(eq(batchTasks.id, id));
+      return row;
     },
 
     async page(filter: { companyId: number | null; userId: number; all: boolean }, page: number, size: number) {
@@ -92,8 +46,9 @@ export function createBatchTasksRepository(db: Database) {
           ? sql`t.user_id = ${filter.userId}`
           : sql`t.company_id = ${filter.companyId}`;
       const [rows, total] = await Promise.all([
-        queryRows<Record<string, unknown>>(
+        tableRows<typeof batchTasks, { items: number; successful: number; failed: number; skipped: number }>(
           db,
+          batchTasks,
           sql`select t.*, (select count(*) from batch_task_items i where i.task_id = t.id)::int as items,
                      (select count(*) from batch_task_items i where i.task_id = t.id and i.status = 'successful')::int as successful,
                      (select count(*) from batch_task_items i where i.task_id = t.id and i.status = 'failed')::int as failed,
@@ -102,44 +57,39 @@ export function createBatchTasksRepository(db: Database) {
         ),
         queryRows<{ n: number }>(db, sql`select count(*)::int as n from batch_tasks t where ${where}`),
       ]);
-      return {
-        infos: rows.map((r) => ({
-          ...task(r),
-          items: Number(r.items),
-          successful: Number(r.successful),
-          failed: Number(r.failed),
-          skipped: Number(r.skipped),
-        })),
-        total: Number(total[0]?.n ?? 0),
-      };
+      return { infos: rows, total: Number(total[0]?.n ?? 0) };
     },
 
-    async items(taskId: number): Promise<ItemRecord[]> {
-      const rows = await queryRows<Record<string, unknown>>(
-        db,
-        sql`select i.id, i.sn, i.wave, i.status, i.command_id, i.message, c.status as command_status, c.result->>'message' as command_message
-            from batch_task_items i left join device_commands c on c.id = i.command_id
-            where i.task_id = ${taskId} order by i.wave, i.id`,
-      );
-      return rows.map((r) => ({
-        id: Number(r.id),
-        sn: String(r.sn),
-        wave: Number(r.wave),
-        status: String(r.status),
-        commandId: r.command_id === null ? null : Number(r.command_id),
-        message: (r.message as string | null) ?? null,
-        commandStatus: (r.command_status as string | null) ?? null,
-        commandMessage: (r.command_message as string | null) ?? null,
-      }));
+    async items(taskId: number) {
+      return db
+        .select({
+          id: batchTaskItems.id,
+          sn: batchTaskItems.sn,
+          wave: batchTaskItems.wave,
+          status: batchTaskItems.status,
+          commandId: batchTaskItems.commandId,
+          message: batchTaskItems.message,
+          commandStatus: deviceCommands.status,
+          commandMessage: sql<string | null>`${deviceCommands.result}->>'message'`,
+        })
+        .from(batchTaskItems)
+        .leftJoin(deviceCommands, eq(deviceCommands.id, batchTaskItems.commandId))
+        .where(eq(batchTaskItems.taskId, taskId))
+        .orderBy(batchTaskItems.wave, batchTaskItems.id);
     },
 
     /** Tasks the scheduler works on: planned ones that are due, and running ones. */
     async active(now: Date): Promise<TaskRecord[]> {
-      const rows = await queryRows<Record<string, unknown>>(
-        db,
-        sql`select * from batch_tasks where status = 'running' or (status = 'plan' and (run_at is null or run_at <= ${now.toISOString()}::timestamptz)) order by id`,
-      );
-      return rows.map(task);
+      return db
+        .select()
+        .from(batchTasks)
+        .where(
+          or(
+            eq(batchTasks.status, 'running'),
+            and(eq(batchTasks.status, 'plan'), or(isNull(batchTasks.runAt), lte(batchTasks.runAt, now))),
+          ),
+        )
+        .orderBy(batchTasks.id);
     },
 
     async setStatus(id: number, status: string, pausedReason: string | null = null): Promise<void> {

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { BatchTaskPage } from '@sunward/contracts/batch-tasks';
 import { Code } from '@sunward/contracts/codes';
 import type { BatchUpgradeResult, CommandResult, UpgradeProgress, WritableParam } from '@sunward/contracts/commands';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
@@ -447,6 +448,10 @@ describe('batch tasks', () => {
     const now = await post<{ id: number }>('/api/v1/tasks', { name: 'Now', firmId, sns: [inverterOf(3).sn], password: ADMIN.password });
     await until(now.data.id, 'done');
     expect((await taskOf(created.data.id)).task.status).toBe('plan');
+    // The list answers the contracts' shape: times as ISO strings, item counts per task.
+    const list = await get<BatchTaskPage>('/api/v1/tasks');
+    expect(list.data.infos.find((t) => t.id === created.data.id)).toMatchObject({ status: 'plan', runAt: later, items: 1, failed: 0 });
+    expect(list.data.infos.find((t) => t.id === now.data.id)).toMatchObject({ status: 'done', items: 1 });
     expect((await post(`/api/v1/tasks/${created.data.id}/terminate`, {})).code).toBe(0);
     expect((await taskOf(created.data.id)).task.status).toBe('terminated');
   });
