@@ -274,3 +274,32 @@ describe('axe walk', () => {
     await context.close();
   });
 });
+
+describe('keyboard', () => {
+  it('reaches the menu with Tab, opens a page with the arrow keys and Enter, and shows where the focus is', async () => {
+    const { page, context } = await openPage(browser, server.url);
+    await signInThroughForm(page, ADMIN.account, ADMIN.password);
+    const inMenu = () => page.evaluate(() => document.activeElement?.closest('nav[aria-label=main]') !== null);
+    for (let i = 0; i < 40 && !(await inMenu()); i++) await page.keyboard.press('Tab');
+    expect(await inMenu()).toBe(true);
+    // The focused element is drawn with a ring (outline or box shadow), not only a colour change.
+    const ring = await page.evaluate(() => {
+      const style = getComputedStyle(document.activeElement as Element);
+      return (style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || style.boxShadow !== 'none';
+    });
+    expect(ring).toBe(true);
+    const active = () =>
+      page.evaluate(() => {
+        const element = document.activeElement;
+        const id = element?.getAttribute('aria-activedescendant');
+        return ((id ? document.getElementById(id) : element)?.textContent ?? '').trim();
+      });
+    for (let i = 0; i < 20 && (await active()) !== 'Firmware'; i++) await page.keyboard.press('ArrowDown');
+    expect(await active()).toBe('Firmware');
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < 5 && (await active()) !== 'Firmware list'; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/firmware/list');
+    await context.close();
+  });
+});
