@@ -1,19 +1,11 @@
-import { type BarSeriesOption, BarChart as EBarChart, LineChart as ELineChart, type LineSeriesOption } from 'echarts/charts';
-import {
-  GridComponent,
-  type GridComponentOption,
-  LegendComponent,
-  type LegendComponentOption,
-  TooltipComponent,
-  type TooltipComponentOption,
-} from 'echarts/components';
+import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
+import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
-import ReactEChartsCore from 'echarts-for-react/esm/core';
+import { lazy, Suspense } from 'react';
 import { usePersonalized } from '../lib/personalized';
 
-echarts.use([ELineChart, EBarChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+/** ECharts itself loads on demand (chart-canvas.tsx): the page paints first, the chart's box keeps its height. */
+const ChartCanvas = lazy(async () => ({ default: (await import('./chart-canvas')).ChartCanvas }));
 
 export type ChartOption = ComposeOption<
   LineSeriesOption | BarSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption
@@ -61,15 +53,14 @@ export function Chart({ option, height = 300, testId }: { option: ChartOption; h
   // The dark look (personal settings): ECharts' own dark theme for axes, labels and tooltips, drawn on the card.
   const dark = usePersonalized().styleType === 'dark';
   return (
-    <div data-testid={testId}>
-      <ReactEChartsCore
-        echarts={echarts}
-        theme={dark ? 'dark' : undefined}
-        option={{ animation: CHART_ANIMATION, ...(dark ? { backgroundColor: 'transparent' } : {}), ...option }}
-        notMerge
-        lazyUpdate
-        style={{ height, width: '100%' }}
-      />
+    <div data-testid={testId} style={{ minHeight: height }}>
+      <Suspense fallback={null}>
+        <ChartCanvas
+          option={{ animation: CHART_ANIMATION, ...(dark ? { backgroundColor: 'transparent' } : {}), ...option }}
+          height={height}
+          dark={dark}
+        />
+      </Suspense>
     </div>
   );
 }

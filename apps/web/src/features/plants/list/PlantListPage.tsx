@@ -9,20 +9,15 @@ import { Badge, Button, Card, Empty, Segmented, Skeleton, Space, Spin, Tooltip, 
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { PageProps } from '../../../app/pages';
+import { lazyNamed } from '../../../app/lazy-page';
+import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
 import { StatusCounts } from '../../../components/StatusCounts';
 import { currentLanguage } from '../../../lib/i18n';
 import { usePageSize } from '../../../lib/personalized';
 import { fetchMapMarkers, fetchPlantPage, fetchStatusCounts, plantKeys } from './api';
-import { AdvancedSearch } from './components/AdvancedSearch';
-import { DeletePlantModal } from './components/DeletePlantModal';
-import { DownloadGenerationModal } from './components/DownloadGenerationModal';
-import { ImportPredictionModal } from './components/ImportPredictionModal';
 import { PlantSearchBox } from './components/PlantSearchBox';
 import { type PlantAction, PlantTable } from './components/PlantTable';
-import { ShareModal } from './components/ShareModal';
-import { TransferModal } from './components/TransferModal';
 import { usePlantListParams } from './hooks/usePlantListParams';
 import { useSearchHistory } from './hooks/useSearchHistory';
 import {
@@ -37,6 +32,13 @@ import {
 } from './list-params';
 
 // Leaflet and its clusterer load only when the map is first shown.
+// The dialogs and the advanced search load when first opened: their date pickers, uploads and selects are not first-load weight.
+const AdvancedSearch = lazyNamed(() => import('./components/AdvancedSearch'), 'AdvancedSearch');
+const DeletePlantModal = lazyNamed(() => import('./components/DeletePlantModal'), 'DeletePlantModal');
+const DownloadGenerationModal = lazyNamed(() => import('./components/DownloadGenerationModal'), 'DownloadGenerationModal');
+const ImportPredictionModal = lazyNamed(() => import('./components/ImportPredictionModal'), 'ImportPredictionModal');
+const ShareModal = lazyNamed(() => import('./components/ShareModal'), 'ShareModal');
+const TransferModal = lazyNamed(() => import('./components/TransferModal'), 'TransferModal');
 const PlantMap = lazy(() => import('./components/PlantMap').then((m) => ({ default: m.PlantMap })));
 
 /** Live refresh: statuses, powers and counts follow the fleet. */
@@ -198,11 +200,13 @@ export function PlantListPage({ route }: PageProps) {
             />
           </div>
           {advancedOpen && (
-            <AdvancedSearch
-              params={params}
-              onApply={(patch) => setParams(withFilters(params, patch), { push: true })}
-              onReset={() => setParams(resetFilters(params), { push: true })}
-            />
+            <Suspense fallback={<Skeleton active paragraph={{ rows: 2 }} />}>
+              <AdvancedSearch
+                params={params}
+                onApply={(patch) => setParams(withFilters(params, patch), { push: true })}
+                onReset={() => setParams(resetFilters(params), { push: true })}
+              />
+            </Suspense>
           )}
 
           {params.view === 'map' ? (
@@ -236,17 +240,19 @@ export function PlantListPage({ route }: PageProps) {
         </Card>
       )}
 
-      {dialog?.kind === 'share' && <ShareModal plant={dialog.plant} locale={locale} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'transfer' && <TransferModal plant={dialog.plant} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'delete' && (
-        <DeletePlantModal
-          plant={dialog.plant}
-          onClose={() => setDialog(null)}
-          onDeleted={(id) => setSelectedIds((ids) => ids.filter((x) => x !== id))}
-        />
-      )}
-      {dialog?.kind === 'import' && <ImportPredictionModal initialPlantId={selectedIds[0]} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'download' && <DownloadGenerationModal initialPlantId={selectedIds[0]} onClose={() => setDialog(null)} />}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'share' && <ShareModal plant={dialog.plant} locale={locale} onClose={() => setDialog(null)} />}
+        {dialog?.kind === 'transfer' && <TransferModal plant={dialog.plant} onClose={() => setDialog(null)} />}
+        {dialog?.kind === 'delete' && (
+          <DeletePlantModal
+            plant={dialog.plant}
+            onClose={() => setDialog(null)}
+            onDeleted={(id) => setSelectedIds((ids) => ids.filter((x) => x !== id))}
+          />
+        )}
+        {dialog?.kind === 'import' && <ImportPredictionModal initialPlantId={selectedIds[0]} onClose={() => setDialog(null)} />}
+        {dialog?.kind === 'download' && <DownloadGenerationModal initialPlantId={selectedIds[0]} onClose={() => setDialog(null)} />}
+      </Suspense>
     </div>
   );
 }
