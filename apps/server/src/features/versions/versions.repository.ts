@@ -1,42 +1,54 @@
 import type { VersionRow } from '@sunward/contracts/versions';
-import { sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { systemVersions, users } from '../../db/schema.js';
 
-type Raw = Record<string, unknown>;
-
-function toRow(r: Raw): VersionRow {
+/** A stored version and its publisher's account, as the console shows it. */
+function toRow(r: typeof systemVersions.$inferSelect & { publisher: string | null }): VersionRow {
   return {
-    id: Number(r.id),
-    version: String(r.version),
-    zhContent: String(r.zh_content),
-    enContent: String(r.en_content),
-    publisher: r.publisher === null || r.publisher === undefined ? null : String(r.publisher),
-    releaseTime: new Date(r.release_time as string | Date).toISOString(),
+    id: r.id,
+    version: r.version,
+    zhContent: r.zhContent,
+    enContent: r.enContent,
+    publisher: r.publisher,
+    releaseTime: r.releaseTime.toISOString(),
   };
 }
 
-const SELECT = sql`select v.*, u.account as publisher from system_versions v left join users u on u.id = v.publisher_id`;
-
-/** All SQL of the system versions (release notes). */
+/** All SQL of the system versions (release notes); rows are typed from the drizzle schema. */
 export function createVersionsRepository(db: Database) {
+  const select = (where?: SQL) =>
+    db
+      .select({
+        id: systemVersions.id,
+        version: systemVersions.version,
+        zhContent: systemVersions.zhContent,
+        enContent: systemVersions.enContent,
+        publisherId: systemVersions.publisherId,
+        releaseTime: systemVersions.releaseTime,
+        publisher: users.account,
+      })
+      .from(systemVersions)
+      .leftJoin(users, eq(users.id, systemVersions.publisherId))
+      .where(where);
+
   return {
     /** Every version number: few enough (one per release) to compare in code, part by part. */
     async numbers(): Promise<{ id: number; version: string }[]> {
-      const rows = await queryRows<Raw>(db, sql`select id, version from system_versions`);
-      return rows.map((r) => ({ id: Number(r.id), version: String(r.version) }));
+      return db.select({ id: systemVersions.id, version: systemVersions.version }).from(systemVersions);
     },
 
     async all(): Promise<VersionRow[]> {
-      return (await queryRows<Raw>(db, sql`${SELECT}`)).map(toRow);
+      return (await select()).map(toRow);
     },
 
     async byId(id: number): Promise<VersionRow | undefined> {
-      const [row] = await queryRows<Raw>(db, sql`${SELECT} where v.id = ${id}`);
+      const [row] = await select(eq(systemVersions.id, id));
       return row ? toRow(row) : undefined;
     },
 
     async byNumber(version: string): Promise<VersionRow | undefined> {
-      const [row] = await queryRows<Raw>(db, sql`${SELECT} where v.version = ${version}`);
+      const [row] = await select(eq(systemVersions.version, version));
       return row ? toRow(row) : undefined;
     },
 
@@ -50,28 +62,25 @@ export function createVersionsRepository(db: Database) {
     ): Promise<number> {
       return db.transaction(async (tx) => {
         await tx.execute(sql`lock table system_versions in share row exclusive mode`);
-        const existing = await queryRows<{ version: string }>(tx, sql`select version from system_versions`);
-        admit(existing.map((r) => String(r.version)));
-        const [row] = await queryRows<{ id: number }>(
-          tx,
-          sql`insert into system_versions (version, zh_content, en_content, publisher_id)
-              values (${version.version}, ${version.zhContent}, ${version.enContent}, ${version.publisherId}) returning id`,
-        );
+        const existing = await tx.select({ version: systemVersions.version }).from(systemVersions);
+        admit(existing.map((r) => r.version));
+        const [row] = await tx.insert(systemVersions).values(version).returning({ id: systemVersions.id });
         if (!row) throw new Error('version not inserted');
-        return Number(row.id);
+        return row.id;
       });
     },
 
     async updateContent(id: number, content: { zhContent: string; enContent: string }): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
-        db,
-        sql`update system_versions set zh_content = ${content.zhContent}, en_content = ${content.enContent} where id = ${id} returning id`,
-      );
+      const rows = await db
+        .update(systemVersions)
+        .set({ zhContent: content.zhContent, enContent: content.enContent })
+        .where(eq(systemVersions.id, id))
+        .returning({ id: systemVersions.id });
       return rows.length > 0;
     },
 
     async remove(id: number): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(db, sql`delete from system_versions where id = ${id} returning id`);
+      const rows = await db.delete(systemVersions).where(eq(systemVersions.id, id)).returning({ id: systemVersions.id });
       return rows.length > 0;
     },
   };
