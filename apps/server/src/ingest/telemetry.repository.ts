@@ -90,6 +90,39 @@ export function packValues(rows: readonly { values: readonly number[] }[]): { pa
   return { packed, starts, ends };
 }
 
+const INT4_OID = 23;
+
+/**
+ * A one-dimensional int4[] or float8[] in PostgreSQL's binary array format, nulls allowed: a column of
+ * numbers crosses as bytes the server copies, not as a text literal node-postgres escapes element by
+ * element and the server parses back (most of a multi-column upsert's time). Times travel as epoch
+ * milliseconds and become timestamptz in SQL (to_timestamp).
+ */
+export function binaryArray(values: readonly (number | null)[], kind: 'int4' | 'float8'): Buffer {
+  const size = kind === 'int4' ? 4 : 8;
+  let nulls = 0;
+  for (const v of values) if (v === null) nulls++;
+  const buffer = Buffer.allocUnsafe(20 + values.length * 4 + (values.length - nulls) * size);
+  buffer.writeInt32BE(1, 0); // dimensions (an empty array is still read with one, length 0)
+  buffer.writeInt32BE(nulls > 0 ? 1 : 0, 4);
+  buffer.writeInt32BE(kind === 'int4' ? INT4_OID : FLOAT8_OID, 8);
+  buffer.writeInt32BE(values.length, 12);
+  buffer.writeInt32BE(1, 16);
+  let offset = 20;
+  for (const v of values) {
+    if (v === null) {
+      buffer.writeInt32BE(-1, offset);
+      offset += 4;
+      continue;
+    }
+    buffer.writeInt32BE(size, offset);
+    if (kind === 'int4') buffer.writeInt32BE(v, offset + 4);
+    else buffer.writeDoubleBE(v, offset + 4);
+    offset += 4 + size;
+  }
+  return buffer;
+}
+
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -201,14 +234,20 @@ async function writeEnergy(
       });
   }
   const merged = [...merges.values()];
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const column = (pick: (m: Merge) => number | null) => sql.param(binaryArray(merged.map(pick), 'float8'));
   await tx.execute(sql`
     insert into ${deviceEnergyDaily} (device_id, day, first_ts, first_wh, last_ts, last_wh, energy_wh, drop_wh, peak_w)
-    select * from unnest(${sql.param(merged.map((m) => m.deviceId))}::int[], ${sql.param(merged.map((m) => m.day))}::date[],
-                         ${sql.param(merged.map((m) => iso(m.firstTs)))}::timestamptz[], ${sql.param(merged.map((m) => m.firstWh))}::float8[],
-                         ${sql.param(merged.map((m) => iso(m.lastTs)))}::timestamptz[], ${sql.param(merged.map((m) => m.lastWh))}::float8[],
-                         ${sql.param(merged.map((m) => m.energyWh))}::float8[], ${sql.param(merged.map((m) => m.dropWh))}::float8[],
-                         ${sql.param(merged.map((m) => m.peakW))}::float8[])
+    select d, dy, to_timestamp(ft / 1000), fw, to_timestamp(lt / 1000), lw, en, dr, pk
+    from unnest(${sql.param(
+      binaryArray(
+        merged.map((m) => m.deviceId),
+        'int4',
+      ),
+    )}::int[], ${sql.param(merged.map((m) => m.day))}::date[],
+                ${column((m) => m.firstTs)}::float8[], ${column((m) => m.firstWh)}::float8[],
+                ${column((m) => m.lastTs)}::float8[], ${column((m) => m.lastWh)}::float8[],
+                ${column((m) => m.energyWh)}::float8[], ${column((m) => m.dropWh)}::float8[],
+                ${column((m) => m.peakW)}::float8[]) as v(d, dy, ft, fw, lt, lw, en, dr, pk)
     on conflict (device_id, day) do update set
       first_ts = coalesce(${deviceEnergyDaily.firstTs}, excluded.first_ts),
       first_wh = coalesce(${deviceEnergyDaily.firstWh}, excluded.first_wh),
@@ -354,19 +393,57 @@ export function createTelemetryRepository(db: Database) {
           const { packed, starts, ends } = packValues(part);
           await tx.execute(sql`
             insert into ${readings} (device_id, ts, values)
-            select d, t, (${sql.param(packed)}::float8[])[s:e]
-            from unnest(${sql.param(part.map((r) => r.deviceId))}::int[], ${sql.param(part.map((r) => r.ts.toISOString()))}::timestamptz[],
-                        ${sql.param(starts)}::int[], ${sql.param(ends)}::int[]) as rows(d, t, s, e)
+            select d, to_timestamp(t / 1000), (${sql.param(packed)}::float8[])[s:e]
+            from unnest(${sql.param(
+              binaryArray(
+                part.map((r) => r.deviceId),
+                'int4',
+              ),
+            )}::int[],
+                        ${sql.param(
+                          binaryArray(
+                            part.map((r) => r.ts.getTime()),
+                            'float8',
+                          ),
+                        )}::float8[],
+                        ${sql.param(binaryArray(starts, 'int4'))}::int[], ${sql.param(binaryArray(ends, 'int4'))}::int[]) as rows(d, t, s, e)
             on conflict do nothing`);
         }
         if (batch.realtime.length > 0) {
           const rt = batch.realtime;
           await tx.execute(sql`
             insert into ${deviceRealtime} (device_id, ts, power_w, energy_total_wh, soc)
-            select d, t, p, e, s
-            from unnest(${sql.param(rt.map((r) => r.deviceId))}::int[], ${sql.param(rt.map((r) => r.ts.toISOString()))}::timestamptz[],
-                        ${sql.param(rt.map((r) => r.powerW))}::float8[], ${sql.param(rt.map((r) => r.energyTotalWh))}::float8[],
-                        ${sql.param(rt.map((r) => r.soc))}::real[]) as rows(d, t, p, e, s)
+            select d, to_timestamp(t / 1000), p, e, s::real
+            from unnest(${sql.param(
+              binaryArray(
+                rt.map((r) => r.deviceId),
+                'int4',
+              ),
+            )}::int[],
+                        ${sql.param(
+                          binaryArray(
+                            rt.map((r) => r.ts.getTime()),
+                            'float8',
+                          ),
+                        )}::float8[],
+                        ${sql.param(
+                          binaryArray(
+                            rt.map((r) => r.powerW),
+                            'float8',
+                          ),
+                        )}::float8[],
+                        ${sql.param(
+                          binaryArray(
+                            rt.map((r) => r.energyTotalWh),
+                            'float8',
+                          ),
+                        )}::float8[],
+                        ${sql.param(
+                          binaryArray(
+                            rt.map((r) => r.soc),
+                            'float8',
+                          ),
+                        )}::float8[]) as rows(d, t, p, e, s)
             on conflict (device_id) do update set ts = excluded.ts, power_w = excluded.power_w,
               energy_total_wh = excluded.energy_total_wh, soc = excluded.soc
             where ${deviceRealtime.ts} < excluded.ts`);
