@@ -1,10 +1,8 @@
 import type { NoticeFields, NoticeListQuery, NoticeRow, NoticeStatusValue } from '@sunward/contracts/notices';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
-
-type Raw = Record<string, unknown>;
-
-const iso = (v: unknown) => new Date(v as string | Date).toISOString();
+import { tableRows } from '../../db/rows.js';
+import { notices } from '../../db/schema.js';
 
 function suggestsOf(value: unknown): NoticeRow['suggests'] {
   const list = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
@@ -15,27 +13,33 @@ function suggestsOf(value: unknown): NoticeRow['suggests'] {
   }));
 }
 
-function toRow(r: Raw): NoticeRow {
+/** A stored notice (typed from the drizzle schema) and its creator's account, as the console shows it. */
+type StoredNotice = typeof notices.$inferSelect & { creator: string | null };
+
+function toRow(r: StoredNotice): NoticeRow {
   return {
-    id: Number(r.id),
-    type: Number(r.type),
-    scope: String(r.scope),
-    status: Number(r.status),
-    startTime: iso(r.start_time),
-    endTime: iso(r.end_time),
-    effectiveTime: iso(r.effective_time),
-    impact: Number(r.impact),
-    zhDesc: String(r.zh_desc),
-    enDesc: String(r.en_desc),
-    zhDuration: String(r.zh_duration),
-    enDuration: String(r.en_duration),
+    id: r.id,
+    type: r.type,
+    scope: r.scope,
+    status: r.status,
+    startTime: r.startTime.toISOString(),
+    endTime: r.endTime.toISOString(),
+    effectiveTime: r.effectiveTime.toISOString(),
+    impact: r.impact,
+    zhDesc: r.zhDesc,
+    enDesc: r.enDesc,
+    zhDuration: r.zhDuration,
+    enDuration: r.enDuration,
     suggests: suggestsOf(r.suggests),
-    creator: r.creator === null || r.creator === undefined ? null : String(r.creator),
-    createdAt: iso(r.created_at),
-    updatedAt: iso(r.updated_at),
-    publishedAt: r.published_at === null || r.published_at === undefined ? null : iso(r.published_at),
+    creator: r.creator,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+    publishedAt: r.publishedAt?.toISOString() ?? null,
   };
 }
+
+/** Notices with their creator: rows typed from the schema (tableRows). */
+const stored = (db: Database, query: SQL) => tableRows<typeof notices, { creator: string | null }>(db, notices, query);
 
 const SELECT = sql`select n.*, u.account as creator from notices n left join users u on u.id = n.creator_id`;
 
@@ -48,17 +52,14 @@ export function createNoticesRepository(db: Database) {
       if (q.type !== undefined) parts.push(sql`n.type = ${q.type}`);
       const where = sql.join(parts, sql` and `);
       const [rows, counts] = await Promise.all([
-        queryRows<Raw>(
-          db,
-          sql`${SELECT} where ${where} order by n.created_at desc, n.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`,
-        ),
+        stored(db, sql`${SELECT} where ${where} order by n.created_at desc, n.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),
         queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from notices n where ${where}`),
       ]);
       return { infos: rows.map(toRow), total: Number(counts[0]?.n ?? 0) };
     },
 
     async byId(id: number): Promise<NoticeRow | undefined> {
-      const [row] = await queryRows<Raw>(db, sql`${SELECT} where n.id = ${id}`);
+      const [row] = await stored(db, sql`${SELECT} where n.id = ${id}`);
       return row ? toRow(row) : undefined;
     },
 
@@ -103,7 +104,7 @@ export function createNoticesRepository(db: Database) {
     async inForce(at: Date, scopes: readonly string[]): Promise<NoticeRow | undefined> {
       // Guard against an empty scope list: `in ()` is invalid SQL.
       if (scopes.length === 0) return undefined;
-      const [row] = await queryRows<Raw>(
+      const [row] = await stored(
         db,
         sql`${SELECT} where n.status = 0 and n.start_time <= ${at.toISOString()} and n.end_time > ${at.toISOString()}
               and n.scope in (${sql.join(
