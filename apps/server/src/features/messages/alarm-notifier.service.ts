@@ -28,8 +28,8 @@ export interface AlarmNotifierSettings {
   maxAgeMs?: number;
 }
 
-/** A store-and-forward backlog or the demo's history brings past events: beyond a day they notify nobody. */
-export const ALARM_MAX_AGE_MS = 24 * 3600 * 1000;
+/** A store-and-forward backlog or the demo's history brings past events: beyond 12 hours they notify nobody. */
+export const ALARM_MAX_AGE_MS = 12 * 3600 * 1000;
 
 const LEVELS: readonly string[] = ['fault', 'protect', 'warning'];
 const asLevel = (level: string | null | undefined): EventLevel => (level && LEVELS.includes(level) ? (level as EventLevel) : 'warning');

@@ -77,11 +77,11 @@ describe('alarm notifier: past events notify nobody', () => {
     expect(told()).toEqual([]);
   });
 
-  it('says nothing of changes older than a day (a backlog, the demo history)', async () => {
+  it('says nothing of changes older than 12 hours (a backlog, the demo history)', async () => {
     const { notifier, event, told } = setup();
-    event('opened', 1, 10, at(30 * HOUR));
-    event('cleared', 2, 12, at(25 * HOUR));
-    event('opened', 3, 13, at(23 * HOUR));
+    event('opened', 1, 10, at(13 * HOUR));
+    event('cleared', 2, 12, at(20 * HOUR));
+    event('opened', 3, 13, at(11 * HOUR));
     await notifier.close();
     expect(told()).toEqual(['3:opened']);
   });
