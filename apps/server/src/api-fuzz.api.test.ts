@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteAccessEntry } from './plugins/auth.js';
 import { signIn } from './test/client.js';
 import { ADMIN, startTestServer, type TestServer } from './test/harness.js';
-import { defOf, type ZodDef } from './test/zod-def.js';
+import { defOf, isWrapper, type ZodDef } from './test/zod-def.js';
 
 /*
  * API fuzz suite (issue 15): every operation the server has, enumerated from its own route table with the
@@ -38,15 +38,8 @@ const hostile: fc.Arbitrary<unknown> = fc.oneof(
 /** A value the field would plausibly accept, so requests reach the code behind validation. */
 function plausible(def: ZodDef | undefined, key: string, depth: number): fc.Arbitrary<unknown> {
   if (!def || depth > 8) return fc.constant(undefined);
+  if (isWrapper(def)) return plausible(defOf(def.innerType), key, depth + 1);
   switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'catch':
-    case 'nonoptional':
-      return plausible(defOf(def.innerType), key, depth + 1);
     case 'pipe':
       return defOf(def.out)?.type === 'transform'
         ? plausible(defOf(def.in), key, depth + 1)

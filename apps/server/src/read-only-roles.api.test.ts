@@ -9,7 +9,7 @@ import { devices, plantShares } from './db/schema.js';
 import type { RouteAccessEntry } from './plugins/auth.js';
 import { call, signIn } from './test/client.js';
 import { startTestServer, type TestServer } from './test/harness.js';
-import { defOf, type ZodDef } from './test/zod-def.js';
+import { defOf, sampleOf, type ZodDef } from './test/zod-def.js';
 
 /*
  * Read-only roles (issue 15.2): a company member whose custom role holds only view keys, a plant guest and a
@@ -100,47 +100,17 @@ function snFor(url: string): string {
 }
 
 /** A plausible value for one field: A's records where a reference is expected. */
-function sample(def: ZodDef | undefined, key: string, url: string, depth = 0): unknown {
-  if (!def || depth > 6) return undefined;
-  switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'catch':
-    case 'nonoptional':
-      return sample(defOf(def.innerType), key, url, depth + 1);
-    case 'pipe':
-      return defOf(def.out)?.type === 'transform'
-        ? sample(defOf(def.in), key, url, depth + 1)
-        : sample(defOf(def.out), key, url, depth + 1);
-    case 'object':
-      return Object.fromEntries(Object.entries(def.shape ?? {}).map(([k, v]) => [k, sample(v._zod.def, k, url, depth + 1)]));
-    case 'array':
-      return [sample(defOf(def.element), key, url, depth + 1)];
-    case 'union':
-      return sample(defOf(def.options?.[0]), key, url, depth + 1);
-    case 'enum':
-      return Object.values(def.entries ?? {})[0];
-    case 'literal':
-      return def.values?.[0];
-    case 'boolean':
-      return true;
-    case 'number':
-    case 'int':
-    case 'bigint':
-      return /plant/i.test(key) ? a.plantId : idFor(url);
-    case 'string':
-      if (/sn$/i.test(key)) return snFor(url);
-      if (/^(account|username)$/i.test(key)) return 'admin-a@a.test';
-      if (/id$/i.test(key)) return String(idFor(url));
+function sample(def: ZodDef | undefined, key: string, url: string): unknown {
+  return sampleOf(def, key, {
+    number: (k) => (/plant/i.test(k) ? a.plantId : idFor(url)),
+    string: (k) => {
+      if (/sn$/i.test(k)) return snFor(url);
+      if (/^(account|username)$/i.test(k)) return 'admin-a@a.test';
+      if (/id$/i.test(k)) return String(idFor(url));
       return 'Renamed1';
-    case 'record':
-      return {};
-    default:
-      return idFor(url);
-  }
+    },
+    other: () => idFor(url),
+  });
 }
 
 function requestFor(route: RouteAccessEntry) {

@@ -8,7 +8,7 @@ import { devices } from './db/schema.js';
 import type { RouteAccessEntry } from './plugins/auth.js';
 import { call, signIn } from './test/client.js';
 import { startTestServer, type TestServer } from './test/harness.js';
-import { defOf, type ZodDef } from './test/zod-def.js';
+import { defOf, sampleOf, type ZodDef } from './test/zod-def.js';
 
 /*
  * Tenant isolation (issue 7): every route the server has, enumerated from the running instance (a new
@@ -120,48 +120,17 @@ async function callerRows(): Promise<string> {
 // ---- Requests built from each route's own schemas (zod 4 definitions) ----
 
 /** A value for one field: B's id or SN where a reference is expected, something plausible elsewhere. */
-function sample(def: ZodDef | undefined, key: string, id: number, depth = 0): unknown {
-  if (!def || depth > 6) return undefined;
-  switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'catch':
-    case 'nonoptional':
-      return sample(defOf(def.innerType), key, id, depth + 1);
-    case 'pipe':
-      return defOf(def.out)?.type === 'transform' ? sample(defOf(def.in), key, id, depth + 1) : sample(defOf(def.out), key, id, depth + 1);
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(def.shape ?? {})) out[k] = sample(v._zod.def, k, id, depth + 1);
-      return out;
-    }
-    case 'array':
-      return [sample(defOf(def.element), key, id, depth + 1)];
-    case 'union':
-      return sample(defOf(def.options?.[0]), key, id, depth + 1);
-    case 'enum':
-      return Object.values(def.entries ?? {})[0];
-    case 'literal':
-      return def.values?.[0];
-    case 'boolean':
-      return true;
-    case 'number':
-    case 'int':
-    case 'bigint':
-      return id;
-    case 'string':
-      if (/sn$/i.test(key)) return b.sns[id % b.sns.length];
-      if (/account|email|username/i.test(key)) return b.accounts[id % b.accounts.length];
-      if (/id$/i.test(key)) return String(id);
+function sample(def: ZodDef | undefined, key: string, id: number): unknown {
+  return sampleOf(def, key, {
+    number: () => id,
+    string: (k) => {
+      if (/sn$/i.test(k)) return b.sns[id % b.sns.length];
+      if (/account|email|username/i.test(k)) return b.accounts[id % b.accounts.length];
+      if (/id$/i.test(k)) return String(id);
       return 'Probe1';
-    case 'record':
-      return {};
-    default:
-      return id;
-  }
+    },
+    other: () => id,
+  });
 }
 
 /** Fields no caller may set through a body; sent with every object body to prove they are ignored or refused. */
