@@ -1,9 +1,9 @@
 import { Code } from '@sunward/contracts/codes';
-import type { PlantCreate } from '@sunward/contracts/plants';
 import { like, sql } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, signInFailures } from '../../db/schema.js';
+import { newGateway, plantInput } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { type SmtpInbox, startSmtpInbox } from '../../test/smtp-inbox.js';
@@ -52,29 +52,6 @@ async function userWithToken(ip?: string) {
   const user = await server.createUser('owner');
   const { access_token } = await signIn(server.app, user.account, user.password, ip);
   return { ...user, token: access_token };
-}
-
-function plantInput(gateway: { sn: string; key: string }): PlantCreate {
-  return {
-    name: 'Throttle Test Plant',
-    capacityKwp: 10,
-    plantType: 1,
-    latitude: 52.52,
-    longitude: 13.405,
-    timezone: 'Europe/Berlin',
-    region: 'Germany',
-    address: 'Alexanderplatz 1, Berlin',
-    meteringTopology: 'gross',
-    gateways: [gateway],
-    tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.25, totalInvestment: 1000 },
-  };
-}
-
-async function newGateway() {
-  const sn = `GWTH${unique().toUpperCase()}`.slice(0, 16);
-  const key = `key${unique()}secret`;
-  const id = await server.registerGateway(sn, key);
-  return { id, sn, key };
 }
 
 describe('the throttle itself (database counters, injected clock)', () => {
@@ -159,7 +136,7 @@ describe('the throttle itself (database counters, injected clock)', () => {
 
 describe('password asked again', () => {
   it('locks a shutdown confirmation after wrong passwords, refuses the right one until the lock expires (708 → 135)', async () => {
-    const gateway = await newGateway();
+    const gateway = await newGateway(server);
     const sn = `INVTH${unique().toUpperCase()}`.slice(0, 16);
     await server.database.db
       .insert(devices)
@@ -186,8 +163,12 @@ describe('password asked again', () => {
   it('locks a plant transfer after wrong passwords (705 → 135) until the lock expires', async () => {
     const owner = await userWithToken();
     const next = await server.createUser('owner');
-    const gateway = await newGateway();
-    const created = await post<{ id: number }>('/api/v1/plant', plantInput(gateway), owner.token);
+    const gateway = await newGateway(server);
+    const created = await post<{ id: number }>(
+      '/api/v1/plant',
+      plantInput({ name: 'Throttle Test Plant', gateways: [gateway] }),
+      owner.token,
+    );
     expect(created.code).toBe(0);
     const transfer = (password: string) =>
       post(`/api/v1/plant/${created.data.id}/transfer`, { account: next.account, password }, owner.token);
@@ -205,7 +186,11 @@ describe('password asked again', () => {
     const users = await Promise.all(Array.from({ length: 5 }, () => userWithToken(ip)));
     const answers: number[] = [];
     for (const user of users) {
-      const plant = await post<{ id: number }>('/api/v1/plant', plantInput(await newGateway()), user.token);
+      const plant = await post<{ id: number }>(
+        '/api/v1/plant',
+        plantInput({ name: 'Throttle Test Plant', gateways: [await newGateway(server)] }),
+        user.token,
+      );
       for (const n of [1, 2])
         answers.push(
           (await post(`/api/v1/plant/${plant.data.id}/transfer`, { account: ADMIN.account, password: `x${n}` }, user.token, ip)).code,
@@ -220,7 +205,7 @@ describe('password asked again', () => {
 
 describe('gateway keys', () => {
   it('answers an unknown SN like a wrong key, locks the SN after wrong keys, the right key included, until expiry', async () => {
-    const gateway = await newGateway();
+    const gateway = await newGateway(server);
     const check = (sn: string, key: string) => post('/api/v1/gateways/check', { sn, key }, adminToken, '10.3.0.1');
     const unknown = await check(`NOPE${unique().toUpperCase()}`.slice(0, 16), 'whatever1');
     const wrong = await check(gateway.sn, 'wrongkey1');
@@ -245,7 +230,7 @@ describe('gateway keys', () => {
       );
     expect(codes.slice(0, 29).every((c) => c === Code.GATEWAY_REGISTRATION_WRONG)).toBe(true);
     expect(codes[29]).toBe(Code.TOO_MANY_ATTEMPTS);
-    const gateway = await newGateway();
+    const gateway = await newGateway(server);
     expect((await post('/api/v1/gateways/check', { sn: gateway.sn, key: gateway.key }, adminToken, ip)).code).toBe(Code.TOO_MANY_ATTEMPTS);
     await timePasses(`gateway-ip:${ip}`);
     expect((await post('/api/v1/gateways/check', { sn: gateway.sn, key: gateway.key }, adminToken, ip)).code).toBe(0);
@@ -274,7 +259,7 @@ describe('gateway keys', () => {
   }
 
   it('refuses MQTT CONNECT as not authorised once an SN had too many wrong keys, the right key too, until expiry', async () => {
-    const gateway = await newGateway();
+    const gateway = await newGateway(server);
     expect(await connack(gateway.sn, 'wrong-1')).toBe(4);
     expect(await connack(gateway.sn, 'wrong-2')).toBe(4);
     expect(await connack(gateway.sn, 'wrong-3')).toBe(5);
