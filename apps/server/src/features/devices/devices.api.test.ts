@@ -17,6 +17,7 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, operationLog } from '../../db/schema.js';
+import { apiClient, signedInUser } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
@@ -41,13 +42,10 @@ const DEVICES = [
   { sn: 'DVSW000001', protocolId: 'vendor-ac-switch', family: 'ac_switch' },
 ];
 
-const get = async <T>(path: string, token = adminToken) => (await call<T>(server.app, 'GET', path, { token })).body;
-const post = async <T>(path: string, json: unknown, token = adminToken) => (await call<T>(server.app, 'POST', path, { token, json })).body;
-
-async function userToken(role: Parameters<TestServer['createUser']>[0], companyId?: number) {
-  const user = await server.createUser(role, undefined, companyId === undefined ? {} : { companyId });
-  return (await signIn(server.app, user.account, user.password)).access_token;
-}
+const { get, post } = apiClient(
+  () => server.app,
+  () => adminToken,
+);
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -318,7 +316,7 @@ describe('changes', () => {
 describe('permissions and tenants', () => {
   it('answers a user of another company as if no device existed, on every device call', async () => {
     const company = await server.createCompany('Other Company');
-    const token = await userToken('company_admin', company);
+    const token = (await signedInUser(server, 'company_admin', company)).token;
     expect((await get<DevicePage>('/api/v1/inverters', token)).data.total).toBe(0);
     expect((await get<DeviceCounts>('/api/v1/batteries/count', token)).data.total).toBe(0);
     const inverterPaths = [
@@ -366,7 +364,7 @@ describe('permissions and tenants', () => {
   });
 
   it('refuses a call to a role without its permission (a guest role may not export or rename)', async () => {
-    const token = await userToken('guest');
+    const token = (await signedInUser(server, 'guest')).token;
     expect((await get('/api/v1/inverters/exportInvertersExcel', token)).code).toBe(Code.NO_PERMISSION);
     expect((await post(`/api/v1/inverter/${ids.DVIN000001}/alias`, { alias: 'x' }, token)).code).toBe(Code.NO_PERMISSION);
   });

@@ -14,6 +14,7 @@ import ExcelJS from 'exceljs';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { devices, gateways, operationLog } from '../../db/schema.js';
+import { apiClient, signedInUser } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { connectTestGateway } from '../../test/test-gateway.js';
@@ -29,14 +30,7 @@ let boundId: number;
 let unboundId: number;
 const clients: MqttClient[] = [];
 
-const get = async <T>(path: string, token: string, query?: Record<string, string>) =>
-  (await call<T>(server.app, 'GET', path, { token, query })).body;
-const post = async <T>(path: string, json: unknown, token: string) => (await call<T>(server.app, 'POST', path, { token, json })).body;
-
-async function userToken(role: Parameters<TestServer['createUser']>[0], companyId?: number) {
-  const user = await server.createUser(role, undefined, companyId === undefined ? {} : { companyId });
-  return { ...user, token: (await signIn(server.app, user.account, user.password)).access_token };
-}
+const { get, post } = apiClient(() => server.app);
 
 function multipart(file: { name: string; bytes: Buffer }[]) {
   const boundary = `----gw${Date.now()}`;
@@ -121,8 +115,8 @@ beforeAll(async () => {
   adminToken = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
   companyA = await server.createCompany('Gateway Company A');
   const companyB = await server.createCompany('Gateway Company B');
-  tokenA = (await userToken('company_admin', companyA)).token;
-  tokenB = (await userToken('company_admin', companyB)).token;
+  tokenA = (await signedInUser(server, 'company_admin', companyA)).token;
+  tokenB = (await signedInUser(server, 'company_admin', companyB)).token;
 
   // A plant of company A bound to GWAPI00001, whose inverter the server discovers from a real report.
   await server.registerGateway('GWAPI00001', 'gwkey00001');
@@ -157,7 +151,7 @@ afterAll(async () => {
 
 describe('gateway list and counts', () => {
   it('lists the company’s gateways with plant, device count and every column, paged', async () => {
-    const page = await get<GatewayPage>('/api/v1/gateways', tokenA, { sort: 'sn' });
+    const page = await get<GatewayPage>('/api/v1/gateways', { token: tokenA, query: { sort: 'sn' } });
     expect(page.code).toBe(0);
     expect(page.data.total).toBe(2);
     const [first, second] = page.data.infos;
@@ -185,24 +179,24 @@ describe('gateway list and counts', () => {
       ]),
     );
     expect(second).toMatchObject({ sn: 'GWAPI00002', plantId: null, deviceCount: 0 });
-    const one = await get<GatewayPage>('/api/v1/gateways', tokenA, { size: '1', page: '2' });
+    const one = await get<GatewayPage>('/api/v1/gateways', { token: tokenA, query: { size: '1', page: '2' } });
     expect(one.data.infos.map((g) => g.sn)).toEqual(['GWAPI00002']);
   });
 
   it('filters by keyword, plant, status and lock, and sorts by last online time', async () => {
-    expect((await get<GatewayPage>('/api/v1/gateways', tokenA, { keyword: 'api00002' })).data.total).toBe(1);
-    expect((await get<GatewayPage>('/api/v1/gateways', tokenA, { plantId: String(plantId) })).data.infos.map((g) => g.sn)).toEqual([
-      'GWAPI00001',
-    ]);
-    expect((await get<GatewayPage>('/api/v1/gateways', tokenA, { status: 'online' })).data.total).toBe(0);
-    expect((await get<GatewayPage>('/api/v1/gateways', tokenA, { locked: 'true' })).data.total).toBe(0);
-    const byTime = await get<GatewayPage>('/api/v1/gateways', tokenA, { sort: 'lastOnlineAt', order: 'desc' });
+    expect((await get<GatewayPage>('/api/v1/gateways', { token: tokenA, query: { keyword: 'api00002' } })).data.total).toBe(1);
+    expect(
+      (await get<GatewayPage>('/api/v1/gateways', { token: tokenA, query: { plantId: String(plantId) } })).data.infos.map((g) => g.sn),
+    ).toEqual(['GWAPI00001']);
+    expect((await get<GatewayPage>('/api/v1/gateways', { token: tokenA, query: { status: 'online' } })).data.total).toBe(0);
+    expect((await get<GatewayPage>('/api/v1/gateways', { token: tokenA, query: { locked: 'true' } })).data.total).toBe(0);
+    const byTime = await get<GatewayPage>('/api/v1/gateways', { token: tokenA, query: { sort: 'lastOnlineAt', order: 'desc' } });
     expect(byTime.data.infos[0]?.sn).toBe('GWAPI00001');
   });
 
   it('refuses a page size above 100 and an unknown status with code 4', async () => {
-    expect((await get('/api/v1/gateways', tokenA, { size: '101' })).code).toBe(Code.VALIDATION);
-    expect((await get('/api/v1/gateways', tokenA, { status: 'asleep' })).code).toBe(Code.VALIDATION);
+    expect((await get('/api/v1/gateways', { token: tokenA, query: { size: '101' } })).code).toBe(Code.VALIDATION);
+    expect((await get('/api/v1/gateways', { token: tokenA, query: { status: 'asleep' } })).code).toBe(Code.VALIDATION);
   });
 
   it('counts online and offline gateways for the caller only', async () => {
@@ -212,8 +206,8 @@ describe('gateway list and counts', () => {
   });
 
   it('masks the SN as an asterisk and its last 4 characters for a guest of a shared plant', async () => {
-    const owner = await userToken('owner');
-    const guest = await userToken('guest');
+    const owner = await signedInUser(server, 'owner');
+    const guest = await signedInUser(server, 'guest');
     await server.registerGateway('GWAPISHARE', 'sharekey01');
     const body: PlantCreate = {
       name: 'Shared Gateway Plant',
@@ -245,7 +239,9 @@ describe('one gateway', () => {
 
   it('renames within 32 bytes and refuses longer or special-character aliases with code 4', async () => {
     expect((await post(`/api/v1/gateway/${unboundId}/alias`, { alias: '屋顶网关一号' }, tokenA)).code).toBe(0);
-    expect((await get<GatewayPage>('/api/v1/gateways', tokenA, { keyword: '屋顶' })).data.infos[0]?.alias).toBe('屋顶网关一号');
+    expect((await get<GatewayPage>('/api/v1/gateways', { token: tokenA, query: { keyword: '屋顶' } })).data.infos[0]?.alias).toBe(
+      '屋顶网关一号',
+    );
     const long = await post<{ errors: { message: string }[] }>(`/api/v1/gateway/${unboundId}/alias`, { alias: '网'.repeat(11) }, tokenA);
     expect(long.code).toBe(Code.VALIDATION);
     expect(long.data.errors[0]?.message).toMatch(/32 bytes/);
@@ -279,7 +275,7 @@ describe('one gateway', () => {
       const result = await call(server.app, method as 'GET' | 'POST', url, { token: tokenB, json });
       expect({ url, code: result.body.code, data: result.body.data }).toEqual({ url, code: Code.GATEWAY_NOT_FOUND, data: null });
     }
-    expect((await get<GatewayPage>('/api/v1/gateways', tokenB, { keyword: 'GWAPI' })).data.total).toBe(0);
+    expect((await get<GatewayPage>('/api/v1/gateways', { token: tokenB, query: { keyword: 'GWAPI' } })).data.total).toBe(0);
   });
 });
 
@@ -303,7 +299,7 @@ describe('gateway import', () => {
       { row: 6, sn: 'GWAPI00002', problem: expect.stringMatching(/already registered/) },
       { row: 7, sn: 'GWIMP00005', problem: expect.stringMatching(/key is missing/) },
     ]);
-    const listed = await get<GatewayPage>('/api/v1/gateways', tokenA, { keyword: 'GWIMP' });
+    const listed = await get<GatewayPage>('/api/v1/gateways', { token: tokenA, query: { keyword: 'GWIMP' } });
     expect(listed.data.infos.map((g) => [g.sn, g.alias, g.plantId])).toEqual([
       ['GWIMP00001', 'Barn', null],
       ['GWIMP00002', null, null],
@@ -337,7 +333,7 @@ describe('gateway import', () => {
         ])
       ).code,
     ).toBe(Code.IMPORT_FILE_INVALID);
-    const guest = await userToken('guest', companyA);
+    const guest = await signedInUser(server, 'guest', companyA);
     expect((await importFile(guest.token, [{ name: 'a.xlsx', bytes: ok }])).code).toBe(Code.NO_PERMISSION);
   });
 });
@@ -367,7 +363,9 @@ describe('settings over the protocol', () => {
   it('locks: a locked gateway refuses other changes until unlocked; the digital output switches', async () => {
     const locked = await post<GatewaySettings>(`/api/v1/gateway/${unboundId}/lock`, {}, tokenA);
     expect(locked.data.locked).toBe(true);
-    expect((await get<GatewayPage>('/api/v1/gateways', tokenA, { locked: 'true' })).data.infos.map((g) => g.sn)).toEqual(['GWAPI00002']);
+    expect((await get<GatewayPage>('/api/v1/gateways', { token: tokenA, query: { locked: 'true' } })).data.infos.map((g) => g.sn)).toEqual([
+      'GWAPI00002',
+    ]);
     const refused = await post<{ errors: { message: string }[] }>(`/api/v1/gateway/${unboundId}/digitalOutput`, { on: true }, tokenA);
     expect(refused.code).toBe(Code.VALIDATION);
     expect(refused.data.errors[0]?.message).toMatch(/locked/);
@@ -462,6 +460,8 @@ describe('replacement and deletion', () => {
     const reporter = await connectTestGateway(server.telemetry.mqttPort, 'GWAPI00003', 'newkey0003');
     await reporter.report(Date.now(), [{ sn: 'INAPI00001', proto: 'sunspec-inverter-3p', values: {} }]);
     await reporter.close();
-    expect((await get<GatewayPage>('/api/v1/gateways', adminToken, { keyword: 'GWAPI00003' })).data.infos[0]?.deviceCount).toBe(1);
+    expect(
+      (await get<GatewayPage>('/api/v1/gateways', { token: adminToken, query: { keyword: 'GWAPI00003' } })).data.infos[0]?.deviceCount,
+    ).toBe(1);
   });
 });
