@@ -1,11 +1,11 @@
 import { Code } from '@sunward/contracts/codes';
 import type { EventCounts, EventPage } from '@sunward/contracts/events';
-import type { PlantCreate } from '@sunward/contracts/plants';
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceEvents, devices, rolePermissions, roles, users } from '../../db/schema.js';
-import { call, signIn } from '../../test/client.js';
+import { apiClient, createPlant, signedInUser } from '../../test/api.js';
+import { signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
 
@@ -20,8 +20,10 @@ let gateway: TestGateway;
 const ids: Record<string, number> = {};
 const now = Date.now();
 
-const get = async <T>(path: string, token = companyToken, headers: Record<string, string> = {}) =>
-  (await call<T>(server.app, 'GET', path, { token, headers })).body;
+const { get } = apiClient(
+  () => server.app,
+  () => companyToken,
+);
 const page = async (query: string, token = companyToken) => (await get<EventPage>(`/api/v1/events${query}`, token)).data;
 
 async function tokenOf(user: { account: string; password: string }) {
@@ -38,23 +40,22 @@ beforeAll(async () => {
   server = await startTestServer();
   adminToken = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
   const company = await server.createCompany('Event Company');
-  companyToken = await tokenOf(await server.createUser('company_admin', undefined, { companyId: company }));
-  const key = 'evgw1key';
-  const gatewayId = await server.registerGateway('GWEV000001', key, company);
-  const body: PlantCreate = {
-    name: 'Event Test Plant',
-    capacityKwp: 12,
-    plantType: 1,
-    latitude: 52.5,
-    longitude: 13.4,
-    timezone: 'Europe/Berlin',
-    meteringTopology: 'net',
-    gateways: [{ sn: 'GWEV000001', key }],
-    tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.2 },
-  };
-  const created = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', { token: companyToken, json: body });
-  if (created.body.code !== 0) throw new Error(`plant not created: ${JSON.stringify(created.body)}`);
-  plantId = created.body.data.id;
+  companyToken = (await signedInUser(server, 'company_admin', company)).token;
+  const created = await createPlant(
+    server,
+    companyToken,
+    {
+      name: 'Event Test Plant',
+      capacityKwp: 12,
+      latitude: 52.5,
+      longitude: 13.4,
+      meteringTopology: 'net',
+      tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.2 },
+    },
+    company,
+  );
+  plantId = created.id;
+  const gatewayId = created.gateway.id;
   const rows = await server.database.db
     .insert(devices)
     .values([
@@ -67,7 +68,7 @@ beforeAll(async () => {
   for (const r of rows) ids[r.sn] = r.id;
   await server.telemetry.pipeline.reloadDevices();
 
-  gateway = await connectTestGateway(server.telemetry.mqttPort, 'GWEV000001', key);
+  gateway = await connectTestGateway(server.telemetry.mqttPort, created.gateway.sn, created.gateway.key);
   await gateway.report(now - 3 * HOUR, [
     { sn: 'EVIN000001', proto: 'sunspec-inverter-1p', values: { W: 1500, St: 7, Evt1: 0b101 } },
     { sn: 'EVHY000001', proto: 'sunspec-hybrid-lv', values: { W: 2000, St: 4, Evt1: 0 } },
@@ -124,7 +125,7 @@ describe('the event list', () => {
   });
 
   it('answers the description and solution in Chinese for cn and in English for the other languages', async () => {
-    const cn = await get<EventPage>('/api/v1/events?level=fault&deviceSn=EVIN', companyToken, { 'accept-language': 'zh-CN' });
+    const cn = await get<EventPage>('/api/v1/events?level=fault&deviceSn=EVIN', { headers: { 'accept-language': 'zh-CN' } });
     expect(cn.data.infos[0]?.description).toBe('接地故障（绝缘阻抗过低）');
     const de = await get<EventPage>('/api/v1/events?level=fault&deviceSn=EVIN&lan=de', companyToken);
     expect(de.data.infos[0]?.description).toBe('Ground fault (insulation resistance too low)');
