@@ -1,10 +1,9 @@
 import type { ComponentType } from 'react';
 import { lazyNamed } from './lazy-page';
-import type { AppRoute, PageName } from './route-table';
+import type { PageProps } from './page-props';
+import type { PageName } from './route-table';
 
-export interface PageProps {
-  route: AppRoute;
-}
+export type { PageProps };
 
 /** A feature page loaded on demand; typed as a page (it takes the route), whatever else its module exports. */
 const page = <K extends string>(loader: () => Promise<Record<K, ComponentType<PageProps>>>, name: K) => lazyNamed(loader, name);

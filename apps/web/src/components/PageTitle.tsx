@@ -1,6 +1,6 @@
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../app/pages';
+import type { PageProps } from '../app/page-props';
 
 /** The page's title as the menu names it (spec 01 §2 route titles). */
 export function PageTitle({ route }: PageProps) {

@@ -216,3 +216,12 @@ export function validationIssues(error: unknown): ValidationIssue[] {
 export function fieldErrors(error: unknown): Record<string, string> {
   return Object.fromEntries(validationIssues(error).map((issue) => [issue.field, issue.message]));
 }
+
+/** The server's words for a refusal: the first field's problem for code 4, else the refusal's message. */
+export function refusalMessage(error: unknown): string | undefined {
+  if (!(error instanceof ApiCallError)) return undefined;
+  return Object.values(fieldErrors(error))[0] ?? (error.message || undefined);
+}
+
+/** The code of a refusal, for checks that turn a code into a field message. */
+export const refusalCode = (error: unknown): number | undefined => (error instanceof ApiCallError ? error.code : undefined);

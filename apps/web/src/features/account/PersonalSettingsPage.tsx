@@ -8,7 +8,7 @@ import { App, Button, Card, Descriptions, Form, Radio, Select, Skeleton, Tabs, T
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { PageProps } from '../../app/pages';
+import type { PageProps } from '../../app/page-props';
 import { registerTexts } from '../../lib/feature-texts';
 import { changeLanguage, currentLanguage } from '../../lib/i18n';
 import type { UiKey } from '../../locales/en';

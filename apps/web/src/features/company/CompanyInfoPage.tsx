@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Form, Input, Select, Space, Switch, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../app/pages';
+import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
 import { inviteAgent, withdrawAgentInvitation } from '../../components/invitations/api';
 import { ReceivedInvitations } from '../../components/invitations/ReceivedInvitations';

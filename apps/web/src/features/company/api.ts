@@ -13,7 +13,7 @@ import {
 } from '@sunward/contracts/company';
 import { PermissionEntrySchema } from '@sunward/contracts/permissions';
 import { z } from 'zod';
-import { ApiCallError, apiRequest, authorizedFetch, fieldErrors, readEnvelope } from '../../lib/api-client';
+import { apiRequest, authorizedFetch, fieldErrors, readEnvelope, refusalCode, refusalMessage } from '../../lib/api-client';
 
 /** Query keys: everything under ['company'] is refetched after a change. */
 export const companyKeys = {
@@ -86,15 +86,5 @@ export const deleteRole = (id: number) => apiRequest(`/api/v1/company/role/${id}
 export const fetchAgents = () => apiRequest('/api/v1/company/agents', { schema: AgentsSchema });
 export const removeAgent = (id: number) => apiRequest(`/api/v1/company/agent/${id}/delete`, { method: 'POST', ...done });
 
-/** Field → message of a code-4 refusal (one reading for every form, in lib/api-client). */
-export { fieldErrors };
-
-/** The server's words for a refusal (the first field's problem for code 4). */
-export function refusalMessage(error: unknown): string | undefined {
-  if (!(error instanceof ApiCallError)) return undefined;
-  const first = Object.values(fieldErrors(error))[0];
-  return first ?? (error.message || undefined);
-}
-
-/** The code of a refusal, for checks that turn a code into a field message. */
-export const refusalCode = (error: unknown): number | undefined => (error instanceof ApiCallError ? error.code : undefined);
+/** Field → message, the server's words and the code of a refusal (one reading for every form, in lib/api-client). */
+export { fieldErrors, refusalCode, refusalMessage };

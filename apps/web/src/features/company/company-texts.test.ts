@@ -2,29 +2,25 @@ import { catalogueProblems, sameAsEnglishIn } from '@sunward/contracts/catalogue
 import { LANGUAGES } from '@sunward/contracts/languages';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../locales/en';
-import { customerTexts } from '../customers/customer-texts';
 import { companyTexts } from './company-texts';
 
 /** Words the same in a language as in English (E-mail, Total). */
 const SAME: Record<string, readonly string[]> = {
   'enterprise.email': ['vi', 'de', 'cz', 'po', 'el', 'pt'],
   'enterprise.total': ['es', 'pt'],
-  'customers.total': ['es', 'pt'],
   'enterprise.role': ['de', 'cz'],
   'enterprise.nickname': ['de'],
   'enterprise.phone': ['de', 'cz', 'po'],
-  'customers.name': ['de'],
   'enterprise.name': ['de'],
 };
 
-describe('company and customer texts in ten languages', () => {
+describe('company texts in ten languages', () => {
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has every key, translated, with the same placeholders', (language) => {
     const mayEqualEnglish = (key: string, value: string) => (SAME[key] ?? []).includes(language) || sameAsEnglishIn(language)(key, value);
-    for (const texts of [companyTexts, customerTexts])
-      expect(catalogueProblems(texts.en, texts[language], { mayEqualEnglish })).toEqual([]);
+    expect(catalogueProblems(companyTexts.en, companyTexts[language], { mayEqualEnglish })).toEqual([]);
   });
 
   it('keeps its keys apart from the core catalogue', () => {
-    for (const key of [...Object.keys(companyTexts.en), ...Object.keys(customerTexts.en)]) expect(key in en, key).toBe(false);
+    for (const key of Object.keys(companyTexts.en)) expect(key in en, key).toBe(false);
   });
 });

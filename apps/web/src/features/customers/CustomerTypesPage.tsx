@@ -4,11 +4,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Modal, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../app/pages';
+import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
 import { PageTitle } from '../../components/PageTitle';
+import { fieldErrors, refusalMessage } from '../../lib/api-client';
 import { registerTexts } from '../../lib/feature-texts';
-import { fieldErrors, refusalMessage } from '../company/api';
 import { createType, customerKeys, deleteType, fetchTypeTree, updateType } from './api';
 import { customerTexts } from './customer-texts';
 

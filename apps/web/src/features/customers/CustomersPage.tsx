@@ -6,14 +6,14 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { App, Button, Card, Form, Input, List, Modal, Select, Space, Table, Tag, TreeSelect, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../app/pages';
+import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
 import { fetchCustomerInvitations, invitationKeys, withdrawCustomerInvitation } from '../../components/invitations/api';
 import { SentInvitations } from '../../components/invitations/SentInvitations';
 import { PageTitle } from '../../components/PageTitle';
+import { fieldErrors, refusalCode, refusalMessage } from '../../lib/api-client';
 import { registerTexts } from '../../lib/feature-texts';
 import { usePageSize } from '../../lib/personalized';
-import { fieldErrors, refusalCode, refusalMessage } from '../company/api';
 import {
   addCustomer,
   checkCustomer,

@@ -8,7 +8,7 @@ import { App, Button, Card, Empty, Input, Select, Space, Switch, Table, Tag, Too
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../app/pages';
+import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
 import { registerTexts } from '../../lib/feature-texts';
 import { exactTime } from '../../lib/format';

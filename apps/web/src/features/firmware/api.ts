@@ -8,7 +8,7 @@ import {
 } from '@sunward/contracts/firmware';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { z } from 'zod';
-import { ApiCallError, apiRequest, authorizedFetch, fetchFile, fieldErrors, readEnvelope } from '../../lib/api-client';
+import { ApiCallError, apiRequest, authorizedFetch, fetchFile, fieldErrors, readEnvelope, refusalMessage } from '../../lib/api-client';
 import { currentLanguage } from '../../lib/i18n';
 import { storedSession } from '../../lib/storage';
 
@@ -97,12 +97,5 @@ export async function uploadWithProgress<T>(
 export const uploadFirmware = (fields: Record<string, string>, file: File, onProgress: (percent: number) => void) =>
   uploadWithProgress('/api/v1/firmware', FirmwareRowSchema, fields, file, onProgress);
 
-/** Field → message of a code-4 refusal (one reading for every form, in lib/api-client). */
-export { fieldErrors };
-
-/** The server's words for a refusal (the field's own problem for code 4). */
-export function refusalMessage(error: unknown): string | undefined {
-  if (!(error instanceof ApiCallError)) return undefined;
-  const first = Object.values(fieldErrors(error))[0];
-  return first ?? (error.message || undefined);
-}
+/** Field → message and the server's words for a refusal (one reading for every form, in lib/api-client). */
+export { fieldErrors, refusalMessage };

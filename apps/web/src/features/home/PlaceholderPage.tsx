@@ -1,7 +1,7 @@
 import { Button, Card, Empty, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { PageProps } from '../../app/pages';
+import type { PageProps } from '../../app/page-props';
 
 /** A route whose feature arrives in a later issue: its title and what to do meanwhile. */
 export function PlaceholderPage({ route }: PageProps) {

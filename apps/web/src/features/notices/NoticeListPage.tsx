@@ -13,12 +13,12 @@ import { App, Button, Card, Empty, Select, Space, Table, Tag, Tooltip, Typograph
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../app/pages';
+import type { PageProps } from '../../app/page-props';
 import { PageTitle } from '../../components/PageTitle';
+import { refusalMessage } from '../../lib/api-client';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { usePageSize } from '../../lib/personalized';
-import { refusalMessage } from '../firmware/api';
 import { fetchNoticePage, type NoticeQuery, noticeKeys, setNoticeStatus } from './api';
 import { NoticeFormModal } from './NoticeFormModal';
 import { NoticePreview } from './NoticePreview';

@@ -9,7 +9,7 @@ import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { PageProps } from '../../app/pages';
+import type { PageProps } from '../../app/page-props';
 import { fetchReceivedInvitations, invitationKeys } from '../../components/invitations/api';
 import { ReceivedInvitations } from '../../components/invitations/ReceivedInvitations';
 import { registerTexts } from '../../lib/feature-texts';

@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError } from '../../lib/api-client';
 import { registerTexts } from '../../lib/feature-texts';
-import { fetchPlantOptions } from '../plants/list/api';
+import { fetchPlantOptions } from '../../lib/plant-options';
 import { fetchNotifySettings, fieldErrors, messageKeys, notifyCode, refusalMessage, saveNotifySettings } from './api';
 import { notificationTexts } from './notification-texts';
 

@@ -7,7 +7,7 @@ import { Alert, App, Button, Card, Empty, Form, Input, Select, Space, Table, Tag
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../app/pages';
+import type { PageProps } from '../../app/page-props';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { usePageSize } from '../../lib/personalized';

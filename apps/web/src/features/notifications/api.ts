@@ -11,7 +11,7 @@ import {
   SmsSendResultSchema,
 } from '@sunward/contracts/notifications';
 import { z } from 'zod';
-import { ApiCallError, apiRequest, fieldErrors } from '../../lib/api-client';
+import { apiRequest, fieldErrors, refusalMessage } from '../../lib/api-client';
 
 export interface MessageQuery {
   page: number;
@@ -72,10 +72,5 @@ export const fetchSmsRecords = (query: Partial<SmsListQuery>) =>
   apiRequest('/api/v1/msg/records', { query: { ...query }, schema: SmsPageSchema });
 
 /** Field → message of a code-4 refusal (one reading for every form, in lib/api-client). */
-export { fieldErrors };
-
 /** The text to show for a refused call: its first field error, else the server's localised message. */
-export function refusalMessage(error: unknown): string | undefined {
-  if (!(error instanceof ApiCallError)) return undefined;
-  return Object.values(fieldErrors(error))[0] ?? (error.message || undefined);
-}
+export { fieldErrors, refusalMessage };

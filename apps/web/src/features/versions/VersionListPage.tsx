@@ -6,12 +6,12 @@ import { App, Button, Card, Empty, Space, Table, Tag, Tooltip, Typography } from
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../app/pages';
+import type { PageProps } from '../../app/page-props';
 import { PageTitle } from '../../components/PageTitle';
+import { refusalMessage } from '../../lib/api-client';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { usePageSize } from '../../lib/personalized';
-import { refusalMessage } from '../firmware/api';
 import { deleteVersion, fetchVersionPage, versionKeys } from './api';
 import { RichText } from './RichText';
 import { VersionFormModal } from './VersionFormModal';

@@ -10,12 +10,12 @@ import { Alert, Card, Col, Descriptions, Empty, Result, Row, Skeleton, Space, St
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../../../app/session';
+import { StatusTag } from '../../../components/StatusTag';
 import { ApiCallError } from '../../../lib/api-client';
 import { exactTime, relativeTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { usePlantLiveEvents } from '../../../lib/live-push';
 import { plantToday } from '../../../lib/plant-format';
-import { StatusTag } from '../../plants/list/components/PlantTable';
 import { dayQuery, deviceKeys, FRESH_MS, fetchDeviceDetail, fetchPvIv, fetchRealtime } from '../api';
 import { detailPathOf, inverterTypeName, isDeviceKind, listPathOf } from '../device-format';
 import { DeviceCharts } from './DeviceCharts';

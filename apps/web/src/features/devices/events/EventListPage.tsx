@@ -14,14 +14,14 @@ import { ApiCallError } from '../../../lib/api-client';
 import { fileNameFromDisposition } from '../../../lib/download';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
+import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../../lib/plant-options';
 import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
-import { fetchPlantOptions } from '../../plants/list/api';
 import { eventTexts } from '../texts/events';
 import { type EventQuery, eventKeys, exportEvents, fetchEventCounts, fetchEventPage } from './api';
 import { durationParts, periodOf, QUICK_RANGES, type QuickRange } from './event-period';
 import './event-list.css';
-import type { PageProps } from '../../../app/pages';
+import type { PageProps } from '../../../app/page-props';
 import { PageTitle } from '../../../components/PageTitle';
 import { usePageSize } from '../../../lib/personalized';
 
@@ -120,7 +120,7 @@ export function EventListPage({ route }: PageProps) {
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
   });
-  const plants = useQuery({ queryKey: ['plants', 'options'], queryFn: fetchPlantOptions, staleTime: 60_000 });
+  const plants = useQuery({ queryKey: PLANT_OPTIONS_KEY, queryFn: fetchPlantOptions, staleTime: 60_000 });
 
   const [exporting, setExporting] = useState(false);
   const onExport = async (format: 'csv' | 'xlsx') => {

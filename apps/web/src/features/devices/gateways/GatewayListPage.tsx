@@ -40,15 +40,15 @@ import type { ColumnsType } from 'antd/es/table';
 import { type CSSProperties, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { PageProps } from '../../../app/pages';
+import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
 import { PageTitle } from '../../../components/PageTitle';
 import { registerTexts } from '../../../lib/feature-texts';
 import { exactTime, relativeTime, STATUS_STYLE } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { usePageSize } from '../../../lib/personalized';
+import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../../lib/plant-options';
 import { useUrlList } from '../../../lib/use-url-list';
-import { fetchPlantOptions, plantKeys } from '../../plants/list/api';
 import { DeviceUpgrade } from '../detail/UpgradePanel';
 import { gatewayTexts } from '../texts/gateways';
 import {
@@ -216,7 +216,7 @@ export function GatewayListPage({ route }: PageProps) {
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
   });
-  const plants = useQuery({ queryKey: plantKeys.options, queryFn: fetchPlantOptions, staleTime: 60_000 });
+  const plants = useQuery({ queryKey: PLANT_OPTIONS_KEY, queryFn: fetchPlantOptions, staleTime: 60_000 });
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: gatewayKeys.all });
   const fail = (error: unknown) => void message.error(refusalMessage(error) ?? t('gateways.requestFailed'));

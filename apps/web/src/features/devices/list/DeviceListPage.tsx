@@ -15,13 +15,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../../../app/session';
 import { StatusCounts } from '../../../components/StatusCounts';
+import { StatusTag } from '../../../components/StatusTag';
 import { ApiCallError } from '../../../lib/api-client';
 import { fileNameFromDisposition } from '../../../lib/download';
 import { relativeTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
-import { StatusTag } from '../../plants/list/components/PlantTable';
 import {
   type DeviceQuery,
   deleteDevices,

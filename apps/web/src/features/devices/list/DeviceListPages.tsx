@@ -2,7 +2,7 @@ import type { DeviceKind } from '@sunward/contracts/devices';
 import { Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { PageProps } from '../../../app/pages';
+import type { PageProps } from '../../../app/page-props';
 import { PageTitle } from '../../../components/PageTitle';
 import { OTHER_KINDS } from '../device-format';
 import { DeviceListPage } from './DeviceListPage';

@@ -7,7 +7,7 @@ import { App, Button, Card, DatePicker, Empty, Input, Select, Space, Table, Tag,
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../../app/pages';
+import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiCallError, apiRequest } from '../../../lib/api-client';

@@ -36,7 +36,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import type { PageProps } from '../../../app/pages';
+import type { PageProps } from '../../../app/page-props';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiCallError, apiRequest } from '../../../lib/api-client';
 import { exactTime } from '../../../lib/format';

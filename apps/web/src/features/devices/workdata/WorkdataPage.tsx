@@ -5,7 +5,7 @@ import { Card, DatePicker, Empty, Input, Space, Table, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../../app/pages';
+import type { PageProps } from '../../../app/page-props';
 import { PageTitle } from '../../../components/PageTitle';
 import { exactTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../../app/pages';
+import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
 import { registerTexts } from '../../../lib/feature-texts';
 import { firmwareTexts } from '../firmware-texts';

@@ -9,6 +9,7 @@ import {
 } from '@sunward/contracts/plants';
 import { z } from 'zod';
 import { apiRequest, authorizedFetch, fetchFile, readEnvelope } from '../../../lib/api-client';
+import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../../lib/plant-options';
 import type { ApiQuery } from './list-params';
 
 /** Query keys: everything under ['plants'] is refetched after a share, transfer or delete. */
@@ -19,7 +20,7 @@ export const plantKeys = {
   map: (query: ApiQuery) => ['plants', 'map', query] as const,
   row: (id: number) => ['plants', 'row', id] as const,
   regions: ['plants', 'regions'] as const,
-  options: ['plants', 'options'] as const,
+  options: PLANT_OPTIONS_KEY,
   shareUsers: (id: number) => ['plants', 'shareUsers', id] as const,
 };
 
@@ -43,12 +44,8 @@ export function fetchRegions() {
   return apiRequest('/api/v1/plant/filter', { schema: z.object({ regions: z.array(z.string()) }) });
 }
 
-const PlantOptionSchema = z.object({ id: z.number(), name: z.string(), plantType: z.number() });
-
-/** Plants the caller can pick, by name (the import and download dialogs). */
-export function fetchPlantOptions() {
-  return apiRequest('/api/v1/plant', { schema: z.array(PlantOptionSchema) });
-}
+/** Plants the caller can pick, by name (the import and download dialogs); shared in lib/plant-options. */
+export { fetchPlantOptions };
 
 const WhereSchema = z.object({ code: z.literal(0), data: z.object({ inChina: z.number() }) });
 

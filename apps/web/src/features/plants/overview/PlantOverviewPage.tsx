@@ -13,12 +13,12 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../../../app/session';
+import { StatusTag } from '../../../components/StatusTag';
 import { ApiCallError } from '../../../lib/api-client';
 import { exactTime, relativeTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { usePlantLiveEvents } from '../../../lib/live-push';
 import { plantToday } from '../../../lib/plant-format';
-import { StatusTag } from '../list/components/PlantTable';
 import {
   fetchBenefits,
   fetchDeviceCount,

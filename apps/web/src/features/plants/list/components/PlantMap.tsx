@@ -10,11 +10,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { StatusTag } from '../../../../components/StatusTag';
 import { statusStyle } from '../../../../lib/format';
 import { fetchMapMarkers, fetchPlantRow, plantKeys } from '../api';
 import { useTileLayer } from '../hooks/useTileLayer';
 import type { ApiQuery } from '../list-params';
-import { overviewPath, StatusTag } from './PlantTable';
+import { overviewPath } from './PlantTable';
 
 interface Props {
   query: ApiQuery;

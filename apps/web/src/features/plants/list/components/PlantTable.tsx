@@ -7,7 +7,8 @@ import type { SorterResult } from 'antd/es/table/interface';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { exactTime, formatSpecificYield, relativeTime, statusStyle } from '../../../../lib/format';
+import { StatusTag } from '../../../../components/StatusTag';
+import { exactTime, formatSpecificYield, relativeTime } from '../../../../lib/format';
 import { PAGE_SIZES, type PlantListParams, type SortOrder } from '../list-params';
 
 export type PlantAction = 'share' | 'transfer' | 'delete';
@@ -30,16 +31,6 @@ interface Props {
 
 export function overviewPath(row: Pick<PlantRow, 'id' | 'plantType'>): string {
   return `/plants/overview/${row.id}/${row.plantType}`;
-}
-
-export function StatusTag({ status }: { status: number }) {
-  const { t } = useTranslation();
-  const style = statusStyle(status);
-  return (
-    <Tag color={style.tag} variant="filled" data-status={style.key}>
-      {t(style.label)}
-    </Tag>
-  );
 }
 
 const ACTION_LABELS: Record<PlantAction, string> = { share: 'plants.share', transfer: 'plants.transfer', delete: 'plants.delete' };

@@ -6,8 +6,8 @@ import type { ColumnsType } from 'antd/es/table';
 import type { CSSProperties } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { StatusTag } from '../../../../components/StatusTag';
 import { exactTime, relativeTime, STATUS_STYLE } from '../../../../lib/format';
-import { StatusTag } from '../../list/components/PlantTable';
 import { fetchEvents, overviewKeys } from '../api';
 import { LoadFailed } from './LoadFailed';
 
