@@ -1,8 +1,8 @@
 import { DeviceStatus } from '@sunward/contracts/device-status';
 import type { PlantRealtime } from '@sunward/contracts/plant-energy';
-import type { PlantCreate } from '@sunward/contracts/plants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '../../db/schema.js';
+import { createPlant } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
@@ -23,23 +23,17 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function plantWithInverters(name: string, sn: string, inverters: string[]) {
-  const key = `${sn.toLowerCase()}key`;
-  const gatewayId = await server.registerGateway(sn, key);
-  const body: PlantCreate = {
+async function plantWithInverters(name: string, inverters: string[]) {
+  const created = await createPlant(server, token, {
     name,
     capacityKwp: 10,
-    plantType: 1,
     latitude: 28.61,
     longitude: 77.21,
     timezone: 'Asia/Kolkata',
-    meteringTopology: 'gross',
-    gateways: [{ sn, key }],
     tariff: { currency: 'INR', pricingMethod: 'constant', price: 7 },
-  };
-  const created = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', { token, json: body });
-  if (created.body.code !== 0) throw new Error(JSON.stringify(created.body));
-  const plantId = created.body.data.id;
+  });
+  const plantId = created.id;
+  const { id: gatewayId, sn, key } = created.gateway;
   await server.database.db
     .insert(devices)
     .values(inverters.map((d) => ({ sn: d, protocolId: 'sunspec-inverter-1p', family: 'inverter', plantId, gatewayId, model: 'x' })));
@@ -60,7 +54,7 @@ async function powers(plantId: number) {
 describe('power of a plant whose devices are offline', () => {
   it('is 0 W in the plant list (and its map) as on the overview, once the sweep finds the devices silent', async () => {
     // Reported 2,510 W half an hour ago, then fell silent (report interval 300 s: Offline after 15 minutes).
-    const { plantId, gateway } = await plantWithInverters('Delhi Cold Store', 'GWOP000001', ['OPIN000001']);
+    const { plantId, gateway } = await plantWithInverters('Delhi Cold Store', ['OPIN000001']);
     await gateway.report(Date.now() - 30 * MINUTE, [
       { sn: 'OPIN000001', proto: 'sunspec-inverter-1p', values: { W: 2510, WH: 9000, St: 4 } },
     ]);
@@ -70,7 +64,7 @@ describe('power of a plant whose devices are offline', () => {
   });
 
   it('counts only the devices still reporting when some are offline', async () => {
-    const { plantId, gateway } = await plantWithInverters('Half Silent', 'GWOP000002', ['OPIN000002', 'OPIN000003']);
+    const { plantId, gateway } = await plantWithInverters('Half Silent', ['OPIN000002', 'OPIN000003']);
     await gateway.report(Date.now() - 30 * MINUTE, [
       { sn: 'OPIN000002', proto: 'sunspec-inverter-1p', values: { W: 2510, WH: 9000, St: 4 } },
     ]);
@@ -81,7 +75,7 @@ describe('power of a plant whose devices are offline', () => {
   });
 
   it('shows -- (null) in both places for a plant that never reported', async () => {
-    const { plantId } = await plantWithInverters('Never Reported', 'GWOP000003', ['OPIN000004']);
+    const { plantId } = await plantWithInverters('Never Reported', ['OPIN000004']);
     expect(await powers(plantId)).toEqual({ list: null, overview: null });
   });
 });
