@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies } from '../../db/schema.js';
-import { type CallResult, call, multipartBody, signIn, type Tokens } from '../../test/client.js';
+import { apiClient, type Body, signedInUser } from '../../test/api.js';
+import { call, multipartBody, signIn, type Tokens } from '../../test/client.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { type SmtpInbox, startSmtpInbox } from '../../test/smtp-inbox.js';
 
@@ -14,16 +15,8 @@ let inbox: SmtpInbox;
 let ipCounter = 10;
 const newIp = () => `10.0.9.${++ipCounter}`;
 
-type Body<T> = CallResult<T>['body'];
-const get = async <T = unknown>(url: string, token: string): Promise<Body<T>> => (await call<T>(server.app, 'GET', url, { token })).body;
-const post = async <T = unknown>(url: string, json: unknown, token: string): Promise<Body<T>> =>
-  (await call<T>(server.app, 'POST', url, { token, json })).body;
-
-async function user() {
-  const created = await server.createUser('owner');
-  const tokens = await signIn(server.app, created.account, created.password);
-  return { ...created, token: tokens.access_token };
-}
+const { get, post } = apiClient(() => server.app);
+const user = () => signedInUser(server, 'owner');
 
 /** What a user's authenticator app shows now (offset in 30 s steps: +1 is the next code). */
 function totpCode(secret: string, offsetSteps = 0): string {
