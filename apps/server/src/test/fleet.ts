@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,4 +44,17 @@ export function spawnSimulator(
   const args = ['--fleet', file, '--interval', '1', '--fault-rate', '0', '--upgrade-step-ms', String(options.upgradeStepMs ?? 100)];
   if (options.firmwareKey) args.push('--firmware-key', options.firmwareKey);
   return spawn(process.execPath, ['--import', 'tsx', SIMULATOR, ...args], { stdio: 'ignore' });
+}
+
+/** A port free right now, for a test that must start a server (or a broker) again on the same one after a restart. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -1,12 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { devices } from '../../db/schema.js';
 import { apiClient } from '../../test/api.js';
 import { multipartBody } from '../../test/client.js';
-import { spawnSimulator, startFleetServer } from '../../test/fleet.js';
+import { freePort, spawnSimulator, startFleetServer } from '../../test/fleet.js';
 import { ADMIN, type TestServer } from '../../test/harness.js';
 
 // A batch task survives its server: a restart in the middle of an upgrade wave loses no item, a task in
@@ -23,19 +22,6 @@ const { get, post } = apiClient(
 );
 
 type Task = { task: { status: string }; items: { sn: string; status: string; message: string | null }[] };
-
-/** A port free right now (the broker must come back on the same one after the restart). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const inverters = () =>
   fleet.gateways
