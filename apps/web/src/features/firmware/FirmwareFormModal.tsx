@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiCallError } from '../../lib/api-client';
 import { checkFirmware, fieldErrors, firmwareKeys, refusalMessage, updateFirmware, uploadFirmware } from './api';
 import { FirmwareFileFields, useFirmwareFile } from './FirmwareFileFields';
+import { useFirmwareRules } from './form-rules';
 
 type FormValues = FirmwareFields & { md5?: string };
 
@@ -47,9 +48,7 @@ export function FirmwareFormModal({ row, onClose }: { row?: FirmwareRow; onClose
   const picked = useFirmwareFile(form, () => setRefusal(undefined));
   const { file, fileError, setFileError, hashing } = picked;
 
-  const required: Rule = { required: true, whitespace: true, message: t('firmware.required') };
-  const max = (n: number): Rule => ({ max: n, message: t('firmware.tooLong', { max: n }) });
-  const pattern = (p: RegExp, text: string): Rule => ({ pattern: p, message: text });
+  const { required, selectRequired, max, pattern } = useFirmwareRules();
 
   /** 4000 / 4002 from the live check beside the field; other failures do not block typing. */
   const unique =
@@ -156,7 +155,7 @@ export function FirmwareFormModal({ row, onClose }: { row?: FirmwareRow; onClose
           >
             <Input id="firmware-name" autoComplete="off" />
           </Form.Item>
-          <Form.Item name="type" label={t('firmware.fieldType')} rules={[required]}>
+          <Form.Item name="type" label={t('firmware.fieldType')} rules={[selectRequired]}>
             <Select
               onChange={() => void form.validateFields(['swVersion']).catch(() => undefined)}
               options={LIBRARY_FIRMWARE_TYPES.map((type) => ({
@@ -185,7 +184,7 @@ export function FirmwareFormModal({ row, onClose }: { row?: FirmwareRow; onClose
           >
             <Input id="firmware-sw" autoComplete="off" />
           </Form.Item>
-          <Form.Item name="mode" label={t('firmware.fieldMode')} rules={[required]}>
+          <Form.Item name="mode" label={t('firmware.fieldMode')} rules={[selectRequired]}>
             <Select
               options={FIRMWARE_MODES.map((mode) => ({
                 value: mode,

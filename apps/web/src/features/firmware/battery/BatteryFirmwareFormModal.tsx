@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiCallError } from '../../../lib/api-client';
 import { checkFirmware, fieldErrors, refusalMessage } from '../api';
 import { FirmwareFileFields, useFirmwareFile } from '../FirmwareFileFields';
+import { useFirmwareRules } from '../form-rules';
 import { secondaryTypeOptions } from './BatteryProductsCard';
 import { batteryKeys, fetchBatteryProducts, saveBatteryFirmware, updateBatteryFirmware } from './battery-api';
 
@@ -60,10 +61,7 @@ export function BatteryFirmwareFormModal({
   });
   const secondaryIds = new Set(tree.flatMap((p) => p.children.map((c) => c.id)));
 
-  const required: Rule = { required: true, whitespace: true, message: t('firmware.required') };
-  const selectRequired: Rule = { required: true, message: t('firmware.required') };
-  const max = (n: number): Rule => ({ max: n, message: t('firmware.tooLong', { max: n }) });
-  const pattern = (p: RegExp, text: string): Rule => ({ pattern: p, message: text });
+  const { required, selectRequired, max, pattern } = useFirmwareRules();
   const unique =
     (field: 'name' | 'swVersion'): Rule =>
     () => ({
