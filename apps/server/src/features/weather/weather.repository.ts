@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
+import { plants } from '../../db/schema.js';
 import { LATEST_VALUES } from '../../ingest/telemetry-query.repository.js';
 
 export interface StationSnapshot {
@@ -12,10 +13,7 @@ export interface StationSnapshot {
 export function createWeatherRepository(db: Database) {
   return {
     async place(plantId: number): Promise<{ latitude: number; longitude: number } | undefined> {
-      const [row] = await queryRows<{ latitude: number; longitude: number }>(
-        db,
-        sql`select latitude, longitude from plants where id = ${plantId}`,
-      );
+      const [row] = await db.select({ latitude: plants.latitude, longitude: plants.longitude }).from(plants).where(eq(plants.id, plantId));
       return row ? { latitude: Number(row.latitude), longitude: Number(row.longitude) } : undefined;
     },
 
