@@ -6,6 +6,7 @@ import { Code } from '@sunward/contracts/codes';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { users, verificationCodes } from '../../db/schema.js';
+import { apiClient } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { type SmtpInbox, startSmtpInbox } from '../../test/smtp-inbox.js';
@@ -20,18 +21,15 @@ const newIp = () => `10.0.7.${++ipCounter}`;
 let accountCounter = 0;
 const newEmail = () => `person${++accountCounter}-${Date.now()}@example.com`;
 
-const get = async <T = unknown>(url: string, query: Record<string, string>, ip = '127.0.0.1') =>
-  (await call<T>(server.app, 'GET', url, { query, ip })).body;
-const post = async <T = unknown>(url: string, json: unknown, ip = '127.0.0.1') =>
-  (await call<T>(server.app, 'POST', url, { json, ip })).body;
+const { get, post } = apiClient(() => server.app);
 
 const STRONG = 'Sunrise7Harbor';
 
 async function registered(ip = newIp()) {
   const account = newEmail();
-  expect((await get('/anonymous/getCode', { account }, ip)).code).toBe(0);
+  expect((await get('/anonymous/getCode', { query: { account }, ip })).code).toBe(0);
   const code = await inbox.nextCode(account);
-  expect((await post('/anonymous/signup', { account, code, password: STRONG, agree: true }, ip)).code).toBe(0);
+  expect((await post('/anonymous/signup', { account, code, password: STRONG, agree: true }, { ip })).code).toBe(0);
   return account;
 }
 
@@ -67,27 +65,27 @@ describe('registration with a code read from the mail', () => {
   it('registers, refuses the used code (6) and the taken account (103), then signs in', async () => {
     const ip = newIp();
     const account = newEmail();
-    expect((await get('/anonymous/checkAccount', { account }, ip)).code).toBe(0);
-    const sent = await get<CodeSent>('/anonymous/getCode', { account, type: 'register' }, ip);
+    expect((await get('/anonymous/checkAccount', { query: { account }, ip })).code).toBe(0);
+    const sent = await get<CodeSent>('/anonymous/getCode', { query: { account, type: 'register' }, ip });
     expect(sent).toMatchObject({ code: 0, data: { channel: 'email', expiresIn: 600, resendAfter: 60 } });
     const mail = await inbox.next(account);
     expect(mail.subject).toContain('verification code');
     const code = /\b(\d{6})\b/.exec(mail.body)?.[1] ?? '';
     const wrong = code === '000000' ? '000001' : '000000';
 
-    expect((await get('/anonymous/checkCode', { account, code: wrong }, ip)).code).toBe(Code.VERIFICATION_CODE_WRONG);
-    expect((await get('/anonymous/checkCode', { account, code }, ip)).code).toBe(0);
+    expect((await get('/anonymous/checkCode', { query: { account, code: wrong }, ip })).code).toBe(Code.VERIFICATION_CODE_WRONG);
+    expect((await get('/anonymous/checkCode', { query: { account, code }, ip })).code).toBe(0);
     // checkCode does not use the code up.
-    expect((await get('/anonymous/checkCode', { account, code }, ip)).code).toBe(0);
-    expect((await post('/anonymous/signup', { account, code: wrong, password: STRONG, agree: true }, ip)).code).toBe(
+    expect((await get('/anonymous/checkCode', { query: { account, code }, ip })).code).toBe(0);
+    expect((await post('/anonymous/signup', { account, code: wrong, password: STRONG, agree: true }, { ip })).code).toBe(
       Code.VERIFICATION_CODE_WRONG,
     );
-    const done = await post('/anonymous/signup', { account: account.toUpperCase(), code, password: STRONG, agree: true }, ip);
+    const done = await post('/anonymous/signup', { account: account.toUpperCase(), code, password: STRONG, agree: true }, { ip });
     expect(done).toMatchObject({ code: 0, data: { account } });
     // Single use: the same code again is spent (6), and the account is now taken (103).
-    expect((await get('/anonymous/checkCode', { account, code }, ip)).code).toBe(Code.VERIFICATION_CODE_EXPIRED);
-    expect((await post('/anonymous/signup', { account, code, password: STRONG, agree: true }, ip)).code).toBe(Code.ACCOUNT_REGISTERED);
-    expect((await get('/anonymous/checkAccount', { account }, ip)).code).toBe(Code.ACCOUNT_REGISTERED);
+    expect((await get('/anonymous/checkCode', { query: { account, code }, ip })).code).toBe(Code.VERIFICATION_CODE_EXPIRED);
+    expect((await post('/anonymous/signup', { account, code, password: STRONG, agree: true }, { ip })).code).toBe(Code.ACCOUNT_REGISTERED);
+    expect((await get('/anonymous/checkAccount', { query: { account }, ip })).code).toBe(Code.ACCOUNT_REGISTERED);
 
     const tokens = await signIn(server.app, account, STRONG);
     const me = await call<{ userid: { account: string; role: string; nickname: string } }>(server.app, 'GET', '/api/v1/user', {
@@ -104,46 +102,46 @@ describe('registration with a code read from the mail', () => {
   it('refuses registration without the agreement ticked (4, field agree) and changes nothing', async () => {
     const ip = newIp();
     const account = newEmail();
-    await get('/anonymous/getCode', { account }, ip);
+    await get('/anonymous/getCode', { query: { account }, ip });
     const code = await inbox.nextCode(account);
     const refused = await post<{ errors: { field: string; message: string }[] }>(
       '/anonymous/signup',
       { account, code, password: STRONG, agree: false },
-      ip,
+      { ip },
     );
     expect(refused.code).toBe(Code.VALIDATION);
     expect(refused.data.errors[0]).toMatchObject({ field: 'agree', message: 'please read and accept the user agreement' });
-    expect((await get('/anonymous/checkAccount', { account }, ip)).code).toBe(0);
+    expect((await get('/anonymous/checkAccount', { query: { account }, ip })).code).toBe(0);
     // The code was not spent by the refused attempt.
-    expect((await get('/anonymous/checkCode', { account, code }, ip)).code).toBe(0);
+    expect((await get('/anonymous/checkCode', { query: { account, code }, ip })).code).toBe(0);
   });
 
   it('answers 6 for an expired code and voids a code after five wrong entries', async () => {
     const ip = newIp();
     const account = newEmail();
-    await get('/anonymous/getCode', { account }, ip);
+    await get('/anonymous/getCode', { query: { account }, ip });
     const code = await inbox.nextCode(account);
     await server.database.db
       .update(verificationCodes)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(verificationCodes.address, account));
-    expect((await get('/anonymous/checkCode', { account, code }, ip)).code).toBe(Code.VERIFICATION_CODE_EXPIRED);
-    expect((await post('/anonymous/signup', { account, code, password: STRONG, agree: true }, ip)).code).toBe(
+    expect((await get('/anonymous/checkCode', { query: { account, code }, ip })).code).toBe(Code.VERIFICATION_CODE_EXPIRED);
+    expect((await post('/anonymous/signup', { account, code, password: STRONG, agree: true }, { ip })).code).toBe(
       Code.VERIFICATION_CODE_EXPIRED,
     );
 
     const other = newEmail();
-    await get('/anonymous/getCode', { account: other }, ip);
+    await get('/anonymous/getCode', { query: { account: other }, ip });
     const right = await inbox.nextCode(other);
     const wrong = right === '123456' ? '654321' : '123456';
-    for (let i = 0; i < 5; i++) expect((await get('/anonymous/checkCode', { account: other, code: wrong }, ip)).code).toBe(5);
-    expect((await get('/anonymous/checkCode', { account: other, code: right }, ip)).code).toBe(Code.VERIFICATION_CODE_EXPIRED);
+    for (let i = 0; i < 5; i++) expect((await get('/anonymous/checkCode', { query: { account: other, code: wrong }, ip })).code).toBe(5);
+    expect((await get('/anonymous/checkCode', { query: { account: other, code: right }, ip })).code).toBe(Code.VERIFICATION_CODE_EXPIRED);
   });
 
   it('sends a code by SMS to a mainland mobile number (outbox without a provider) and registers the phone', async () => {
     const ip = newIp();
     const phone = '13912345678';
-    const sent = await get<CodeSent>('/anonymous/getCode', { account: phone }, ip);
+    const sent = await get<CodeSent>('/anonymous/getCode', { query: { account: phone }, ip });
     expect(sent).toMatchObject({ code: 0, data: { channel: 'sms' } });
     const outbox = join(dataDir, 'sms-outbox');
     const text = await vi.waitFor(() => {
@@ -152,7 +150,7 @@ describe('registration with a code read from the mail', () => {
       return readFileSync(join(outbox, file), 'utf8');
     });
     const code = /\b(\d{6})\b/.exec(text.split('\n\n')[1] ?? '')?.[1] ?? '';
-    expect((await post('/anonymous/signup', { account: phone, code, password: STRONG, agree: true }, ip)).code).toBe(0);
+    expect((await post('/anonymous/signup', { account: phone, code, password: STRONG, agree: true }, { ip })).code).toBe(0);
     await signIn(server.app, phone, STRONG);
   });
 
@@ -164,14 +162,14 @@ describe('registration with a code read from the mail', () => {
       .update(verificationCodes)
       .set({ createdAt: new Date(Date.now() - 61_000) })
       .where(eq(verificationCodes.address, account));
-    const again = await get<CodeSent>('/anonymous/getCode', { account }, newIp());
+    const again = await get<CodeSent>('/anonymous/getCode', { query: { account }, ip: newIp() });
     expect(again).toMatchObject({ code: 0, data: { channel: 'email' } });
     const notice = await inbox.next(account);
     expect(notice.subject).toBe('Sunward registration');
     expect(notice.body).not.toMatch(/\b\d{6}\b/);
 
     const unknown = newEmail();
-    const reset = await get<CodeSent>('/anonymous/getCode', { account: unknown, type: 'reset' }, newIp());
+    const reset = await get<CodeSent>('/anonymous/getCode', { query: { account: unknown, type: 'reset' }, ip: newIp() });
     expect(reset.code).toBe(0);
     await expect(inbox.next(unknown, 500)).rejects.toThrow();
   });
@@ -187,13 +185,15 @@ describe('checkAccount', () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       ip = newIp();
       const started = minute();
-      expect((await get('/anonymous/checkAccount', { account: 'not-an-address' }, ip)).code).toBe(Code.ACCOUNT_FORMAT_INVALID);
-      expect((await get('/anonymous/checkAccount', { account }, ip)).code).toBe(Code.ACCOUNT_REGISTERED);
-      expect((await get('/anonymous/checkAccount', { account, type: 'reset' }, ip)).code).toBe(0);
-      expect((await get('/anonymous/checkAccount', { account: newEmail(), type: 'reset' }, ip)).code).toBe(Code.ACCOUNT_NOT_REGISTERED);
-      expect((await get('/anonymous/checkAccount', { account: newEmail() }, ip)).code).toBe(0);
+      expect((await get('/anonymous/checkAccount', { query: { account: 'not-an-address' }, ip })).code).toBe(Code.ACCOUNT_FORMAT_INVALID);
+      expect((await get('/anonymous/checkAccount', { query: { account }, ip })).code).toBe(Code.ACCOUNT_REGISTERED);
+      expect((await get('/anonymous/checkAccount', { query: { account, type: 'reset' }, ip })).code).toBe(0);
+      expect((await get('/anonymous/checkAccount', { query: { account: newEmail(), type: 'reset' }, ip })).code).toBe(
+        Code.ACCOUNT_NOT_REGISTERED,
+      );
+      expect((await get('/anonymous/checkAccount', { query: { account: newEmail() }, ip })).code).toBe(0);
       answers = [];
-      for (let i = 0; i < 8; i++) answers.push((await get('/anonymous/checkAccount', { account: newEmail() }, ip)).code);
+      for (let i = 0; i < 8; i++) answers.push((await get('/anonymous/checkAccount', { query: { account: newEmail() }, ip })).code);
       if (minute() === started) break;
     }
     expect(answers.slice(0, 5).every((c) => c === 0)).toBe(true);
@@ -201,7 +201,7 @@ describe('checkAccount', () => {
     const limited = await call(server.app, 'GET', '/anonymous/checkAccount', { query: { account: newEmail() }, ip });
     expect(limited.status).toBe(429);
     // Another client is not affected.
-    expect((await get('/anonymous/checkAccount', { account: newEmail() }, newIp())).code).toBe(0);
+    expect((await get('/anonymous/checkAccount', { query: { account: newEmail() }, ip: newIp() })).code).toBe(0);
   });
 });
 
@@ -209,19 +209,19 @@ describe('code rate limits', () => {
   it('sends one code a minute per address (429) and at most twenty an hour per client', async () => {
     const ip = newIp();
     const account = newEmail();
-    expect((await get('/anonymous/getCode', { account }, ip)).code).toBe(0);
-    expect((await get('/anonymous/getCode', { account }, newIp())).code).toBe(Code.RATE_LIMITED);
+    expect((await get('/anonymous/getCode', { query: { account }, ip })).code).toBe(0);
+    expect((await get('/anonymous/getCode', { query: { account }, ip: newIp() })).code).toBe(Code.RATE_LIMITED);
     await inbox.next(account);
 
     const flood = newIp();
     const codes: number[] = [];
-    for (let i = 0; i < 21; i++) codes.push((await get('/anonymous/getCode', { account: newEmail() }, flood)).code);
+    for (let i = 0; i < 21; i++) codes.push((await get('/anonymous/getCode', { query: { account: newEmail() }, ip: flood })).code);
     expect(codes.slice(0, 20).every((c) => c === 0)).toBe(true);
     expect(codes[20]).toBe(Code.RATE_LIMITED);
   });
 
   it('answers 400 for getCode to something that is neither an e-mail nor a mobile number', async () => {
-    expect((await get('/anonymous/getCode', { account: 'someone' }, newIp())).code).toBe(Code.ACCOUNT_FORMAT_INVALID);
+    expect((await get('/anonymous/getCode', { query: { account: 'someone' }, ip: newIp() })).code).toBe(Code.ACCOUNT_FORMAT_INVALID);
   });
 });
 
@@ -237,12 +237,12 @@ describe('password rules (PASSWORD_POLICY=strict, the default)', () => {
   ])('refuses %s with code 4 and the rule in the message', async (password, message) => {
     const ip = newIp();
     const account = newEmail();
-    await get('/anonymous/getCode', { account }, ip);
+    await get('/anonymous/getCode', { query: { account }, ip });
     const code = await inbox.nextCode(account);
     const refused = await post<{ errors: { field: string; message: string }[] }>(
       '/anonymous/signup',
       { account, code, password, agree: true },
-      ip,
+      { ip },
     );
     expect(refused.code).toBe(Code.VALIDATION);
     expect(refused.data.errors[0]).toEqual({ field: 'password', message });
@@ -254,17 +254,19 @@ describe('password reset', () => {
     const ip = newIp();
     const account = await registered(ip);
     const before = await signIn(server.app, account, STRONG);
-    expect((await get('/anonymous/checkAccount', { account, type: 'reset' }, ip)).code).toBe(0);
-    expect((await get('/anonymous/getCode', { account, type: 'reset' }, ip)).code).toBe(0);
+    expect((await get('/anonymous/checkAccount', { query: { account, type: 'reset' }, ip })).code).toBe(0);
+    expect((await get('/anonymous/getCode', { query: { account, type: 'reset' }, ip })).code).toBe(0);
     const code = await inbox.nextCode(account);
-    expect((await get('/anonymous/checkCode', { account, code, type: 'reset' }, ip)).code).toBe(0);
+    expect((await get('/anonymous/checkCode', { query: { account, code, type: 'reset' }, ip })).code).toBe(0);
     // A registration code is not a reset code.
-    expect((await get('/anonymous/checkCode', { account, code, type: 'register' }, ip)).code).toBe(Code.VERIFICATION_CODE_EXPIRED);
-    expect((await post('/anonymous/resetPwd', { account, code, password: 'Password1' }, ip)).code).toBe(Code.VALIDATION);
+    expect((await get('/anonymous/checkCode', { query: { account, code, type: 'register' }, ip })).code).toBe(
+      Code.VERIFICATION_CODE_EXPIRED,
+    );
+    expect((await post('/anonymous/resetPwd', { account, code, password: 'Password1' }, { ip })).code).toBe(Code.VALIDATION);
     const wrong = code === '111111' ? '222222' : '111111';
-    expect((await post('/anonymous/resetPwd', { account, code: wrong, password: 'Moonlight8River' }, ip)).code).toBe(5);
-    expect((await post('/anonymous/resetPwd', { account, code, password: 'Moonlight8River' }, ip)).code).toBe(0);
-    expect((await post('/anonymous/resetPwd', { account, code, password: 'Another9Garden' }, ip)).code).toBe(6);
+    expect((await post('/anonymous/resetPwd', { account, code: wrong, password: 'Moonlight8River' }, { ip })).code).toBe(5);
+    expect((await post('/anonymous/resetPwd', { account, code, password: 'Moonlight8River' }, { ip })).code).toBe(0);
+    expect((await post('/anonymous/resetPwd', { account, code, password: 'Another9Garden' }, { ip })).code).toBe(6);
 
     const old = await call(server.app, 'GET', '/api/v1/user', { token: before.access_token });
     expect(old.status).toBe(401);
