@@ -1,15 +1,11 @@
-import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
-import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
-import type { ComposeOption } from 'echarts/core';
 import { lazy, Suspense } from 'react';
 import { usePersonalized } from '../lib/personalized';
+import type { ChartOption } from './chart-option';
+
+export type { ChartOption };
 
 /** ECharts itself loads on demand (chart-canvas.tsx): the page paints first, the chart's box keeps its height. */
 const ChartCanvas = lazy(async () => ({ default: (await import('./chart-canvas')).ChartCanvas }));
-
-export type ChartOption = ComposeOption<
-  LineSeriesOption | BarSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption
->;
 
 /** Browser tests drive the page through WebDriver: no animations there, so screenshots and checks see the final chart. */
 export const CHART_ANIMATION = typeof navigator === 'undefined' || !navigator.webdriver;

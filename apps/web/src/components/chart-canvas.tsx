@@ -3,7 +3,7 @@ import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/compon
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
-import type { ChartOption } from './Chart';
+import type { ChartOption } from './chart-option';
 
 // ECharts with only what the console draws (line and bar charts, grid, tooltip, legend, canvas). This module is
 // loaded on demand by Chart, so ~180 KB (gzip) of chart code reaches only the views that show a chart, after they paint.
