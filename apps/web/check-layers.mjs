@@ -18,9 +18,6 @@ const KNOWN = new Set([
   // Personal settings hosts tabs that belong to other features (bound third-party accounts, alarm e-mails).
   'src/features/account/PersonalSettingsPage.tsx imports ../auth/third-party/BoundAccounts',
   'src/features/account/PersonalSettingsPage.tsx imports ../notifications/NotificationSettings',
-  // The device lists reuse the plant list's layout classes; to move to components/list-page.css.
-  'src/features/devices/gateways/GatewayListPage.tsx imports ../../plants/list/plant-list.css',
-  'src/features/devices/list/DeviceListPage.tsx imports ../../plants/list/plant-list.css',
 ]);
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bvi\.mock\(\s*)(['"])(\.{1,2}\/[^'"]*)\1/g;
 

@@ -1,4 +1,4 @@
-import '../../plants/list/plant-list.css';
+import '../../../components/list-page.css';
 import './gateway-list.css';
 import '../texts';
 import {

@@ -1,5 +1,5 @@
 import '../../../lib/texts/plants';
-import '../../plants/list/plant-list.css';
+import '../../../components/list-page.css';
 import '../texts';
 import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icons';
 import type { DeviceKind, DeviceRow } from '@sunward/contracts/devices';

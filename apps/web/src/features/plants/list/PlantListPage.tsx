@@ -1,4 +1,4 @@
-import './plant-list.css';
+import '../../../components/list-page.css';
 // Registers the plant screens' texts before the first render (the registry is idempotent).
 import '../../../lib/texts/plants';
 import { DownloadOutlined, FilterOutlined, PlusOutlined, SwapOutlined, UploadOutlined } from '@ant-design/icons';
