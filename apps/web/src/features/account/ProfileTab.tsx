@@ -165,7 +165,12 @@ export function ProfileTab({ info }: { info: AccountInfo }) {
         data-testid="profile-form"
         className="sw-gap-top"
       >
-        <Form.Item name="nickname" htmlFor="me-nickname" label={t('me.nickname')} rules={[{ required: true, whitespace: true, message: t('me.required') }]}>
+        <Form.Item
+          name="nickname"
+          htmlFor="me-nickname"
+          label={t('me.nickname')}
+          rules={[{ required: true, whitespace: true, message: t('me.required') }]}
+        >
           <Input id="me-nickname" maxLength={LIMITS.nicknameMaxLength} />
         </Form.Item>
         <ContactField kind="email" changed={emailChanged} />
