@@ -56,6 +56,7 @@ export function PlantTable(props: Props) {
     {
       key: 'name',
       dataIndex: 'name',
+      width: 200,
       title: t('plants.colName'),
       ...sorted('name'),
       render: (_, row) => (
@@ -190,7 +191,7 @@ export function PlantTable(props: Props) {
       columns={columns}
       dataSource={rows}
       loading={loading}
-      scroll={{ x: 1100 }}
+      scroll={{ x: 1180 }}
       onChange={handleChange}
       locale={{ emptyText: empty }}
       data-testid="plant-table"
