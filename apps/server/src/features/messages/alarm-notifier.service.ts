@@ -94,7 +94,11 @@ export function createAlarmNotifier(deps: {
     for (const c of changes) {
       const key = `${c.deviceId}|${c.code}`;
       if (c.change === 'opened') {
-        const cleared = clearedNow.has(`${key}|${Date.parse(c.ts)}`) || alreadyCleared.has(`${key}|${Date.parse(c.ts)}`);
+        // A device already in a flapping window keeps counting its changes (the "N more times" of the
+        // message that ends the window), even those cleared at once.
+        const cleared =
+          !throttle.watching(key, at) &&
+          (clearedNow.has(`${key}|${Date.parse(c.ts)}`) || alreadyCleared.has(`${key}|${Date.parse(c.ts)}`));
         if (stale(c) || cleared) quiet.add(key);
         else {
           quiet.delete(key);

@@ -47,6 +47,12 @@ export function createAlarmThrottle<T extends { change: string }>(windowMs: numb
       return out;
     },
 
+    /** Whether a window is open for `key`: its device told people of a change and is being watched for flapping. */
+    watching(key: string, now: number): boolean {
+      const entry = entries.get(key);
+      return entry !== undefined && now - entry.start < windowMs;
+    },
+
     get size() {
       return entries.size;
     },
