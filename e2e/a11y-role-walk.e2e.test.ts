@@ -297,7 +297,10 @@ describe('keyboard', () => {
     for (let i = 0; i < 20 && (await active()) !== 'Firmware'; i++) await page.keyboard.press('ArrowDown');
     expect(await active()).toBe('Firmware');
     await page.keyboard.press('Enter');
+    // The submenu opens with an animation: arrow keys pressed before its items exist move nowhere.
+    await page.getByRole('menuitem', { name: 'Firmware list', exact: true }).waitFor({ state: 'visible' });
     for (let i = 0; i < 5 && (await active()) !== 'Firmware list'; i++) await page.keyboard.press('ArrowDown');
+    expect(await active()).toBe('Firmware list');
     await page.keyboard.press('Enter');
     await page.waitForURL('**/firmware/list');
     await context.close();
