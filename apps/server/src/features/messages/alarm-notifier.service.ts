@@ -97,8 +97,7 @@ export function createAlarmNotifier(deps: {
         // A device already in a flapping window keeps counting its changes (the "N more times" of the
         // message that ends the window), even those cleared at once.
         const cleared =
-          !throttle.watching(key, at) &&
-          (clearedNow.has(`${key}|${Date.parse(c.ts)}`) || alreadyCleared.has(`${key}|${Date.parse(c.ts)}`));
+          !throttle.watching(key, at) && (clearedNow.has(`${key}|${Date.parse(c.ts)}`) || alreadyCleared.has(`${key}|${Date.parse(c.ts)}`));
         if (stale(c) || cleared) quiet.add(key);
         else {
           quiet.delete(key);
