@@ -56,7 +56,6 @@ export function PlantTable(props: Props) {
     {
       key: 'name',
       dataIndex: 'name',
-      width: 200,
       title: t('plants.colName'),
       ...sorted('name'),
       render: (_, row) => (
@@ -120,7 +119,7 @@ export function PlantTable(props: Props) {
     {
       key: 'specificYield',
       // Wide enough for its header in two lines with the sorter (at 110 px it took three).
-      width: 170,
+      width: 150,
       title: t('plants.colSpecificYield'),
       align: 'right',
       ...sorted('specificYield'),
@@ -129,7 +128,7 @@ export function PlantTable(props: Props) {
     { key: 'status', width: 120, title: t('plants.colStatus'), ...sorted('status'), render: (_, row) => <StatusTag status={row.status} /> },
     {
       key: 'lastUpdateAt',
-      width: 125,
+      width: 115,
       title: t('plants.colLastUpdate'),
       ...sorted('lastUpdateAt'),
       render: (_, row) =>
@@ -191,7 +190,7 @@ export function PlantTable(props: Props) {
       columns={columns}
       dataSource={rows}
       loading={loading}
-      scroll={{ x: 1180 }}
+      scroll={{ x: 1100 }}
       onChange={handleChange}
       locale={{ emptyText: empty }}
       data-testid="plant-table"
