@@ -5,9 +5,9 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, openPage, signInThroughForm } from './support/browser.js';
+import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 // Issue 17: the console opens over plain HTTP by a host name (not localhost, which browsers treat as secure),
@@ -64,22 +64,11 @@ beforeAll(async () => {
   proxy = await startProxy(server.port);
   const address = proxy.address();
   proxyPort = typeof address === 'object' && address ? address.port : 0;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-quic',
-      '--disable-sync',
-      `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
-      // The proxy's certificate is self-signed for this run.
-      '--ignore-certificate-errors',
-    ],
-  });
+  browser = await launchBrowser([
+    `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
+    // The proxy's certificate is self-signed for this run.
+    '--ignore-certificate-errors',
+  ]);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

@@ -4,7 +4,8 @@ import { expect } from 'vitest';
 /** Debian's chromium, headless, with the flags this machine needs (no sandbox as root, no network chatter). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: flags a test needs on top (a host name mapped to 127.0.0.1, a self-signed certificate). */
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -16,6 +17,7 @@ export function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--disable-quic',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

@@ -14,6 +14,7 @@ import { type DatabaseHandle, openDatabase } from '../db/client.js';
 import { devices, gateways, readings } from '../db/schema.js';
 import { createScratchDatabase } from '../db/scratch-database.js';
 import { provisionDemoFleet } from '../features/fleet/demo-fleet.js';
+import { reportOf } from '../test/fleet.js';
 import { TEST_POSTGRES_URL } from '../test/harness.js';
 import { hashGatewayKey } from './gateway-auth.js';
 
@@ -82,18 +83,6 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Pr
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-function reportOf(gateway: SimulatedFleet['gateways'][number], seq: number, ts: number): string {
-  const device = gateway.devices[0];
-  const protocol = device ? protocolById(device.protocolId) : undefined;
-  if (!device || !protocol) throw new Error('no device');
-  const blocks = encodeValues(protocol, { W: 1000 + seq, WH: 100_000 + seq * 10 }).map((b) => ({
-    fc: b.functionCode as 3 | 4,
-    addr: b.address,
-    hex: registersToHex(b.registers),
-  }));
-  return JSON.stringify({ v: 1, seq, ts, devices: [{ sn: device.sn, proto: device.protocolId, blocks }] });
 }
 
 async function storedFor(sn: string): Promise<number> {

@@ -1,18 +1,17 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
-import { encodeValues, registersToHex } from '@sunward/protocol/codec';
-import { protocolById } from '@sunward/protocol/maps/index';
 import { count, eq } from 'drizzle-orm';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, readings } from '../db/schema.js';
 import { provisionDemoFleet } from '../features/fleet/demo-fleet.js';
+import { freePort, reportOf } from '../test/fleet.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 
 // docs/mosquitto.conf and docs/mosquitto.acl as shipped, run by the machine's Mosquitto on a port and in a
@@ -24,17 +23,6 @@ const SERVER_PASSWORD = 'server-broker-password';
 
 function withSbin(): NodeJS.ProcessEnv {
   return { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/usr/local/sbin` };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function canConnect(port: number): Promise<boolean> {
@@ -51,18 +39,6 @@ function canConnect(port: number): Promise<boolean> {
 function passwd(file: string, user: string, password: string, create = false): void {
   const result = spawnSync('mosquitto_passwd', [...(create ? ['-c'] : []), '-b', file, user, password], { env: withSbin() });
   if (result.status !== 0) throw new Error(`mosquitto_passwd: ${result.stderr.toString()}`);
-}
-
-function reportOf(gateway: SimulatedFleet['gateways'][number], seq: number, ts: number): string {
-  const device = gateway.devices[0];
-  const protocol = device ? protocolById(device.protocolId) : undefined;
-  if (!device || !protocol) throw new Error('no device');
-  const blocks = encodeValues(protocol, { W: 1000 + seq, WH: 100_000 + seq * 10 }).map((b) => ({
-    fc: b.functionCode as 3 | 4,
-    addr: b.address,
-    hex: registersToHex(b.registers),
-  }));
-  return JSON.stringify({ v: 1, seq, ts, devices: [{ sn: device.sn, proto: device.protocolId, blocks }] });
 }
 
 describe.runIf(hasMosquitto)('docs/mosquitto.conf with the machine’s Mosquitto', () => {

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SimulatedFleet, SimulatedGateway } from '@sunward/contracts/simulated-fleet';
+import { encodeValues, registersToHex } from '@sunward/protocol/codec';
+import { protocolById } from '@sunward/protocol/maps/index';
 import { provisionDemoFleet } from '../features/fleet/demo-fleet.js';
 import { signIn } from './client.js';
 import { ADMIN, startTestServer, type TestServer } from './harness.js';
@@ -57,4 +59,17 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** A hand-made report of a gateway's first device (power and a counter that move with `seq`), as JSON. */
+export function reportOf(gateway: SimulatedGateway, seq: number, ts: number): string {
+  const device = gateway.devices[0];
+  const protocol = device ? protocolById(device.protocolId) : undefined;
+  if (!device || !protocol) throw new Error('no device');
+  const blocks = encodeValues(protocol, { W: 1000 + seq, WH: 100_000 + seq * 10 }).map((b) => ({
+    fc: b.functionCode as 3 | 4,
+    addr: b.address,
+    hex: registersToHex(b.registers),
+  }));
+  return JSON.stringify({ v: 1, seq, ts, devices: [{ sn: device.sn, proto: device.protocolId, blocks }] });
 }
