@@ -1,4 +1,4 @@
-import { PERMISSION_KEYS, type PermissionKey } from './permissions.js';
+import { COMPANY_MEMBER_PERMISSIONS, PERMISSION_KEYS, type PermissionKey } from './permissions.js';
 
 /** The built-in roles of spec 01 §6 and spec 02 §6. Companies add up to five custom roles (issue 7). */
 export const BUILT_IN_ROLES = [
@@ -68,20 +68,7 @@ const DEVICE_OPERATE: readonly PermissionKey[] = [
   'event.export',
 ];
 
-const COMPANY_RUN: readonly PermissionKey[] = [
-  'company.management',
-  'company.info',
-  'company.edit',
-  'company.user',
-  'company.user.edit',
-  'company.role.list.view',
-  'company.role.edit',
-  'user.producer',
-  'customer.list.view',
-  'customer.edit',
-  'customer.type.list.view',
-  'customer.type.edit',
-];
+const COMPANY_RUN: readonly PermissionKey[] = ['company.management', 'company.info', 'company.edit', ...COMPANY_MEMBER_PERMISSIONS];
 
 const LOGS: readonly PermissionKey[] = ['logger.management', 'logger.upgrade.record', 'workdata.view'];
 
