@@ -27,14 +27,18 @@ export const mqttAuthRoutes: FastifyPluginAsyncZod<{ auth: MqttAuth; token: stri
       'the broker asks whether a gateway may log in or use a topic; the path holds MQTT_AUTH_TOKEN and keys count in the secret throttle',
   } as const;
   const answer = (reply: FastifyReply, allowed: boolean) => reply.code(allowed ? 200 : 403).send();
-  const notFound = (reply: FastifyReply) => reply.code(404).send();
+  // The broker calls on every login and topic use (cached by the plugin): not counted against its address.
+  const brokerCall = { logLevel: 'warn', config: { access, rateLimit: false } } as const;
+  // A wrong token: the same 404 as a path that does not exist (this plugin's routes only).
+  app.addHook('preHandler', async (request, reply) => {
+    const { token: given } = request.params as { token?: string };
+    if (!sameToken(given ?? '', token)) return reply.code(404).send();
+  });
 
   app.post(
     '/api/mqtt-auth/:token/user',
     {
-      logLevel: 'warn',
-      // The broker calls on every login and topic use (cached by the plugin): not counted against its address.
-      config: { access, rateLimit: false },
+      ...brokerCall,
       schema: {
         tags: TAGS,
         summary: 'Broker asks: may this gateway log in (SN, key, client id)?',
@@ -43,7 +47,6 @@ export const mqttAuthRoutes: FastifyPluginAsyncZod<{ auth: MqttAuth; token: stri
       },
     },
     async (request, reply) => {
-      if (!sameToken(request.params.token, token)) return notFound(reply);
       return answer(reply, await auth.user(request.body, request.ip));
     },
   );
@@ -51,9 +54,7 @@ export const mqttAuthRoutes: FastifyPluginAsyncZod<{ auth: MqttAuth; token: stri
   app.post(
     '/api/mqtt-auth/:token/superuser',
     {
-      logLevel: 'warn',
-      // The broker calls on every login and topic use (cached by the plugin): not counted against its address.
-      config: { access, rateLimit: false },
+      ...brokerCall,
       schema: {
         tags: TAGS,
         summary: 'Broker asks: is this user a superuser? Never for a gateway',
@@ -61,18 +62,13 @@ export const mqttAuthRoutes: FastifyPluginAsyncZod<{ auth: MqttAuth; token: stri
         body: MqttAuthSuperuserBodySchema,
       },
     },
-    async (request, reply) => {
-      if (!sameToken(request.params.token, token)) return notFound(reply);
-      return answer(reply, false);
-    },
+    async (_request, reply) => answer(reply, false),
   );
 
   app.post(
     '/api/mqtt-auth/:token/acl',
     {
-      logLevel: 'warn',
-      // The broker calls on every login and topic use (cached by the plugin): not counted against its address.
-      config: { access, rateLimit: false },
+      ...brokerCall,
       schema: {
         tags: TAGS,
         summary: 'Broker asks: may this gateway read, publish or subscribe on this topic?',
@@ -81,7 +77,6 @@ export const mqttAuthRoutes: FastifyPluginAsyncZod<{ auth: MqttAuth; token: stri
       },
     },
     async (request, reply) => {
-      if (!sameToken(request.params.token, token)) return notFound(reply);
       return answer(reply, auth.acl(request.body));
     },
   );
