@@ -1051,3 +1051,80 @@ export const mqttOutgoing = pgTable(
   },
   (t) => [uniqueIndex('mqtt_outgoing_packet').on(t.clientId, t.brokerId, t.brokerCounter)],
 );
+
+// ---- Download centre, logs and event descriptions (issue 21) ----
+
+/**
+ * The download centre: one record per file a user asked for (a background export, a report). The file
+ * lives under DATA_DIR/downloads while the record is `done` and until `expires_at`; after that the
+ * housekeeping job removes it and marks the record `expired` (a download is then refused, not 404).
+ * Records belong to the user who asked (and carry the company for the tenant check).
+ */
+export const fileDownloadRecords = pgTable(
+  'file_download_records',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: integer('company_id'),
+    /** What made it: events, operation-log, communication-log, report… */
+    kind: text('kind').notNull(),
+    /** The name the browser saves under. */
+    fileName: text('file_name').notNull(),
+    format: text('format').notNull(),
+    /** queued, running, done, failed, expired */
+    status: text('status').notNull().default('queued'),
+    /** 0–100 */
+    progress: smallint('progress').notNull().default(0),
+    rows: integer('rows'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    /** Relative to DATA_DIR/downloads. */
+    path: text('path'),
+    error: text('error'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [index('file_download_records_user').on(t.userId, t.createdAt), index('file_download_records_expiry').on(t.status, t.expiresAt)],
+);
+
+/**
+ * Gateway communication history: connects, disconnects (with the session length and reason) and refused
+ * reports (with the reason), written in batches off the ingest path.
+ */
+export const gatewayConnectionLog = pgTable(
+  'gateway_connection_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    gatewaySn: text('gateway_sn').notNull(),
+    /** connect, disconnect, refused */
+    kind: text('kind').notNull(),
+    address: text('address'),
+    reason: text('reason'),
+    /** Disconnects: how long the session lasted. */
+    sessionSeconds: integer('session_seconds'),
+    /** Refused reports: how many readings. */
+    count: integer('count'),
+  },
+  (t) => [index('gateway_connection_log_sn').on(t.gatewaySn, t.at), index('gateway_connection_log_at').on(t.at)],
+);
+
+/**
+ * Event descriptions per protocol (register map), code and language, imported from .xlsx; they take
+ * precedence over the map's built-in Chinese and English texts in the event list and alarm messages.
+ */
+export const eventDescriptions = pgTable(
+  'event_descriptions',
+  {
+    protocolId: text('protocol_id').notNull(),
+    code: integer('code').notNull(),
+    language: text('language').notNull(),
+    description: text('description').notNull(),
+    solution: text('solution').notNull().default(''),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: integer('updated_by'),
+  },
+  (t) => [primaryKey({ columns: [t.protocolId, t.code, t.language] })],
+);
