@@ -69,6 +69,8 @@ const EnvSchema = z.object({
   MQTT_TLS_PORT: z.coerce.number().int().min(0).max(65535).default(8883),
   OFFLINE_AFTER_INTERVALS: z.coerce.number().min(1.5).max(100).default(3),
   RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(730),
+  /** Days a file in the download centre (background export, report) is kept before it is removed. */
+  DOWNLOAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   /** Where devices reach this server over HTTP (firmware images for upgrades); default: its own address. */
   PUBLIC_URL: z.string().url().optional(),
   /** How long a command to a device waits for its reply before it is reported as timed out. */
@@ -247,6 +249,8 @@ export interface Config {
   offlineAfterIntervals: number;
   /** Raw readings are kept this long; hourly averages and energy rollups stay. */
   rawRetentionDays: number;
+  /** Download centre files are removed this many days after they are ready. */
+  downloadRetentionDays: number;
   publicUrl: string | undefined;
   commandTimeoutMs: number;
   commandCapPerMinute: number;
@@ -359,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     offlineAfterIntervals: e.OFFLINE_AFTER_INTERVALS,
     rawRetentionDays: e.RAW_RETENTION_DAYS,
+    downloadRetentionDays: e.DOWNLOAD_RETENTION_DAYS,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     commandTimeoutMs: e.COMMAND_TIMEOUT_S * 1000,
     commandCapPerMinute: e.COMMAND_CAP_PER_MINUTE,
