@@ -39,6 +39,9 @@ import { createDevicesService } from './features/devices/devices.service.js';
 import { createEventsRepository } from './features/events/events.repository.js';
 import { eventsRoutes } from './features/events/events.routes.js';
 import { createEventsService } from './features/events/events.service.js';
+import { createFilesRepository } from './features/files/files.repository.js';
+import { filesRoutes } from './features/files/files.routes.js';
+import { createDownloadCentre } from './features/files/files.service.js';
 import { createBatteryFirmwareRepository } from './features/firmware/battery-firmware.repository.js';
 import { batteryFirmwareRoutes } from './features/firmware/battery-firmware.routes.js';
 import { createBatteryFirmwareService } from './features/firmware/battery-firmware.service.js';
@@ -373,7 +376,29 @@ export async function buildApp({
   await app.register(liveRoutes, { live, plantAccess });
   await app.register(ingestRoutes, { stats: () => ({ ...ingestStats(), liveConnections: live.size }), live });
 
-  await app.register(eventsRoutes, { service: createEventsService({ repository: createEventsRepository(db) }) });
+  // The download centre (issue 21): background exports and reports, kept DOWNLOAD_RETENTION_DAYS.
+  const downloads = createDownloadCentre({
+    repository: createFilesRepository(db),
+    dataDir: config.dataDir,
+    retentionDays: config.downloadRetentionDays,
+    notify: (message) => messagesService.send({ ...message, data: null }),
+    log: app.log,
+  });
+  await app.register(filesRoutes, { centre: downloads });
+  let downloadSweep: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    await downloads.recover();
+    const sweep = () =>
+      trackJob('download_sweep', () => downloads.sweep()).catch((error: unknown) => app.log.error({ err: error }, 'download sweep failed'));
+    void sweep();
+    downloadSweep = setInterval(sweep, 3_600_000);
+    downloadSweep.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(downloadSweep);
+    await downloads.close();
+  });
+  await app.register(eventsRoutes, { service: createEventsService({ repository: createEventsRepository(db), downloads }) });
   await app.register(gatewaysRoutes, {
     service: createGatewaysService({
       repository: createGatewaysRepository(db),

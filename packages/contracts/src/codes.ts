@@ -145,6 +145,23 @@ export const Code = {
   SYSTEM_VERSION_NOT_HIGHER: 4101,
   /** Sunward (spec 02 §4 "setting invalid is one-way"): an invalid notice cannot be changed any more. */
   NOTICE_INVALIDATED: 4102,
+  // Download centre and event descriptions (issue 21), 1020-1039: Sunward's, documented in docs/decisions.md.
+  /** Sunward: no such file among the caller's download records (another user's or company's file alike). */
+  DOWNLOAD_NOT_FOUND: 1020,
+  /** Sunward: the file's retention ran out and it was removed; the record stays to say so. */
+  DOWNLOAD_EXPIRED: 1021,
+  /** Sunward: the file is still being prepared (queued or running). */
+  DOWNLOAD_NOT_READY: 1022,
+  /** Sunward: preparing the file failed. */
+  DOWNLOAD_FAILED: 1023,
+  /** Sunward: the caller already has the most background exports under way. */
+  EXPORT_JOBS_BUSY: 1024,
+  /** Sunward: an event description import whose header row is not the template's. */
+  EVENT_IMPORT_COLUMNS: 1025,
+  /** Sunward: an event description import with a bad row (row number and problem). */
+  EVENT_IMPORT_ROW: 1026,
+  /** Sunward: an event description import with no rows. */
+  EVENT_IMPORT_EMPTY: 1027,
 } as const;
 
 export type CodeName = keyof typeof Code;

@@ -78,3 +78,14 @@ export async function eventsWorkbook(rows: readonly EventRow[], language: Langua
   for (const r of rows) sheet.addRow(cellsOf(r, language, now));
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
+
+/** The export's header row in the caller's language, for files written row by row (lib/table-file.ts). */
+export function eventColumns(language: Language): { header: string; width: number }[] {
+  return COLUMNS.map((c) => ({ header: translate(language, c.header), width: c.width }));
+}
+
+/** One event as the export's cells, in the columns' order. */
+export function eventCells(r: EventRow, language: Language, now: number): (string | number | null)[] {
+  const cells = cellsOf(r, language, now);
+  return COLUMNS.map((c) => cells[c.key]);
+}

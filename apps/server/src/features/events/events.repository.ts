@@ -120,6 +120,26 @@ export function createEventsRepository(db: Database) {
       return rows.map(recordOf);
     },
 
+    /**
+     * The next `limit` rows after `cursor` in the list's order (newest first, ties by id), for exports read
+     * in batches: keyset, so each batch costs the same however deep the export is.
+     */
+    async batch(
+      auth: AuthContext,
+      filter: EventQueryFilter,
+      cursor: { openedAt: string; id: number } | null,
+      limit: number,
+    ): Promise<{ records: EventRecord[]; cursor: { openedAt: string; id: number } | null }> {
+      const after = cursor ? sql` and (e.opened_at, e.id) < (${cursor.openedAt}::timestamptz, ${cursor.id})` : sql``;
+      const rows = await queryRows<Record<string, unknown>>(
+        db,
+        sql`select ${COLUMNS}, e.opened_at::text as cursor_at from ${FROM} where ${whereOf(auth, filter)}${after}
+            order by e.opened_at desc, e.id desc limit ${limit}`,
+      );
+      const last = rows.at(-1);
+      return { records: rows.map(recordOf), cursor: last ? { openedAt: String(last.cursor_at), id: Number(last.id) } : null };
+    },
+
     async count(auth: AuthContext, filter: EventQueryFilter): Promise<number> {
       const [count] = await queryRows<{ n: number | string }>(db, sql`select count(*) as n from ${FROM} where ${whereOf(auth, filter)}`);
       return Number(count?.n ?? 0);

@@ -6,6 +6,7 @@ import {
   EventListQuerySchema,
   EventPageSchema,
 } from '@sunward/contracts/events';
+import { DownloadRecordSchema } from '@sunward/contracts/files';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
 import { ok } from '../../lib/envelope.js';
@@ -63,5 +64,22 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ service: EventsService }> = a
         return sendDownload(reply, { type: 'text/csv; charset=utf-8', fileName, bytes: eventsCsv(rows, request.language) });
       return sendDownload(reply, { type: XLSX_TYPE, fileName, bytes: await eventsWorkbook(rows, request.language) });
     },
+  );
+
+  app.post(
+    '/api/v1/events/export/background',
+    {
+      config: {
+        access: { kind: 'view', key: 'event.export', readsOnly: "prepares the export as a file in the caller's own download centre" },
+      },
+      schema: {
+        tags: TAGS,
+        summary:
+          'The event list under the same filters (JSON body) as a background job with no row cap; answers the download record (issue 21, GET fileDownloadRecord/list)',
+        body: EventExportQuerySchema,
+        response: { 200: envelopeSchema(DownloadRecordSchema) },
+      },
+    },
+    async (request) => ok(request, await service.exportInBackground(request.requireAuth(), request.body, request.language)),
   );
 };

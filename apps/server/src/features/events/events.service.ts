@@ -1,11 +1,15 @@
 import { Code } from '@sunward/contracts/codes';
 import { DEVICE_KIND_INFO, DEVICE_KINDS, kindOfFamily } from '@sunward/contracts/devices';
 import { boundInstant, EVENT_LIMITS, type EventCounts, type EventFilter, type EventPage, type EventRow } from '@sunward/contracts/events';
+import type { DownloadRecord } from '@sunward/contracts/files';
 import type { Language } from '@sunward/contracts/languages';
 import { ApiError } from '../../lib/envelope.js';
+import { openTableFile } from '../../lib/table-file.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import type { DownloadCentre } from '../files/files.service.js';
 import { eventsDescribedBy, eventText } from './event-text.js';
 import type { EventQueryFilter, EventRecord, EventsRepository } from './events.repository.js';
+import { eventCells, eventColumns } from './events-export.js';
 
 const DAY_MS = 86_400_000;
 
@@ -58,8 +62,11 @@ export function presentEvent(r: EventRecord, language: Language): EventRow {
   };
 }
 
-export function createEventsService(deps: { repository: EventsRepository }) {
-  const { repository } = deps;
+/** Rows an export job reads per query. */
+const EXPORT_BATCH = 5000;
+
+export function createEventsService(deps: { repository: EventsRepository; downloads?: DownloadCentre }) {
+  const { repository, downloads } = deps;
   return {
     async list(auth: AuthContext, q: EventFilter & { page: number; size: number }, language: Language): Promise<EventPage> {
       const { records, total } = await repository.page(auth, resolveFilter(q), q.page, q.size);
@@ -83,6 +90,39 @@ export function createEventsService(deps: { repository: EventsRepository }) {
       if (rows === 'tooMany')
         throw new ApiError(Code.TOO_MANY_RECORDS, { count: await repository.count(auth, filter), max: EVENT_LIMITS.exportRowsMax });
       return rows.map((r) => presentEvent(r, language));
+    },
+
+    /**
+     * The export as a background job in the caller's download centre (issue 21): no row cap, read in keyset
+     * batches and written row by row, so memory stays flat however many events match.
+     */
+    async exportInBackground(auth: AuthContext, q: EventFilter & { format: 'csv' | 'xlsx' }, language: Language): Promise<DownloadRecord> {
+      if (!downloads) throw new Error('the download centre is not configured');
+      const filter = resolveFilter(q);
+      const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+      return downloads.runExportJob(
+        { userId: auth.userId, companyId: auth.companyId, language },
+        { kind: 'events', fileName: `events-${stamp}.${q.format}`, format: q.format },
+        async (job) => {
+          const total = await repository.count(auth, filter);
+          const out = await openTableFile(job.file, q.format, eventColumns(language), 'Events');
+          const now = Date.now();
+          let done = 0;
+          let cursor: { openedAt: string; id: number } | null = null;
+          try {
+            do {
+              const batch = await repository.batch(auth, filter, cursor, EXPORT_BATCH);
+              for (const r of batch.records) await out.addRow(eventCells(presentEvent(r, language), language, now));
+              done += batch.records.length;
+              cursor = batch.records.length < EXPORT_BATCH ? null : batch.cursor;
+              job.progress(done, Math.max(total, done));
+            } while (cursor);
+          } finally {
+            await out.close();
+          }
+          return { rows: done };
+        },
+      );
     },
   };
 }

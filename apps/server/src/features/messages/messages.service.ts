@@ -83,8 +83,8 @@ export function createMessagesService(deps: { repository: MessagesRepository; li
       return rows.length;
     },
 
-    /** One system message to one user (an invitation to answer), and their badge pushed at once. */
-    async send(message: { userId: number; title: string; content: string; data: InvitationMessageData }): Promise<void> {
+    /** One system message to one user (an invitation to answer, a file ready), and their badge pushed at once. */
+    async send(message: { userId: number; title: string; content: string; data: InvitationMessageData | null }): Promise<void> {
       await repository.insertMany([{ ...message, type: MessageType.SYSTEM }]);
       await pushCount(message.userId);
     },
