@@ -5,8 +5,6 @@ import { type BenefitFactors, DEFAULT_BENEFIT_FACTORS } from '@sunward/contracts
 import { z } from 'zod';
 import { type OidcProviderSettings, OidcProvidersSettingSchema } from './features/third-party/oidc-settings.js';
 
-/** The demo history's readings come every 5 minutes unless SIMULATOR_HISTORY_INTERVAL says otherwise (docs/decisions.md). */
-const DEFAULT_HISTORY_INTERVAL_S = 300;
 /** Ingest refuses readings older than this many days unless MAX_REPORT_AGE_DAYS says otherwise. */
 const DEFAULT_MAX_REPORT_AGE_DAYS = 31;
 
@@ -198,11 +196,10 @@ const EnvSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
-  SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Seconds between a demo gateway's reports, live and in its history (docs/decisions.md: why 5 minutes). */
+  SIMULATOR_INTERVAL: z.coerce.number().int().min(1).max(3600).default(300),
   /** Days of history the demo fleet gets on first start (0: none). */
   SIMULATOR_HISTORY_DAYS: z.coerce.number().int().min(0).max(366).default(60),
-  /** Seconds between the history's readings (docs/decisions.md: why not the live interval on PGlite). */
-  SIMULATOR_HISTORY_INTERVAL: z.coerce.number().int().min(1).max(3600).optional(),
   /** Oldest report ingest stores, in days (unset: 31, or the demo history's days + 2 when that is longer). */
   MAX_REPORT_AGE_DAYS: z.coerce.number().int().min(1).max(3660).optional(),
 });
@@ -291,7 +288,8 @@ export interface Config {
   /** OIDC_PROVIDERS and OIDC_REDIRECT_URL: third-party sign-in. */
   oidc: { providers: OidcProviderSettings[]; redirectUrl: string | undefined };
   /** npm start runs the demo fleet's simulator beside the server. */
-  simulator: { seed: number; intervalSeconds: number; historyDays: number; historyIntervalSeconds: number } | undefined;
+  /** The demo fleet: its gateways report every intervalSeconds, live and in the historyDays of past. */
+  simulator: { seed: number; intervalSeconds: number; historyDays: number } | undefined;
   /** MAX_REPORT_AGE_DAYS: readings older than this many days are refused (stale). */
   maxReportAgeDays: number;
 }
@@ -404,7 +402,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             seed: e.SIMULATOR_SEED,
             intervalSeconds: e.SIMULATOR_INTERVAL,
             historyDays: e.SIMULATOR_HISTORY_DAYS,
-            historyIntervalSeconds: e.SIMULATOR_HISTORY_INTERVAL ?? Math.max(e.SIMULATOR_INTERVAL, DEFAULT_HISTORY_INTERVAL_S),
           }
         : undefined,
     maxReportAgeDays:

@@ -8,7 +8,7 @@ const site = { latitude: 48.1, longitude: 11.6, timezone: 'Europe/Berlin', capac
 const first: SimulatedGateway = {
   sn: 'GW1',
   key: 'k',
-  intervalSeconds: 60,
+  intervalSeconds: 300,
   plant: { name: 'One', ...site },
   devices: [
     { sn: 'IN1', protocolId: 'sunspec-inverter-3p', family: 'inverter', ratedPowerW: 20000 },
@@ -26,7 +26,7 @@ const second: SimulatedGateway = {
 const end = Date.parse('2026-11-26T12:00:00Z');
 const DAY = 86_400_000;
 const plan = (gateway: SimulatedGateway, index: number, days: number) =>
-  planHistory(gateway, index, { days, intervalSeconds: 300, end, random: createRandom(3).fork(gateway.sn) });
+  planHistory(gateway, index, { days, end, random: createRandom(3).fork(gateway.sn) });
 
 describe('demo history plan', () => {
   it('covers the days before the start on the interval grid, the same for a seed', () => {
@@ -35,6 +35,13 @@ describe('demo history plan', () => {
     expect(end - p.start).toBeGreaterThan(60 * DAY - 300_000);
     expect(end - p.start).toBeLessThanOrEqual(60 * DAY);
     expect(plan(first, 0, 60)).toEqual(p);
+  });
+
+  it('has a reading every interval the gateway reports at live, whatever that is', () => {
+    expect(plan(first, 0, 60).intervalMs).toBe(first.intervalSeconds * 1000);
+    const minute = plan({ ...first, intervalSeconds: 60 }, 0, 9);
+    expect(minute.intervalMs).toBe(60_000);
+    expect(minute.start % 60_000).toBe(0);
   });
 
   it('gives the first plant an inverter fault and a counter replacement, the second a warning and a late batch', () => {

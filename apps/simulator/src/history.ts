@@ -52,17 +52,14 @@ function incident(gateway: SimulatedGateway, level: string, from: number, hours:
 }
 
 /**
- * The history of the `index`-th gateway of the fleet over `days` days before `end`. Deterministic for a
- * seed. The first gateway gets a fault (and, over a week or more, a counter replacement on an inverter);
+ * The history of the `index`-th gateway of the fleet over `days` days before `end`, a reading every
+ * `gateway.intervalSeconds`: the interval it reports live at, so the past looks like what it would have
+ * sent (docs/decisions.md "Demo history"). Deterministic for a seed. The first gateway gets a fault (and, over a week or more, a counter replacement on an inverter);
  * the second a warning and a late store-and-forward batch; the others now and then a fault or warning.
  */
-export function planHistory(
-  gateway: SimulatedGateway,
-  index: number,
-  options: { days: number; intervalSeconds: number; end: number; random: Random },
-): HistoryPlan {
+export function planHistory(gateway: SimulatedGateway, index: number, options: { days: number; end: number; random: Random }): HistoryPlan {
   const { random } = options;
-  const intervalMs = options.intervalSeconds * 1000;
+  const intervalMs = gateway.intervalSeconds * 1000;
   const start = Math.ceil((options.end - options.days * DAY) / intervalMs) * intervalMs;
   const span = options.end - start;
   const recentFrom = Math.max(start, Math.ceil((options.end - RECENT_DAYS * DAY) / intervalMs) * intervalMs);

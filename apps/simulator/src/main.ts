@@ -16,9 +16,10 @@ import { createSlots, historyProgress } from './run-history.js';
 /**
  * The simulator: plays every gateway of a fleet file over the real gateway protocol.
  *   node --import tsx apps/simulator/src/main.ts --fleet data/demo-fleet.json [--url mqtt://…] [--seed 42] [--interval 60]
- *     [--history-days 60 --history-interval 300 --history-concurrency 4]
+ *     [--history-days 60 --history-concurrency 4]
  * With --history-days each gateway first sends its past (store-and-forward reports with past
  * timestamps, over the same connection and protocol), then the readings it made meanwhile, then live.
+ * The past has a reading every interval, as live: the gateway's interval (the fleet file's, or --interval).
  */
 const { values: args } = parseArgs({
   options: {
@@ -31,7 +32,6 @@ const { values: args } = parseArgs({
     'firmware-key': { type: 'string' },
     gateways: { type: 'string' },
     'history-days': { type: 'string' },
-    'history-interval': { type: 'string' },
     'history-concurrency': { type: 'string' },
     'history-burst': { type: 'string' },
     'history-older-concurrency': { type: 'string' },
@@ -39,7 +39,7 @@ const { values: args } = parseArgs({
 });
 if (!args.fleet) {
   process.stderr.write(
-    'usage: simulator --fleet FILE [--gateways N] [--url mqtt://host:port] [--seed N] [--interval SECONDS] [--fault-rate 0..1] [--firmware-key PEM] [--history-days N] [--history-interval SECONDS] [--history-concurrency N]\n',
+    'usage: simulator --fleet FILE [--gateways N] [--url mqtt://host:port] [--seed N] [--interval SECONDS] [--fault-rate 0..1] [--firmware-key PEM] [--history-days N] [--history-concurrency N]\n',
   );
   process.exit(2);
 }
@@ -158,9 +158,9 @@ for (const gateway of fleet.gateways) {
     timers.push(first);
   };
   if (historyDays > 0 && !gateway.spare) {
-    const plan = planHistory(gateway, playing.indexOf(gateway), {
+    // The same interval as live (--interval included): the history is what the gateway would have sent.
+    const plan = planHistory({ ...gateway, intervalSeconds }, playing.indexOf(gateway), {
       days: historyDays,
-      intervalSeconds: args['history-interval'] ? Number(args['history-interval']) : intervalSeconds,
       end: startedAt,
       random: random.fork('history'),
     });

@@ -14,7 +14,7 @@ import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { provisionDemoFleet } from './demo-fleet.js';
 
 // The demo's history through the real path: the simulator plays two demo gateways' last nine days (one
-// reading every 30 minutes) as store-and-forward reports over MQTT: the last week, then live, then the
+// reading every 30 minutes, the fleet's interval here) as store-and-forward reports over MQTT: the last week, then live, then the
 // older days late. The server answers
 // meanwhile; afterwards the day, month and year figures follow from the readings, and the history's
 // fault and warning were raised and cleared by the pipeline from the maps' event bits.
@@ -53,7 +53,8 @@ beforeAll(async () => {
   fleet = await provisionDemoFleet(server.database.db, {
     seed: 5,
     mqttUrl: `mqtt://127.0.0.1:${server.telemetry.mqttPort}`,
-    intervalSeconds: 3600,
+    // The fleet's interval, live and in the history (shorter than the demo's 5 minutes to keep this quick).
+    intervalSeconds: INTERVAL_S,
     historyDays: DAYS,
   });
   await server.telemetry.pipeline.reloadDevices();
@@ -73,8 +74,6 @@ beforeAll(async () => {
       '0',
       '--history-days',
       String(DAYS),
-      '--history-interval',
-      String(INTERVAL_S),
       // Small bursts: the history takes long enough here to ask the server something meanwhile.
       '--history-burst',
       '4',
@@ -120,6 +119,23 @@ describe('demo history', () => {
     for (const row of rows) {
       expect(row.n, row.sn).toBeGreaterThanOrEqual((DAYS * 86_400) / INTERVAL_S);
       expect(Date.now() - Date.parse(row.first)).toBeGreaterThan((DAYS - 0.1) * 86_400_000);
+    }
+  });
+
+  it('has the history at the interval the gateways report at live', async () => {
+    const rows = await queryRows<{ sn: string; interval: number; steps: number[] }>(
+      server.database.db,
+      sql`select g.sn, g.report_interval_s as interval,
+                 array(select distinct (extract(epoch from s.ts - s.prev))::int from (
+                   select r.ts, lag(r.ts) over (order by r.ts) as prev from readings r where r.device_id = d.id
+                 ) s where s.prev is not null and s.ts < now() - interval '1 hour') as steps
+          from gateways g join devices d on d.gateway_id = g.id
+          where g.sn in ${fleet.gateways.slice(0, 2).map((g) => g.sn)}`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.interval, row.sn).toBe(INTERVAL_S);
+      expect(row.steps, row.sn).toEqual([INTERVAL_S]);
     }
   });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.js';
 import { demoHistoryIngestSettings } from './demo-history.js';
+import { simulatorArguments } from './demo-runner.js';
 
 const DAY_MS = 86_400_000;
 const base = { DATA_DIR: mkdtempSync(join(tmpdir(), 'sunward-age-')) };
@@ -31,5 +32,33 @@ describe('MAX_REPORT_AGE_DAYS', () => {
   it('refuses a value that is not a whole number of days', () => {
     for (const bad of ['0', '-1', '1.5', 'week']) expect(() => loadConfig({ ...base, MAX_REPORT_AGE_DAYS: bad })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, MAX_REPORT_AGE_DAYS: 'week' })).toThrow(/MAX_REPORT_AGE_DAYS/);
+  });
+});
+
+describe('the demo fleet’s interval', () => {
+  it('is 5 minutes by default, live and in the history alike (no separate history interval)', () => {
+    const simulator = loadConfig({ ...base, SIMULATOR_HISTORY_INTERVAL: '60' }).simulator;
+    expect(simulator).toEqual({ seed: 42, intervalSeconds: 300, historyDays: 60 });
+    expect(loadConfig({ ...base, SIMULATOR_INTERVAL: '60' }).simulator?.intervalSeconds).toBe(60);
+  });
+
+  it('reaches the simulator only through the fleet file, so its history and live reports share it', () => {
+    const args = simulatorArguments({ fleetFile: 'f.json', mqttUrl: 'mqtt://127.0.0.1:1', seed: 42, keyFile: 'k.pem', historyDays: 60 });
+    expect(args).toEqual([
+      '--fleet',
+      'f.json',
+      '--url',
+      'mqtt://127.0.0.1:1',
+      '--seed',
+      '42',
+      '--firmware-key',
+      'k.pem',
+      '--history-days',
+      '60',
+    ]);
+    expect(args.some((a) => a.includes('interval'))).toBe(false);
+    expect(simulatorArguments({ fleetFile: 'f.json', mqttUrl: 'mqtt://x', seed: 1, keyFile: 'k', historyDays: 0 })).not.toContain(
+      '--history-days',
+    );
   });
 });

@@ -32,6 +32,31 @@ export function gatewayBrokerUrl(url: string): string {
 }
 
 /**
+ * The simulator's command line. No interval: its gateways report at the fleet file's interval
+ * (SIMULATOR_INTERVAL when the fleet was provisioned), live and in the history alike. Only the first run
+ * sends the history; a restarted simulator reports live.
+ */
+export function simulatorArguments(options: {
+  fleetFile: string;
+  mqttUrl: string;
+  seed: number;
+  keyFile: string;
+  historyDays: number;
+}): string[] {
+  return [
+    '--fleet',
+    options.fleetFile,
+    '--url',
+    options.mqttUrl,
+    '--seed',
+    String(options.seed),
+    '--firmware-key',
+    options.keyFile,
+    ...(options.historyDays > 0 ? ['--history-days', String(options.historyDays)] : []),
+  ];
+}
+
+/**
  * npm start: on a fresh database, provision the demo company and its fleet (written to
  * DATA_DIR/demo-fleet.json with the gateways' keys, readable only by this user), then run the simulator
  * as a separate process against this server's broker (the embedded one, or MQTT_URL's, which must then
@@ -85,16 +110,7 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
         '--import',
         EXIT_WITH_PARENT,
         SIMULATOR_MAIN,
-        '--fleet',
-        fleetFile,
-        '--url',
-        mqttUrl,
-        '--seed',
-        String(fleet.seed),
-        '--firmware-key',
-        keyFile,
-        // Only the first run sends the history; a restarted simulator reports live.
-        ...(historyDays > 0 ? ['--history-days', String(historyDays), '--history-interval', String(settings.historyIntervalSeconds)] : []),
+        ...simulatorArguments({ fleetFile, mqttUrl, seed: fleet.seed, keyFile, historyDays }),
       ],
       { stdio: ['pipe', 'inherit', 'inherit'] },
     );
