@@ -4,6 +4,7 @@ import {
   BankOutlined,
   CloudUploadOutlined,
   DatabaseOutlined,
+  DownloadOutlined,
   FileSearchOutlined,
   NotificationOutlined,
   TeamOutlined,
@@ -21,5 +22,6 @@ export const MENU_ICONS: Record<string, ReactNode> = {
   '/customer': <TeamOutlined />,
   '/log': <FileSearchOutlined />,
   '/system': <NotificationOutlined />,
+  '/download-center': <DownloadOutlined />,
   '/api/docs': <ApiOutlined />,
 };

@@ -43,4 +43,5 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   batteryFirmware: page(() => import('../features/firmware/battery/BatteryFirmwarePage'), 'BatteryFirmwarePage'),
   notice: page(() => import('../features/notifications/NoticePage'), 'NoticePage'),
   smsRecords: page(() => import('../features/notifications/SmsPage'), 'SmsPage'),
+  downloadCenter: page(() => import('../features/files/DownloadCenterPage'), 'DownloadCenterPage'),
 };

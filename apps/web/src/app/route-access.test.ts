@@ -7,6 +7,7 @@ import { PUBLIC_ROUTES } from './route-table';
 const holder = (keys: readonly PermissionKey[]) => (key: PermissionKey) => keys.includes(key);
 
 describe('route table', () => {
+  // Spec 01 §2's public routes but /download-center, which lists the caller's own files (issue 21).
   it('lists exactly the public routes of spec 01 §2', () => {
     expect(PUBLIC_ROUTES.map((r) => r.path).sort()).toEqual(
       [
@@ -18,7 +19,6 @@ describe('route table', () => {
         '/agreementen',
         '/plantLayout',
         '/register/userAgreement',
-        '/download-center',
         '/resetSuccessful',
         '/authorizationFailed',
         '/app/download',
@@ -40,7 +40,7 @@ describe('route table', () => {
 describe('buildMenu', () => {
   it('gives a guest plants and the device group without company or firmware', () => {
     const menu = buildMenu(holder(ROLE_GRANTS.guest));
-    expect(menu.map((e) => e.key)).toEqual(['/plants', '/device', '/api/docs']);
+    expect(menu.map((e) => e.key)).toEqual(['/plants', '/device', '/download-center', '/api/docs']);
     expect(menu[1]?.children?.map((c) => c.key)).toEqual([
       '/device/gateway/list',
       '/device/inverter',

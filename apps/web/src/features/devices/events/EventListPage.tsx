@@ -18,7 +18,7 @@ import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../../lib/plant-options
 import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
 import { eventTexts } from '../texts/events';
-import { type EventQuery, eventKeys, exportEvents, fetchEventCounts, fetchEventPage } from './api';
+import { type EventQuery, eventKeys, exportEvents, exportEventsInBackground, fetchEventCounts, fetchEventPage } from './api';
 import { durationParts, periodOf, QUICK_RANGES, type QuickRange } from './event-period';
 import './event-list.css';
 import type { PageProps } from '../../../app/page-props';
@@ -126,6 +126,19 @@ export function EventListPage({ route }: PageProps) {
   const onExport = async (format: 'csv' | 'xlsx') => {
     setExporting(true);
     try {
+      // More than a page: prepared in the download centre in the background, with no row cap (issue 21).
+      if ((list.data?.total ?? 0) > pageSize) {
+        const record = await exportEventsInBackground(filters, format);
+        void message.success({
+          content: (
+            <span data-testid="event-export-started">
+              {t('eventList.exportStarted', { name: record.fileName })} <Link to="/download-center">{t('eventList.openDownloads')}</Link>
+            </span>
+          ),
+          duration: 8,
+        });
+        return;
+      }
       const { blob, disposition } = await exportEvents(filters, format);
       saveBlob(blob, fileNameFromDisposition(disposition) ?? `events.${format}`);
     } catch (error) {

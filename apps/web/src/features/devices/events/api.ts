@@ -1,4 +1,5 @@
 import { EventCountsSchema, EventPageSchema } from '@sunward/contracts/events';
+import { DownloadRecordSchema } from '@sunward/contracts/files';
 import { apiRequest, fetchFile } from '../../../lib/api-client';
 
 /** The list's query as sent: filters, period bounds (ISO), and the page for the list. */
@@ -19,4 +20,11 @@ export const exportEvents = (query: EventQuery, format: 'csv' | 'xlsx') => {
   const params = new URLSearchParams({ format });
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
   return fetchFile(`/api/v1/events/export?${params}`);
+};
+
+/** An export larger than a page, prepared in the caller's download centre (issue 21): answers its record at once. */
+export const exportEventsInBackground = (query: EventQuery, format: 'csv' | 'xlsx') => {
+  const body: Record<string, string | number> = { format };
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') body[k] = v;
+  return apiRequest('/api/v1/events/export/background', { method: 'POST', json: body, schema: DownloadRecordSchema });
 };
