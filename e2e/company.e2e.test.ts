@@ -219,14 +219,15 @@ describe('customers and agents', () => {
     const { page, errors, context } = await openPage(browser, server.url);
     await signInThroughForm(page, founder.account, founder.password);
     await page.goto('/enterprise/company');
-    const card = page.locator('.ant-card', { hasText: 'New administrator' });
-    await card.locator('.ant-select').click();
+    await page.getByTestId('admin-transfer').click();
+    const dialog = page.getByTestId('admin-transfer-modal');
+    await dialog.locator('.ant-select').click();
     await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: successor.account }));
-    await card.locator('input[type=password]').fill('not-my-password');
-    await card.getByRole('button', { name: /transfer/i }).click();
-    await card.locator('.ant-form-item-explain-error').waitFor();
-    await card.locator('input[type=password]').fill(founder.password);
-    await card.getByRole('button', { name: /transfer/i }).click();
+    await dialog.getByTestId('confirm-password').fill('not-my-password');
+    await dialog.locator('#confirm-command').click();
+    await dialog.locator('.ant-form-item-explain-error').waitFor();
+    await dialog.getByTestId('confirm-password').fill(founder.password);
+    await dialog.locator('#confirm-command').click();
     await page.waitForURL((url) => url.pathname !== '/enterprise/company');
     // The founder is now a staff member: company information is no longer theirs to open.
     await page.goto('/enterprise/company');
@@ -237,7 +238,7 @@ describe('customers and agents', () => {
     const next = await openPage(browser, server.url);
     await signInThroughForm(next.page, successor.account, successor.password);
     await next.page.goto('/enterprise/company');
-    await next.page.locator('.ant-card', { hasText: 'New administrator' }).waitFor();
+    await next.page.getByTestId('admin-transfer').waitFor();
     expect(next.errors).toEqual([]);
     await next.context.close();
   }, 180_000);

@@ -1,6 +1,7 @@
 import { catalogueProblems, sameAsEnglishIn } from '@sunward/contracts/catalogue-check';
 import { LANGUAGES, type Language } from '@sunward/contracts/languages';
 import { describe, expect, it } from 'vitest';
+import { sharedTexts } from '../components/shared-texts';
 import { DEVICE_TEXTS } from '../features/devices/texts';
 import { PLANT_TEXTS } from '../lib/texts/plants';
 import { cn } from './cn';
@@ -16,7 +17,7 @@ import { vi } from './vi';
 
 const CATALOGUES: Record<Language, UiCatalogue> = { en, cn, vi, es, de, cz, po, tr, el, pt };
 
-const FEATURE_TEXTS = [...PLANT_TEXTS, ...DEVICE_TEXTS];
+const FEATURE_TEXTS = [...PLANT_TEXTS, ...DEVICE_TEXTS, sharedTexts];
 
 describe('console texts in ten languages', () => {
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has every key, translated, with the same placeholders', (language) => {

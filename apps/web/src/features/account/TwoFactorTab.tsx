@@ -1,10 +1,10 @@
 import { CheckCircleTwoTone, SafetyCertificateOutlined } from '@ant-design/icons';
 import type { AccountInfo, TwoFactorSetup } from '@sunward/contracts/account';
-import { LIMITS } from '@sunward/contracts/limits';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Input, Modal, QRCode, Space, Typography } from 'antd';
+import { Alert, App, Button, Input, QRCode, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmPasswordModal } from '../../components/ConfirmPassword';
 import { accountKeys, disableTwoFactor, enableTwoFactor, newRecoveryCodes, refusalText, startTwoFactor } from './api';
 
 /** The recovery codes, shown once after enrolment or renewal. */
@@ -26,63 +26,6 @@ function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone: () => 
         </Button>
       </Space>
     </div>
-  );
-}
-
-/** Asks for the password, then runs an action with it (turn off, new recovery codes). */
-function PasswordPrompt({
-  title,
-  open,
-  onCancel,
-  onConfirm,
-}: {
-  title: string;
-  open: boolean;
-  onCancel: () => void;
-  onConfirm: (password: string) => Promise<void>;
-}) {
-  const { t } = useTranslation();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onConfirm(password);
-      setPassword('');
-    } catch (refusal) {
-      setError(refusalText(refusal));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal
-      title={title}
-      open={open}
-      onCancel={onCancel}
-      onOk={() => void confirm()}
-      confirmLoading={busy}
-      okText={t('me.tfaConfirm')}
-      cancelText={t('me.cancel')}
-      destroyOnHidden
-    >
-      <label htmlFor="tfa-password">{t('me.tfaPassword')}</label>
-      <Input.Password
-        id="tfa-password"
-        value={password}
-        maxLength={LIMITS.passwordMaxLength}
-        status={error ? 'error' : undefined}
-        onChange={(e) => setPassword(e.target.value)}
-        onPressEnter={() => void confirm()}
-      />
-      {error && (
-        <div className="sw-field-error" role="alert">
-          {error}
-        </div>
-      )}
-    </Modal>
   );
 }
 
@@ -198,11 +141,12 @@ export function TwoFactorTab({ info }: { info: AccountInfo }) {
           </Button>
         </>
       )}
-      <PasswordPrompt
+      <ConfirmPasswordModal
+        describeError={refusalText}
         title={prompt === 'disable' ? t('me.tfaDisable') : t('me.tfaNewCodes')}
         open={prompt !== undefined}
         onCancel={() => setPrompt(undefined)}
-        onConfirm={async (password) => {
+        onConfirm={async ({ password }) => {
           if (prompt === 'disable') {
             await disableTwoFactor(password);
             setPrompt(undefined);

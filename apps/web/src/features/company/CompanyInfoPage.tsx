@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
+import { ConfirmPasswordModal } from '../../components/ConfirmPassword';
 import { inviteAgent, withdrawAgentInvitation } from '../../components/invitations/api';
 import { ReceivedInvitations } from '../../components/invitations/ReceivedInvitations';
 import { SentInvitations } from '../../components/invitations/SentInvitations';
@@ -326,37 +327,37 @@ function TransferCard({ company }: { company: CompanyInfo }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { user } = useSession();
-  const [form] = Form.useForm<{ userId: number; password: string }>();
-  const members = useQuery({ queryKey: companyKeys.staff({ size: 100 }), queryFn: () => fetchStaff({ size: 100 }) });
-  const transfer = useMutation({
-    mutationFn: (values: { userId: number; password: string }) => transferAdmin(company.id, values.userId, values.password),
-    onSuccess: () => {
-      void message.success(t('enterprise.transferred'));
-      // The caller's own permissions changed: the shell reloads them.
-      window.location.assign('/');
-    },
-    onError: (error) => form.setFields([{ name: 'password', errors: [refusalMessage(error) ?? t('enterprise.failed')] }]),
-  });
+  const [open, setOpen] = useState(false);
+  const members = useQuery({ queryKey: companyKeys.staff({ size: 100 }), queryFn: () => fetchStaff({ size: 100 }), enabled: open });
   if (company.admin?.id !== user?.id) return null;
   return (
     <Card title={t('enterprise.transfer')}>
       <Typography.Paragraph type="secondary">{t('enterprise.transferHint')}</Typography.Paragraph>
-      <Form form={form} layout="inline" onFinish={(values) => transfer.mutate(values)}>
+      <Button danger onClick={() => setOpen(true)} data-testid="admin-transfer">
+        {t('enterprise.transfer')}
+      </Button>
+      <ConfirmPasswordModal<{ userId: number }>
+        open={open}
+        title={t('enterprise.transfer')}
+        okText={t('enterprise.transfer')}
+        danger
+        onCancel={() => setOpen(false)}
+        onConfirm={async (values) => {
+          await transferAdmin(company.id, values.userId, values.password);
+          void message.success(t('enterprise.transferred'));
+          // The caller's own permissions changed: the shell reloads them.
+          window.location.assign('/');
+        }}
+        testIds={{ modal: 'admin-transfer-modal' }}
+      >
         <Form.Item name="userId" label={t('enterprise.transferTo')} rules={[{ required: true, message: t('enterprise.required') }]}>
           <Select
-            style={{ width: 240 }}
             showSearch
             optionFilterProp="label"
             options={members.data?.infos.filter((m) => !m.isAdmin).map((m) => ({ value: m.id, label: `${m.nickname} (${m.account})` }))}
           />
         </Form.Item>
-        <Form.Item name="password" label={t('enterprise.password')} rules={[{ required: true, message: t('enterprise.required') }]}>
-          <Input.Password autoComplete="current-password" />
-        </Form.Item>
-        <Button danger htmlType="submit" loading={transfer.isPending}>
-          {t('enterprise.transfer')}
-        </Button>
-      </Form>
+      </ConfirmPasswordModal>
     </Card>
   );
 }

@@ -7,10 +7,10 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useSession } from '../../../app/session';
+import { usePasswordPrompt } from '../../../components/ConfirmPassword';
 import { ApiCallError, apiRequest } from '../../../lib/api-client';
 import { deviceKeys } from '../api';
-import { UpgradePanel, upgradeKey } from './UpgradePanel';
-import { usePasswordPrompt } from './usePasswordPrompt';
+import { DeviceUpgrade } from './UpgradePanel';
 
 /** Codes a command's screen explains itself (offline, upgrading, wrong password, cap, timeout, range). */
 const COMMAND_REFUSALS = [1, 4, 135, 601, 603, 604, 708, 709];
@@ -42,7 +42,7 @@ export function RemoteControl({ device }: { device: DeviceRow }) {
 
   const command = useMutation({
     mutationFn: async ({ path, body, destructive }: { path: string; body: Record<string, unknown>; destructive: boolean }) => {
-      const password = destructive ? await askPassword(t('devices.confirmTitle')) : undefined;
+      const password = destructive ? await askPassword(t('devices.confirmTitle'), t('devices.confirmPassword')) : undefined;
       if (destructive && password === undefined) return undefined;
       return sendCommand(device.sn, path, { ...body, idempotencyKey: newKey(), ...(password === undefined ? {} : { password }) });
     },
@@ -51,8 +51,6 @@ export function RemoteControl({ device }: { device: DeviceRow }) {
       setLast({ result });
       void message.success(result.message ?? t('devices.commandDone'));
       void queryClient.invalidateQueries({ queryKey: deviceKeys.realtime('inverter', device.sn) });
-      // An upgrade just started (or was cancelled): show its state now, then follow it every second.
-      void queryClient.invalidateQueries({ queryKey: upgradeKey('inverter', device.sn) });
     },
     onError: (error) => setLast({ error: error instanceof ApiCallError ? error.message : t('devices.saveFailed') }),
   });
@@ -99,13 +97,7 @@ export function RemoteControl({ device }: { device: DeviceRow }) {
         )}
         {has('inverter.upgrade') && (
           <Col xs={24}>
-            <UpgradePanel
-              target="inverter"
-              sn={device.sn}
-              disabled={!canOperate || command.isPending}
-              onUpgrade={(firmId) => command.mutate({ path: 'upgrade', body: { firmId }, destructive: true })}
-              onCancel={() => command.mutate({ path: 'cutUpgrade', body: {}, destructive: false })}
-            />
+            <DeviceUpgrade target="inverter" sn={device.sn} canOperate={canOperate} busy={command.isPending} embedded />
           </Col>
         )}
         {has('inverter.debug') && (

@@ -5,11 +5,15 @@ import { Alert, App, Button, Progress, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { usePasswordPrompt } from '../../../components/ConfirmPassword';
 import { ApiCallError, apiRequest } from '../../../lib/api-client';
-import { usePasswordPrompt } from './usePasswordPrompt';
+import { deviceKeys } from '../api';
 
-/** Codes an upgrade explains itself: wrong image, offline, upgrading, slave, 4001, 4010, password, cap, timeout. */
-const UPGRADE_REFUSALS = [1, 4, 135, 305, 600, 602, 603, 604, 605, 708, 709, 4001, 4010];
+/**
+ * Codes an upgrade explains itself: wrong image, offline, upgrading, slave, cancelling not supported, 4001,
+ * 4010, password, cap, timeout.
+ */
+const UPGRADE_REFUSALS = [1, 4, 135, 305, 600, 601, 602, 603, 604, 605, 708, 709, 4001, 4010];
 
 /** The query of a device's (or gateway's) latest upgrade. */
 export const upgradeKey = (target: UpgradeTarget, sn: string) => ['devices', target, 'upgrade', sn] as const;
@@ -25,7 +29,7 @@ const progressPath = (target: UpgradeTarget, sn: string) =>
  * password, and watch the progress to its result (waiting for an offline gateway, upgrading, successful,
  * failed, cancelled); a running inverter upgrade can be cancelled where the model supports it.
  */
-export function UpgradePanel({
+function UpgradePanel({
   target,
   sn,
   disabled,
@@ -108,22 +112,46 @@ export function UpgradePanel({
 }
 
 /**
- * The upgrade of a battery master pack or of a gateway, with its own password prompt and idempotency
- * key; refusals (a slave, already latest, not compatible, offline...) are shown as the server words them.
+ * The one way an upgrade starts from a screen, for an inverter (inside its remote control), a battery
+ * master pack or a gateway: pick an image, confirm with the password, a fresh idempotency key per start,
+ * then follow the progress; an inverter's running upgrade can be cancelled. Refusals (a slave, already
+ * latest, not compatible, offline...) are shown as the server words them.
  */
-export function DeviceUpgrade({ target, sn, canOperate }: { target: Exclude<UpgradeTarget, 'inverter'>; sn: string; canOperate: boolean }) {
+export function DeviceUpgrade({
+  target,
+  sn,
+  canOperate,
+  busy = false,
+  embedded = false,
+}: {
+  target: UpgradeTarget;
+  sn: string;
+  canOperate: boolean;
+  /** Another command of the same device is running: the buttons wait. */
+  busy?: boolean;
+  /** Shown inside the remote control, which already says when the device is read-only. */
+  embedded?: boolean;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const askPassword = usePasswordPrompt();
   const [problem, setProblem] = useState<string | null>(null);
+  const base = `/api/v1/${target}/${encodeURIComponent(sn)}`;
   const upgrade = useMutation({
-    mutationFn: async (firmId: number) => {
-      const password = await askPassword(t('devices.confirmTitle'));
+    mutationFn: async (action: { firmId: number } | 'cancel') => {
+      if (action === 'cancel')
+        return apiRequest(`${base}/cutUpgrade`, {
+          method: 'POST',
+          json: { idempotencyKey: crypto.randomUUID() },
+          schema: CommandResultSchema,
+          tolerate: UPGRADE_REFUSALS,
+        });
+      const password = await askPassword(t('devices.confirmTitle'), t('devices.confirmPassword'));
       if (password === undefined) return undefined;
-      return apiRequest(`/api/v1/${target}/${encodeURIComponent(sn)}/upgrade`, {
+      return apiRequest(`${base}/upgrade`, {
         method: 'POST',
-        json: { firmId, password, idempotencyKey: crypto.randomUUID() },
+        json: { firmId: action.firmId, password, idempotencyKey: crypto.randomUUID() },
         schema: CommandResultSchema,
         tolerate: UPGRADE_REFUSALS,
       });
@@ -131,15 +159,23 @@ export function DeviceUpgrade({ target, sn, canOperate }: { target: Exclude<Upgr
     onSuccess: (result) => {
       if (!result) return;
       setProblem(null);
-      void message.success(result.status === 'queued' ? t('upgrades.offlineQueued') : t('devices.commandDone'));
+      void message.success(result.status === 'queued' ? t('upgrades.offlineQueued') : (result.message ?? t('devices.commandDone')));
+      // The upgrade just started (or was cancelled): show its state now, then follow it every second.
       void queryClient.invalidateQueries({ queryKey: upgradeKey(target, sn) });
+      if (target === 'inverter') void queryClient.invalidateQueries({ queryKey: deviceKeys.realtime('inverter', sn) });
     },
     onError: (error) => setProblem(error instanceof ApiCallError ? error.message : t('devices.saveFailed')),
   });
   return (
     <div data-testid={`${target}-upgrade`}>
-      {!canOperate && <Alert type="info" showIcon message={t('devices.remoteReadOnly')} style={{ marginBottom: 12 }} />}
-      <UpgradePanel target={target} sn={sn} disabled={!canOperate || upgrade.isPending} onUpgrade={(firmId) => upgrade.mutate(firmId)} />
+      {!canOperate && !embedded && <Alert type="info" showIcon message={t('devices.remoteReadOnly')} style={{ marginBottom: 12 }} />}
+      <UpgradePanel
+        target={target}
+        sn={sn}
+        disabled={!canOperate || busy || upgrade.isPending}
+        onUpgrade={(firmId) => upgrade.mutate({ firmId })}
+        onCancel={target === 'inverter' ? () => upgrade.mutate('cancel') : undefined}
+      />
       {problem && <Alert type="error" showIcon message={problem} style={{ marginTop: 12 }} data-testid="upgrade-problem" />}
     </div>
   );

@@ -1,8 +1,8 @@
 import { Code } from '@sunward/contracts/codes';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { ConfirmPasswordModal } from '../../../../components/ConfirmPassword';
 import { plantKeys, transferPlant } from '../api';
 import { refusalCode, refusalText } from '../refusal';
 
@@ -28,36 +28,22 @@ export function TransferModal({ plant, onClose }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const [form] = Form.useForm<Values>();
-  const [refusal, setRefusal] = useState<string>();
-
-  const transfer = useMutation({
-    mutationFn: (values: Values) => transferPlant(plant.id, values.account.trim(), values.password),
-    onSuccess: async (_data, values) => {
-      void message.success(t('plants.transferDone', { name: plant.name, account: values.account.trim() }));
-      onClose();
-      await queryClient.invalidateQueries({ queryKey: plantKeys.all });
-    },
-    onError: (error) => {
-      const text = refusalText(error);
-      if (!text) return;
-      const field = FIELD_OF_CODE[refusalCode(error) ?? -1];
-      if (field) form.setFields([{ name: field, errors: [text] }]);
-      else setRefusal(text);
-    },
-  });
-
   return (
-    <Modal
+    <ConfirmPasswordModal<Omit<Values, 'password'>>
       open
       title={t('plants.transferTitle', { name: plant.name })}
       okText={t('plants.transferSubmit')}
-      cancelText={t('plants.cancel')}
-      okButtonProps={{ danger: true, loading: transfer.isPending, 'data-testid': 'transfer-submit' }}
-      onOk={() => form.submit()}
+      danger
       onCancel={onClose}
-      destroyOnHidden
-      data-testid="transfer-modal"
+      onConfirm={async (values) => {
+        await transferPlant(plant.id, values.account.trim(), values.password);
+        void message.success(t('plants.transferDone', { name: plant.name, account: values.account.trim() }));
+        onClose();
+        await queryClient.invalidateQueries({ queryKey: plantKeys.all });
+      }}
+      describeError={refusalText}
+      fieldOf={(error) => FIELD_OF_CODE[refusalCode(error) ?? -1]}
+      testIds={{ modal: 'transfer-modal', password: 'transfer-password', ok: 'transfer-submit' }}
     >
       <Alert
         type="warning"
@@ -66,25 +52,13 @@ export function TransferModal({ plant, onClose }: Props) {
         description={t('plants.transferWarning')}
         className="sw-modal-alert"
       />
-      {refusal && <Alert type="error" showIcon title={refusal} className="sw-modal-alert" />}
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        onValuesChange={() => setRefusal(undefined)}
-        onFinish={(values) => transfer.mutate(values)}
+      <Form.Item
+        name="account"
+        label={t('plants.transferAccount')}
+        rules={[{ required: true, whitespace: true, message: t('plants.accountRequired') }]}
       >
-        <Form.Item
-          name="account"
-          label={t('plants.transferAccount')}
-          rules={[{ required: true, whitespace: true, message: t('plants.accountRequired') }]}
-        >
-          <Input maxLength={64} autoComplete="off" data-testid="transfer-account" />
-        </Form.Item>
-        <Form.Item name="password" label={t('plants.transferPassword')} rules={[{ required: true, message: t('plants.passwordRequired') }]}>
-          <Input.Password maxLength={128} autoComplete="current-password" data-testid="transfer-password" />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input maxLength={64} autoComplete="off" data-testid="transfer-account" />
+      </Form.Item>
+    </ConfirmPasswordModal>
   );
 }
