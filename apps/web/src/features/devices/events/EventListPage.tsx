@@ -1,21 +1,18 @@
-import { DownloadOutlined } from '@ant-design/icons';
 import { EVENT_LEVELS, type EventCounts, type EventLevel, type EventRow } from '@sunward/contracts/events';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { formatNumber } from '@sunward/contracts/units';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { App, Badge, Button, Card, DatePicker, Dropdown, Empty, Input, Segmented, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Badge, Button, Card, DatePicker, Empty, Input, Segmented, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../../../app/session';
-import { ApiCallError } from '../../../lib/api-client';
-import { fileNameFromDisposition } from '../../../lib/download';
+import { ExportButton } from '../../../components/ExportButton';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
 import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../../lib/plant-options';
-import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
 import { eventTexts } from '../texts/events';
 import { type EventQuery, eventKeys, exportEvents, exportEventsInBackground, fetchEventCounts, fetchEventPage } from './api';
@@ -122,31 +119,23 @@ export function EventListPage({ route }: PageProps) {
   });
   const plants = useQuery({ queryKey: PLANT_OPTIONS_KEY, queryFn: fetchPlantOptions, staleTime: 60_000 });
 
-  const [exporting, setExporting] = useState(false);
-  const onExport = async (format: 'csv' | 'xlsx') => {
-    setExporting(true);
-    try {
-      // More than a page: prepared in the download centre in the background, with no row cap (issue 21).
-      if ((list.data?.total ?? 0) > pageSize) {
-        const record = await exportEventsInBackground(filters, format);
-        void message.success({
-          content: (
-            <span data-testid="event-export-started">
-              {t('eventList.exportStarted', { name: record.fileName })} <Link to="/download-center">{t('eventList.openDownloads')}</Link>
-            </span>
-          ),
-          duration: 8,
-        });
-        return;
-      }
-      const { blob, disposition } = await exportEvents(filters, format);
-      saveBlob(blob, fileNameFromDisposition(disposition) ?? `events.${format}`);
-    } catch (error) {
-      // The server's own words for a refusal (706: narrow the period or the filters).
-      void message.error(error instanceof ApiCallError && error.message ? error.message : t('eventList.exportFailed'));
-    } finally {
-      setExporting(false);
-    }
+  // More than a page: prepared in the download centre in the background, with no row cap (issue 21).
+  const exportInBackground = async (format: 'csv' | 'xlsx') => {
+    if ((list.data?.total ?? 0) <= pageSize) return false;
+    const record = await exportEventsInBackground(filters, format);
+    void message.success({
+      content: (
+        <span data-testid="event-export-started">
+          {t('eventList.exportStarted', { name: record.fileName })}{' '}
+          {/* The toast sits outside the theme's link colours: its text colour, underlined. */}
+          <Link to="/download-center" style={{ color: 'inherit', textDecoration: 'underline' }}>
+            {t('eventList.openDownloads')}
+          </Link>
+        </span>
+      ),
+      duration: 8,
+    });
+    return true;
   };
 
   const duration = (e: EventRow) => {
@@ -282,20 +271,18 @@ export function EventListPage({ route }: PageProps) {
             </Button>
           )}
           {has('event.export') && (
-            <Dropdown
-              trigger={['click']}
-              menu={{
-                items: [
-                  { key: 'csv', label: <span data-testid="event-export-csv">{t('eventList.exportCsv')}</span> },
-                  { key: 'xlsx', label: <span data-testid="event-export-xlsx">{t('eventList.exportXlsx')}</span> },
-                ],
-                onClick: ({ key }) => void onExport(key === 'csv' ? 'csv' : 'xlsx'),
-              }}
-            >
-              <Button icon={<DownloadOutlined />} loading={exporting} data-testid="event-export">
-                {t('eventList.export')}
-              </Button>
-            </Dropdown>
+            <ExportButton<'csv' | 'xlsx'>
+              formats={[
+                { key: 'csv', label: t('eventList.exportCsv'), testId: 'event-export-csv' },
+                { key: 'xlsx', label: t('eventList.exportXlsx'), testId: 'event-export-xlsx' },
+              ]}
+              takeOver={exportInBackground}
+              fetchFile={(format) => exportEvents(filters, format)}
+              fallbackName={(format) => `events.${format}`}
+              label={t('eventList.export')}
+              failText={t('eventList.exportFailed')}
+              testId="event-export"
+            />
           )}
         </Space>
         <Table<EventRow>
