@@ -58,6 +58,9 @@ import { createInvitationsRepository } from './features/invitations/invitations.
 import { invitationsRoutes } from './features/invitations/invitations.routes.js';
 import { createInvitationsService } from './features/invitations/invitations.service.js';
 import { liveRoutes } from './features/live/live.routes.js';
+import { createLogsRepository } from './features/logs/logs.repository.js';
+import { logsRoutes } from './features/logs/logs.routes.js';
+import { createLogsService } from './features/logs/logs.service.js';
 import { createAlarmNotifier } from './features/messages/alarm-notifier.service.js';
 import { createMessagesRepository } from './features/messages/messages.repository.js';
 import { messagesRoutes } from './features/messages/messages.routes.js';
@@ -399,6 +402,8 @@ export async function buildApp({
     await downloads.close();
   });
   await app.register(eventsRoutes, { service: createEventsService({ repository: createEventsRepository(db), downloads }) });
+  // The logger family (issue 21): gateway communication history and the maintenance log, exported through the download centre.
+  await app.register(logsRoutes, { service: createLogsService({ repository: createLogsRepository(db), downloads }) });
   await app.register(gatewaysRoutes, {
     service: createGatewaysService({
       repository: createGatewaysRepository(db),

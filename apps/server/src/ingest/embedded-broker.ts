@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { SecretThrottle } from '../features/auth/secret-throttle.js';
 import { createLogThrottle } from '../lib/log-throttle.js';
 import type { createBrokerSessions } from './broker-sessions.js';
+import type { ConnectionLog } from './connection-log.js';
 import { gatewayKeyMatches, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
 import { recordGatewayStatus } from './gateway-status.js';
 import type { IngestPipeline } from './ingest-pipeline.js';
@@ -55,6 +56,8 @@ export async function startEmbeddedBroker(deps: {
    * limit a CONNECT waits (a timer, never the event loop), at the lock it is refused as not authorised.
    */
   throttle: SecretThrottle;
+  /** Gateway communication history: connects, disconnects, refused logins (written in batches, off this path). */
+  connectionLog?: ConnectionLog;
 }): Promise<EmbeddedBroker> {
   const { repository, pipeline, log } = deps;
   const gatewayIds = new Map<string, number>();
@@ -79,6 +82,13 @@ export async function startEmbeddedBroker(deps: {
         .then(
           (verdict) => {
             if (verdict.outcome === 'locked') {
+              deps.connectionLog?.record({
+                at: new Date(),
+                gatewaySn: client.id,
+                kind: 'refused',
+                address: ip,
+                reason: 'login locked: too many wrong keys',
+              });
               warnings.warn(
                 'gateway_locked',
                 { event: 'gateway_refused', gateway: client.id, ip, until: verdict.until },
@@ -88,6 +98,13 @@ export async function startEmbeddedBroker(deps: {
               return;
             }
             if (verdict.outcome === 'wrong' || gatewayId === undefined) {
+              deps.connectionLog?.record({
+                at: new Date(),
+                gatewaySn: client.id,
+                kind: 'refused',
+                address: ip,
+                reason: 'login refused: unknown SN or wrong key',
+              });
               warnings.warn(
                 'gateway_refused',
                 { event: 'gateway_refused', gateway: client.id, ip },
@@ -158,14 +175,41 @@ export async function startEmbeddedBroker(deps: {
     },
   });
 
+  // Communication history: when each session began and from where, and why it ended.
+  // Keyed by the client object: a gateway reconnecting takes over its id before the old session's end is seen.
+  const sessions = new Map<object, { since: number; address: string | null; reason?: string }>();
   broker.on('client', (client) => {
     const gatewayId = gatewayIds.get(client.id);
     const ip = client.conn && 'remoteAddress' in client.conn ? String(client.conn.remoteAddress) : null;
     if (gatewayId !== undefined) void repository.setGatewayPresence(gatewayId, { online: true, at: new Date(), ip }).catch(() => undefined);
+    if (gatewayId !== undefined) {
+      sessions.set(client, { since: Date.now(), address: ip });
+      deps.connectionLog?.record({ at: new Date(), gatewaySn: client.id, kind: 'connect', address: ip });
+    }
+  });
+  broker.on('clientError', (client, error) => {
+    const session = sessions.get(client);
+    if (session && !session.reason) session.reason = error.message;
+  });
+  broker.on('keepaliveTimeout', (client) => {
+    const session = sessions.get(client);
+    if (session) session.reason = 'keep-alive timeout';
   });
   broker.on('clientDisconnect', (client) => {
     const gatewayId = gatewayIds.get(client.id);
     if (gatewayId !== undefined) void repository.setGatewayPresence(gatewayId, { online: false, at: new Date() }).catch(() => undefined);
+    const session = sessions.get(client);
+    if (session) {
+      sessions.delete(client);
+      deps.connectionLog?.record({
+        at: new Date(),
+        gatewaySn: client.id,
+        kind: 'disconnect',
+        address: session.address,
+        reason: session.reason ?? (broker.closed ? 'server shutting down' : 'closed by the gateway'),
+        sessionSeconds: Math.round((Date.now() - session.since) / 1000),
+      });
+    }
   });
 
   const portOf = (on: Server, fallback: number) => {

@@ -5,6 +5,7 @@ import { isTransientConflict } from '../db/errors.js';
 import { createLogThrottle } from '../lib/log-throttle.js';
 import { ingestMetrics } from '../lib/metrics.js';
 import { storeSplitting } from './batch-split.js';
+import type { ConnectionLog } from './connection-log.js';
 import { createDeviceDiscovery } from './device-discovery.js';
 import type { DeviceRegistryRepository } from './device-registry.repository.js';
 import { statusFromReading } from './device-state.js';
@@ -89,6 +90,8 @@ export function createIngestPipeline(deps: {
   /** Recomputes plants' live summary columns (power, totals) after their devices' statuses changed. */
   refreshPlantSummaries?: (plantIds: readonly number[]) => Promise<void>;
   settings?: Partial<IngestSettings>;
+  /** Gateway communication history: refused reports with their reason (batched, never awaited here). */
+  connectionLog?: ConnectionLog;
 }) {
   const settings = { ...DEFAULT_INGEST_SETTINGS, ...deps.settings };
   const { repository, log, live } = deps;
@@ -179,6 +182,7 @@ export function createIngestPipeline(deps: {
   function reject(reason: RejectReason, gatewaySn: string, detail?: string, sn?: string) {
     stats.rejected[reason] = (stats.rejected[reason] ?? 0) + 1;
     ingestMetrics.refused.inc({ reason });
+    deps.connectionLog?.record({ at: new Date(), gatewaySn, kind: 'refused', reason: detail ? `${reason}: ${detail}` : reason });
     warnings.warn(reason, { event: 'report_rejected', reason, gateway: gatewaySn, device: sn, detail }, 'report rejected');
   }
 

@@ -9,6 +9,7 @@ import { createSecretThrottleRepository } from '../features/auth/secret-throttle
 import { trackJob } from '../lib/metrics.js';
 import { createBrokerSessions } from './broker-sessions.js';
 import { type CommandChannel, createCommandChannel } from './command-channel.js';
+import { createConnectionLog } from './connection-log.js';
 import { createDeviceRegistryRepository } from './device-registry.repository.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
 import { type ExternalConsumer, startExternalConsumer } from './external-broker.js';
@@ -50,7 +51,9 @@ export async function startTelemetry(
   const repository = createTelemetryRepository(db);
   await repository.ensureReadingPartitions(new Date(), 2);
   const queries = createTelemetryQueries(db);
+  const connectionLog = createConnectionLog(db, log);
   const pipeline = createIngestPipeline({
+    connectionLog,
     refreshPlantDays: queries.refreshPlantDays,
     refreshPlantSummaries: queries.refreshPlantSummaries,
     repository,
@@ -98,6 +101,7 @@ export async function startTelemetry(
       // Gateways' persistent sessions survive a restart: subscriptions and unacknowledged commands.
       persistence: createBrokerSessions(db, log),
       throttle: createSecretThrottle({ repository: createSecretThrottleRepository(db), policy: config.signIn }),
+      connectionLog,
     });
   }
   const sweep = setInterval(() => {
@@ -145,6 +149,7 @@ export async function startTelemetry(
       await pipeline.drain();
       pipeline.stop();
       await consumer?.close();
+      await connectionLog.close();
     },
   };
 }

@@ -1,0 +1,153 @@
+import type { DownloadRecord } from '@sunward/contracts/files';
+import type { Language } from '@sunward/contracts/languages';
+import type {
+  ConnectionLogExport,
+  ConnectionLogPage,
+  ConnectionLogQuery,
+  ConnectionLogRow,
+  MaintenanceLogExport,
+  MaintenanceLogPage,
+  MaintenanceLogQuery,
+  MaintenanceLogRow,
+} from '@sunward/contracts/logs';
+import { isMessageKey, type MessageKey, translate } from '@sunward/contracts/messages';
+import { openTableFile } from '../../lib/table-file.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import type { DownloadCentre } from '../files/files.service.js';
+import type { ConnectionFilter, ConnectionRecord, LogsRepository, MaintenanceFilter, MaintenanceRecord } from './logs.repository.js';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const EXPORT_BATCH = 5000;
+
+/** A bound as an instant: a day is a UTC day (`from` its start, `to` its end). */
+export function boundDate(value: string | undefined, side: 'from' | 'to'): Date | undefined {
+  if (!value) return undefined;
+  if (!DAY.test(value)) return new Date(value);
+  const start = Date.parse(`${value}T00:00:00Z`);
+  return new Date(side === 'from' ? start : start + 86_400_000);
+}
+
+const connectionFilter = (q: { sn?: string; kind?: string; from?: string; to?: string }): ConnectionFilter => ({
+  sn: q.sn || undefined,
+  kind: q.kind,
+  from: boundDate(q.from, 'from'),
+  to: boundDate(q.to, 'to'),
+});
+const maintenanceFilter = (q: MaintenanceLogExport | MaintenanceLogQuery): MaintenanceFilter => ({
+  account: q.account || undefined,
+  target: q.target || undefined,
+  action: q.action || undefined,
+  result: q.result,
+  from: boundDate(q.from, 'from'),
+  to: boundDate(q.to, 'to'),
+});
+
+export const presentConnection = (r: ConnectionRecord): ConnectionLogRow => ({
+  ...r,
+  at: r.at.toISOString(),
+  kind: r.kind as ConnectionLogRow['kind'],
+});
+export const presentMaintenance = (r: MaintenanceRecord): MaintenanceLogRow => ({ ...r, at: r.at.toISOString() });
+
+const utc = (d: Date) => `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 19)}`;
+const header = (language: Language, key: MessageKey, width: number) => ({ header: translate(language, key), width });
+const word = (language: Language, key: string, fallback: string) => (isMessageKey(key) ? translate(language, key) : fallback);
+
+/** The logger family (issue 21): communication history and maintenance log, pages and background exports. */
+export function createLogsService(deps: { repository: LogsRepository; downloads: DownloadCentre }) {
+  const { repository, downloads } = deps;
+  const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+
+  /** Reads `count` rows in keyset batches into a file, reporting progress. */
+  async function writeAll<R>(
+    job: { file: string; progress(done: number, total: number): void },
+    format: 'csv' | 'xlsx',
+    columns: { header: string; width: number }[],
+    sheet: string,
+    total: number,
+    next: (cursor: { at: string; id: number } | null) => Promise<{ records: R[]; cursor: { at: string; id: number } | null }>,
+    cells: (r: R) => (string | number | null)[],
+  ): Promise<{ rows: number }> {
+    const out = await openTableFile(job.file, format, columns, sheet);
+    let done = 0;
+    let cursor: { at: string; id: number } | null = null;
+    try {
+      do {
+        const batch = await next(cursor);
+        for (const r of batch.records) await out.addRow(cells(r));
+        done += batch.records.length;
+        cursor = batch.records.length < EXPORT_BATCH ? null : batch.cursor;
+        job.progress(done, Math.max(total, done));
+      } while (cursor);
+    } finally {
+      await out.close();
+    }
+    return { rows: done };
+  }
+
+  return {
+    async connections(auth: AuthContext, q: ConnectionLogQuery): Promise<ConnectionLogPage> {
+      const { records, total } = await repository.connections(auth, connectionFilter(q), q.page, q.size);
+      return { infos: records.map(presentConnection), total };
+    },
+
+    async maintenance(auth: AuthContext, q: MaintenanceLogQuery): Promise<MaintenanceLogPage> {
+      const { records, total } = await repository.maintenance(auth, maintenanceFilter(q), q.page, q.size);
+      return { infos: records.map(presentMaintenance), total };
+    },
+
+    exportConnections(auth: AuthContext, q: ConnectionLogExport, language: Language): Promise<DownloadRecord> {
+      const filter = connectionFilter(q);
+      return downloads.runExportJob(
+        { userId: auth.userId, companyId: auth.companyId, language },
+        { kind: 'connection-log', fileName: `communication-log-${stamp()}.${q.format}`, format: q.format },
+        async (job) =>
+          writeAll(
+            job,
+            q.format,
+            [
+              header(language, 'logs.col.at', 20),
+              header(language, 'logs.col.gatewaySn', 18),
+              header(language, 'logs.col.kind', 16),
+              header(language, 'logs.col.address', 18),
+              header(language, 'logs.col.reason', 40),
+              header(language, 'logs.col.session', 12),
+              header(language, 'logs.col.count', 10),
+            ],
+            'Communication',
+            await repository.connectionCount(auth, filter),
+            (cursor) => repository.connectionBatch(auth, filter, cursor, EXPORT_BATCH),
+            (r) => [utc(r.at), r.gatewaySn, word(language, `logs.kind.${r.kind}`, r.kind), r.address, r.reason, r.sessionSeconds, r.count],
+          ),
+      );
+    },
+
+    exportMaintenance(auth: AuthContext, q: MaintenanceLogExport, language: Language): Promise<DownloadRecord> {
+      const filter = maintenanceFilter(q);
+      return downloads.runExportJob(
+        { userId: auth.userId, companyId: auth.companyId, language },
+        { kind: 'operation-log', fileName: `maintenance-log-${stamp()}.${q.format}`, format: q.format },
+        async (job) =>
+          writeAll(
+            job,
+            q.format,
+            [
+              header(language, 'logs.col.at', 20),
+              header(language, 'logs.col.account', 24),
+              header(language, 'logs.col.action', 20),
+              header(language, 'logs.col.targetType', 10),
+              header(language, 'logs.col.target', 20),
+              header(language, 'logs.col.result', 10),
+              header(language, 'logs.col.detail', 40),
+            ],
+            'Maintenance',
+            await repository.maintenanceCount(auth, filter),
+            (cursor) => repository.maintenanceBatch(auth, filter, cursor, EXPORT_BATCH),
+            (r) => [utc(r.at), r.account, r.action, r.targetType, r.target, r.result, r.detail],
+          ),
+      );
+    },
+  };
+}
+
+export type LogsService = ReturnType<typeof createLogsService>;
