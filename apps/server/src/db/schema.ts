@@ -219,6 +219,9 @@ export const emailDeliveries = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** A file sent along (a scheduled report), relative to DATA_DIR; removed by nobody before it is sent. */
+    attachmentPath: text('attachment_path'),
+    attachmentName: text('attachment_name'),
   },
   (t) => [index('email_deliveries_due').on(t.status, t.nextAttemptAt), index('email_deliveries_user').on(t.userId, t.createdAt)],
 );
@@ -1127,4 +1130,83 @@ export const eventDescriptions = pgTable(
     updatedBy: integer('updated_by'),
   },
   (t) => [primaryKey({ columns: [t.protocolId, t.code, t.language] })],
+);
+
+// ---- Reports (issue 21) ----
+
+/** A plant's saved report configurations (spec 02 §5: at most 6 parameters and 6 units each). */
+export const reportConfigs = pgTable(
+  'report_configs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    plantId: integer('plant_id')
+      .notNull()
+      .references(() => plants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** day, month or year */
+    period: text('period').notNull(),
+    /** Report parameters (packages/contracts reports.ts REPORT_PARAMETERS), at most 6. */
+    parameters: jsonb('parameters').$type<string[]>().notNull(),
+    /** Device (unit) ids whose tables the report shows, at most 6; empty: every device. */
+    units: jsonb('units').$type<number[]>().notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('report_configs_plant_name').on(t.plantId, t.name)],
+);
+
+/**
+ * Reports e-mailed weekly or monthly. A schedule whose plant (or customer) was deleted keeps its row, disabled
+ * with a reason, so its send log stays readable.
+ */
+export const reportSchedules = pgTable(
+  'report_schedules',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** The user who made it: the report is built with their access, in the tenant they had. */
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    /** plant or customer */
+    scope: text('scope').notNull(),
+    plantId: integer('plant_id').references(() => plants.id, { onDelete: 'set null' }),
+    customerId: integer('customer_id').references(() => companyCustomers.id, { onDelete: 'set null' }),
+    /** The plant's or customer's name when made, shown after it is deleted. */
+    targetName: text('target_name').notNull(),
+    configId: integer('config_id').references(() => reportConfigs.id, { onDelete: 'set null' }),
+    /** weekly or monthly */
+    frequency: text('frequency').notNull(),
+    /** pdf or xlsx */
+    format: text('format').notNull(),
+    /** [{ email, language }] */
+    recipients: jsonb('recipients').$type<{ email: string; language: string }[]>().notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Why it stopped: plant_deleted, customer_deleted, no_access. */
+    disabledReason: text('disabled_reason'),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
+    lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('report_schedules_due').on(t.enabled, t.nextRunAt), index('report_schedules_owner').on(t.ownerId)],
+);
+
+/** The send log: one row per schedule run and recipient, its e-mail's state read from email_deliveries. */
+export const reportSends = pgTable(
+  'report_sends',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    scheduleId: integer('schedule_id')
+      .notNull()
+      .references(() => reportSchedules.id, { onDelete: 'cascade' }),
+    /** The reported period: 2026-10 (month) or 2026-11-16 (the week's Monday). */
+    period: text('period').notNull(),
+    recipient: text('recipient').notNull(),
+    language: text('language').notNull(),
+    deliveryId: integer('delivery_id').references(() => emailDeliveries.id, { onDelete: 'set null' }),
+    /** Set when the report could not be built (the e-mail then never exists). */
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('report_sends_schedule').on(t.scheduleId, t.createdAt)],
 );
