@@ -1,17 +1,14 @@
-import { DeleteOutlined, DownloadOutlined, EditOutlined, UploadOutlined } from '@ant-design/icons';
-import type { BatteryFirmwareRow, BatteryTypeNode } from '@sunward/contracts/battery-firmware';
-import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Input, Select, Space, Switch, Table, Tooltip, Typography } from 'antd';
+import { UploadOutlined } from '@ant-design/icons';
+import type { BatteryFirmwareRow } from '@sunward/contracts/battery-firmware';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Card, Input, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { exactTime } from '../../../lib/format';
-import { currentLanguage } from '../../../lib/i18n';
-import { saveBlob } from '../../../lib/save-blob';
-import { refusalMessage } from '../api';
+import { FilterSelect } from '../../../components/ListPage';
+import { changeLogExpandable, EnabledFilter, type ImageLibrary, PagedTable, TwoLines, useImageActions } from '../firmware-table';
 import { BatteryFirmwareFormModal } from './BatteryFirmwareFormModal';
-import { typePath } from './BatteryProductsCard';
+import { type BatteryCardProps, typePath, useTypePage } from './BatteryProductsCard';
 import {
   type BatteryQuery,
   batteryKeys,
@@ -24,34 +21,26 @@ import {
 
 const PAGE_SIZE = 10;
 
+const LIBRARY: ImageLibrary<BatteryFirmwareRow> = {
+  setEnabled: setBatteryFirmwareEnabled,
+  remove: (rows) => Promise.all(rows.map((row) => deleteBatteryFirmware(row.id))),
+  download: downloadBatteryFirmware,
+  invalidate: batteryKeys.all,
+  warnings: { enable: 'batteryFirmware.enableWarning', disable: 'batteryFirmware.disableWarning' },
+  testPrefix: 'battery-firmware',
+};
+
 type Dialog = { kind: 'upload' } | { kind: 'edit'; row: BatteryFirmwareRow } | null;
 
 /** Battery images: filters by product, state and keyword (the tree's type too), upload, edit, enable, download, delete. */
-export function BatteryFirmwareCard({
-  tree,
-  canEdit,
-  batteryTypeId,
-}: {
-  tree: BatteryTypeNode[];
-  canEdit: boolean;
-  batteryTypeId: number | undefined;
-}) {
+export function BatteryFirmwareCard({ tree, canEdit, batteryTypeId }: BatteryCardProps) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
-  const locale = LANGUAGE_TAGS[currentLanguage()];
-  const queryClient = useQueryClient();
   const [keyword, setKeyword] = useState<string>();
   const [productId, setProductId] = useState<number>();
   const [enabled, setEnabled] = useState<string>();
-  const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [lastType, setLastType] = useState(batteryTypeId);
-  if (lastType !== batteryTypeId) {
-    // Another type picked in the tree: the product filter may no longer fit, back to the first page.
-    setLastType(batteryTypeId);
-    setProductId(undefined);
-    setPage(1);
-  }
+  // Another type picked in the tree: the product filter may no longer fit.
+  const [page, setPage] = useTypePage(batteryTypeId, () => setProductId(undefined));
 
   const query: BatteryQuery = { page, size: PAGE_SIZE, keyword, batteryTypeId, batteryProductId: productId, enabled };
   const list = useQuery({
@@ -62,161 +51,33 @@ export function BatteryFirmwareCard({
   const productQuery: BatteryQuery = { size: 100, batteryTypeId };
   const products = useQuery({ queryKey: batteryKeys.products(productQuery), queryFn: () => fetchBatteryProducts(productQuery) });
   const hasProducts = (products.data?.total ?? 0) > 0;
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: batteryKeys.all });
-  const fail = (error: unknown) => void message.error(refusalMessage(error) ?? t('firmware.requestFailed'));
-
-  const toggle = useMutation({
-    mutationFn: ({ row, on }: { row: BatteryFirmwareRow; on: boolean }) => setBatteryFirmwareEnabled(row.id, on),
-    onSuccess: (_, { on }) => {
-      void message.success(t(on ? 'firmware.nowEnabled' : 'firmware.nowDisabled'));
-      refresh();
-    },
-    onError: fail,
-  });
-  const remove = useMutation({
-    mutationFn: (row: BatteryFirmwareRow) => deleteBatteryFirmware(row.id),
-    onSuccess: () => {
-      void message.success(t('firmware.deleted'));
-      refresh();
-    },
-    onError: fail,
-  });
-
-  const confirmToggle = (row: BatteryFirmwareRow, on: boolean) =>
-    void modal.confirm({
-      title: t(on ? 'firmware.enableTitle' : 'firmware.disableTitle', { name: row.name }),
-      content: t(on ? 'batteryFirmware.enableWarning' : 'batteryFirmware.disableWarning'),
-      okText: t(on ? 'firmware.enable' : 'firmware.disable'),
-      cancelText: t('firmware.cancel'),
-      okButtonProps: { id: 'confirm-enable' },
-      onOk: () => toggle.mutateAsync({ row, on }).catch(() => undefined),
-    });
-  const confirmDelete = (row: BatteryFirmwareRow) =>
-    void modal.confirm({
-      title: t('firmware.deleteTitle', { name: row.name }),
-      content: t('firmware.deleteWarning'),
-      okText: t('firmware.delete'),
-      cancelText: t('firmware.cancel'),
-      okButtonProps: { danger: true, id: 'confirm-delete' },
-      onOk: () => remove.mutateAsync(row).catch(() => undefined),
-    });
-  const download = (row: BatteryFirmwareRow) => void downloadBatteryFirmware(row.id).then(({ blob }) => saveBlob(blob, row.fileName), fail);
+  const { columns: column } = useImageActions(LIBRARY, { canEdit });
 
   const columns: ColumnsType<BatteryFirmwareRow> = [
-    {
-      key: 'name',
-      title: t('firmware.colName'),
-      fixed: 'left',
-      width: 180,
-      render: (_, row) => (
-        <Typography.Text strong data-testid="battery-firmware-name">
-          {row.name}
-        </Typography.Text>
-      ),
-    },
+    column.name(),
     { key: 'sw', title: t('firmware.colSwVersion'), width: 120, render: (_, row) => row.swVersion },
-    {
-      key: 'enabled',
-      title: t('firmware.colEnabled'),
-      width: 110,
-      render: (_, row) => (
-        <Switch
-          size="small"
-          checked={row.enabled}
-          checkedChildren={t('firmware.enabled')}
-          unCheckedChildren={t('firmware.disabled')}
-          disabled={!canEdit}
-          loading={toggle.isPending && toggle.variables?.row.id === row.id}
-          onChange={(on) => confirmToggle(row, on)}
-          aria-label={t('firmware.colEnabled')}
-          data-testid="battery-firmware-enabled"
-        />
-      ),
-    },
+    column.enabled(),
     {
       key: 'product',
       title: t('batteryFirmware.colProduct'),
       width: 160,
-      render: (_, row) => (
-        <Space direction="vertical" size={0}>
-          <span>{row.batteryProduct.name}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {row.manufacturer} · {row.batteryProduct.model}
-          </Typography.Text>
-        </Space>
-      ),
+      render: (_, row) => <TwoLines main={row.batteryProduct.name} sub={`${row.manufacturer} · ${row.batteryProduct.model}`} />,
     },
     { key: 'type', title: t('batteryFirmware.colType'), width: 170, render: (_, row) => typePath(row.batteryType) },
-    { key: 'hw', title: t('firmware.colHwVersion'), width: 110, render: (_, row) => row.hwVersion ?? '--' },
-    {
-      key: 'mode',
-      title: t('firmware.colMode'),
-      width: 100,
-      render: (_, row) => t(row.mode === 'remote' ? 'firmware.modeRemote' : 'firmware.modeLocal'),
-    },
-    {
-      key: 'file',
-      title: t('firmware.colFileName'),
-      width: 160,
-      render: (_, row) => <span className="sw-firmware-mono">{row.fileName}</span>,
-    },
-    {
-      key: 'md5',
-      title: t('firmware.colMd5'),
-      width: 290,
-      render: (_, row) => (
-        <Typography.Text className="sw-firmware-mono" copyable data-testid="battery-firmware-md5">
-          {row.md5}
-        </Typography.Text>
-      ),
-    },
-    { key: 'created', title: t('firmware.colCreated'), width: 170, render: (_, row) => exactTime(row.createdAt, locale) },
-    {
-      key: 'actions',
-      title: '',
-      fixed: 'right',
-      width: 110,
-      render: (_, row) => (
-        <Space size={0}>
-          <Tooltip title={t('firmware.download')}>
-            <Button
-              size="small"
-              type="text"
-              icon={<DownloadOutlined />}
-              aria-label={t('firmware.download')}
-              onClick={() => download(row)}
-            />
-          </Tooltip>
-          {canEdit && (
-            <>
-              <Tooltip title={t('firmware.edit')}>
-                <Button
-                  size="small"
-                  type="text"
-                  icon={<EditOutlined />}
-                  aria-label={t('firmware.edit')}
-                  onClick={() => setDialog({ kind: 'edit', row })}
-                />
-              </Tooltip>
-              <Tooltip title={t('firmware.delete')}>
-                <Button
-                  size="small"
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('firmware.delete')}
-                  onClick={() => confirmDelete(row)}
-                  data-testid="battery-firmware-delete"
-                />
-              </Tooltip>
-            </>
-          )}
-        </Space>
-      ),
-    },
+    column.hw(),
+    column.mode(100),
+    column.file(160),
+    column.md5(),
+    column.created(170),
+    column.actions(110, (row) => setDialog({ kind: 'edit', row })),
   ];
 
   const filtered = Boolean(keyword || productId || enabled || batteryTypeId);
+  const emptyTexts = [
+    t('batteryFirmware.emptyFiltered'),
+    t('batteryFirmware.firmwareEmptyTitle'),
+    hasProducts ? t('batteryFirmware.firmwareEmptyHint') : t('batteryFirmware.firmwareNeedProduct'),
+  ] as const;
   return (
     <Card
       size="small"
@@ -246,79 +107,35 @@ export function BatteryFirmwareCard({
           }}
           style={{ width: 240 }}
         />
-        <Select
-          aria-label={t('batteryFirmware.filterProduct')}
-          allowClear
-          placeholder={t('batteryFirmware.filterProduct')}
-          style={{ width: 200 }}
+        <FilterSelect
+          label={t('batteryFirmware.filterProduct')}
+          width={200}
           value={productId}
-          onChange={(value?: number) => {
+          onChange={(value) => {
             setProductId(value);
             setPage(1);
           }}
           options={(products.data?.infos ?? []).map((p) => ({ value: p.id, label: p.name }))}
-          data-testid="battery-firmware-product-filter"
+          testId="battery-firmware-product-filter"
         />
-        <Select
-          aria-label={t('firmware.filterEnabled')}
-          allowClear
-          placeholder={t('firmware.filterEnabled')}
-          style={{ width: 140 }}
+        <EnabledFilter
           value={enabled}
-          onChange={(value?: string) => {
+          onChange={(value) => {
             setEnabled(value);
             setPage(1);
           }}
-          options={[
-            { value: 'true', label: t('firmware.enabled') },
-            { value: 'false', label: t('firmware.disabled') },
-          ]}
+          width={140}
         />
       </Space>
-      <Table<BatteryFirmwareRow>
-        rowKey="id"
+      <PagedTable<BatteryFirmwareRow>
         size="small"
         columns={columns}
-        dataSource={list.data?.infos ?? []}
-        loading={list.isPending}
+        query={list}
         scroll={{ x: 1700 }}
-        expandable={{
-          expandedRowRender: (row) =>
-            row.changeLog ? (
-              <div>
-                <Typography.Text strong>{t('firmware.colChangeLog')}</Typography.Text>
-                <p className="sw-firmware-changelog">{row.changeLog}</p>
-              </div>
-            ) : (
-              <Typography.Text type="secondary">{t('firmware.noChangeLog')}</Typography.Text>
-            ),
-        }}
-        pagination={{
-          current: page,
-          pageSize: PAGE_SIZE,
-          total: list.data?.total ?? 0,
-          showSizeChanger: false,
-          showTotal: (total) => t('firmware.total', { count: total }),
-          onChange: setPage,
-        }}
-        locale={{
-          emptyText: filtered ? (
-            <Empty description={t('batteryFirmware.emptyFiltered')} image={Empty.PRESENTED_IMAGE_SIMPLE} />
-          ) : (
-            <Empty
-              image={Empty.PRESENTED_IMAGE_SIMPLE}
-              description={
-                <Space direction="vertical" size={4}>
-                  <Typography.Text strong>{t('batteryFirmware.firmwareEmptyTitle')}</Typography.Text>
-                  <Typography.Text type="secondary">
-                    {hasProducts ? t('batteryFirmware.firmwareEmptyHint') : t('batteryFirmware.firmwareNeedProduct')}
-                  </Typography.Text>
-                </Space>
-              }
-              data-testid="battery-firmware-empty"
-            />
-          ),
-        }}
+        expandable={changeLogExpandable(t)}
+        paging={{ page, size: PAGE_SIZE, onPage: setPage }}
+        showTotal
+        empty={{ filtered, testId: 'battery-firmware-empty', texts: emptyTexts }}
         data-testid="battery-firmware-table"
       />
       {dialog?.kind === 'upload' && <BatteryFirmwareFormModal tree={tree} batteryTypeId={batteryTypeId} onClose={() => setDialog(null)} />}

@@ -1,4 +1,4 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import {
   BATTERY_LIMITS,
   type BatteryProductFields,
@@ -9,13 +9,16 @@ import {
 import { Code } from '@sunward/contracts/codes';
 import { isPlainText } from '@sunward/contracts/validators';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Form, Input, Modal, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Modal, Select, Space, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionsTitle } from '../../../components/VisuallyHidden';
 import { ApiCallError } from '../../../lib/api-client';
 import { fieldErrors, refusalMessage } from '../api';
+import { PagedTable, RowActions } from '../firmware-table';
+import { useFirmwareRules } from '../form-rules';
 import {
   type BatteryQuery,
   batteryKeys,
@@ -38,30 +41,35 @@ export function secondaryTypeOptions(tree: readonly BatteryTypeNode[]) {
     .map((p) => ({ label: p.name, title: p.name, options: p.children.map((c) => ({ value: c.id, label: c.name })) }));
 }
 
-type Dialog = { kind: 'add' } | { kind: 'edit'; row: BatteryProductRow } | null;
-
-/** Battery products (name, manufacturer, model, secondary type, remark): list with search, add, edit, delete. */
-export function BatteryProductsCard({
-  tree,
-  canEdit,
-  batteryTypeId,
-}: {
+/** What both battery cards take: the type tree, whether the user may edit, the type picked in the tree. */
+export interface BatteryCardProps {
   tree: BatteryTypeNode[];
   canEdit: boolean;
   batteryTypeId: number | undefined;
-}) {
+}
+
+/** A card's page, back to the first when another type is picked in the tree (`onTypeChange` runs then too). */
+export function useTypePage(batteryTypeId: number | undefined, onTypeChange?: () => void) {
+  const [page, setPage] = useState(1);
+  const [lastType, setLastType] = useState(batteryTypeId);
+  if (lastType !== batteryTypeId) {
+    setLastType(batteryTypeId);
+    onTypeChange?.();
+    setPage(1);
+  }
+  return [page, setPage] as const;
+}
+
+type Dialog = { kind: 'add' } | { kind: 'edit'; row: BatteryProductRow } | null;
+
+/** Battery products (name, manufacturer, model, secondary type, remark): list with search, add, edit, delete. */
+export function BatteryProductsCard({ tree, canEdit, batteryTypeId }: BatteryCardProps) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const [keyword, setKeyword] = useState<string>();
-  const [page, setPage] = useState(1);
+  const [page, setPage] = useTypePage(batteryTypeId);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [lastType, setLastType] = useState(batteryTypeId);
-  if (lastType !== batteryTypeId) {
-    // Another type picked in the tree: back to the first page.
-    setLastType(batteryTypeId);
-    setPage(1);
-  }
 
   const query: BatteryQuery = { page, size: PAGE_SIZE, keyword, batteryTypeId };
   const list = useQuery({
@@ -106,38 +114,26 @@ export function BatteryProductsCard({
     { key: 'remark', title: t('batteryFirmware.colRemark'), ellipsis: true, render: (_, row) => row.remark ?? '--' },
     {
       key: 'actions',
-      title: '',
+      title: <ActionsTitle />,
       fixed: 'right',
       width: 90,
-      render: (_, row) =>
-        canEdit && (
-          <Space size={0}>
-            <Tooltip title={t('firmware.edit')}>
-              <Button
-                size="small"
-                type="text"
-                icon={<EditOutlined />}
-                aria-label={t('firmware.edit')}
-                onClick={() => setDialog({ kind: 'edit', row })}
-              />
-            </Tooltip>
-            <Tooltip title={t('firmware.delete')}>
-              <Button
-                size="small"
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('firmware.delete')}
-                onClick={() => confirmDelete(row)}
-                data-testid="battery-product-delete"
-              />
-            </Tooltip>
-          </Space>
-        ),
+      render: (_, row) => (
+        <RowActions
+          canEdit={canEdit}
+          onEdit={() => setDialog({ kind: 'edit', row })}
+          onDelete={() => confirmDelete(row)}
+          testPrefix="battery-product"
+        />
+      ),
     },
   ];
 
   const filtered = Boolean(keyword || batteryTypeId);
+  const emptyTexts = [
+    t('batteryFirmware.emptyFiltered'),
+    t('batteryFirmware.productsEmptyTitle'),
+    hasSecondary ? t('batteryFirmware.productsEmptyHint') : t('batteryFirmware.productsNeedType'),
+  ] as const;
   return (
     <Card
       size="small"
@@ -169,39 +165,13 @@ export function BatteryProductsCard({
         </Space>
       }
     >
-      <Table<BatteryProductRow>
-        rowKey="id"
+      <PagedTable<BatteryProductRow>
         size="small"
         columns={columns}
-        dataSource={list.data?.infos ?? []}
-        loading={list.isPending}
+        query={list}
         scroll={{ x: 800 }}
-        pagination={{
-          current: page,
-          pageSize: PAGE_SIZE,
-          total: list.data?.total ?? 0,
-          showSizeChanger: false,
-          hideOnSinglePage: true,
-          onChange: setPage,
-        }}
-        locale={{
-          emptyText: filtered ? (
-            <Empty description={t('batteryFirmware.emptyFiltered')} image={Empty.PRESENTED_IMAGE_SIMPLE} />
-          ) : (
-            <Empty
-              image={Empty.PRESENTED_IMAGE_SIMPLE}
-              description={
-                <Space direction="vertical" size={4}>
-                  <Typography.Text strong>{t('batteryFirmware.productsEmptyTitle')}</Typography.Text>
-                  <Typography.Text type="secondary">
-                    {hasSecondary ? t('batteryFirmware.productsEmptyHint') : t('batteryFirmware.productsNeedType')}
-                  </Typography.Text>
-                </Space>
-              }
-              data-testid="battery-products-empty"
-            />
-          ),
-        }}
+        paging={{ page, size: PAGE_SIZE, onPage: setPage, hideOnSinglePage: true }}
+        empty={{ filtered, testId: 'battery-products-empty', texts: emptyTexts }}
         data-testid="battery-products-table"
       />
       {dialog?.kind === 'add' && <ProductFormModal tree={tree} batteryTypeId={batteryTypeId} onClose={() => setDialog(null)} />}
@@ -231,8 +201,7 @@ function ProductFormModal({
   const [refusal, setRefusal] = useState<string>();
   const secondaryIds = new Set(tree.flatMap((p) => p.children.map((c) => c.id)));
 
-  const required: Rule = { required: true, whitespace: true, message: t('firmware.required') };
-  const max = (n: number): Rule => ({ max: n, message: t('firmware.tooLong', { max: n }) });
+  const { required, selectRequired, max } = useFirmwareRules();
   const taken: Rule = () => ({
     async validator(_, value?: string) {
       const name = value?.trim();
@@ -324,11 +293,7 @@ function ProductFormModal({
         >
           <Input id="battery-product-name" autoComplete="off" />
         </Form.Item>
-        <Form.Item
-          name="batteryTypeId"
-          label={t('batteryFirmware.fieldType')}
-          rules={[{ required: true, message: t('firmware.required') }]}
-        >
+        <Form.Item name="batteryTypeId" label={t('batteryFirmware.fieldType')} rules={[selectRequired]}>
           <Select id="battery-product-type" placeholder={t('batteryFirmware.typePlaceholder')} options={secondaryTypeOptions(tree)} />
         </Form.Item>
         <div className="sw-firmware-form-grid">

@@ -1,11 +1,11 @@
 import { type FirmwareRelease, FirmwareReleaseLogSchema } from '@sunward/contracts/firmware-releases';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Pagination, Select, Space, Spin, Tag, Timeline, Typography } from 'antd';
+import { Alert, Button, Empty, Pagination, Select, Space, Spin, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { LanguagePickerLite } from '../../../components/LanguagePickerLite';
+import { PublicFrame } from '../../../components/PublicFrame';
 import { apiRequest } from '../../../lib/api-client';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
@@ -63,79 +63,71 @@ export function FirmwareReleaseLogPage() {
 
   const groups = log.data?.groups ?? [];
   return (
-    <main className="sw-public">
-      <header className="sw-public-header">
-        <Link to="/login" className="sw-public-brand">
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          <span>{t('app.name')}</span>
-        </Link>
-        <LanguagePickerLite />
-      </header>
-      <Card className="sw-public-card" data-testid="firmware-release-log">
-        <Space direction="vertical" size={16} style={{ width: '100%' }}>
-          <div>
-            <Typography.Title level={2} style={{ marginBottom: 4 }}>
-              {t('route.firmwareLogging')}
-            </Typography.Title>
-            <Typography.Text type="secondary">{t('firmwareReleases.intro')}</Typography.Text>
-          </div>
-          {(log.data?.products.length ?? 0) > 1 && (
-            <Select
-              allowClear
-              placeholder={t('firmwareReleases.allProducts')}
-              aria-label={t('firmwareReleases.filterProduct')}
-              style={{ width: 260 }}
-              value={product}
-              onChange={(value?: string) => {
-                setProduct(value);
-                setPage(1);
-              }}
-              options={(log.data?.products ?? []).map((p) => ({ value: p, label: p }))}
-              data-testid="firmware-release-product"
-            />
-          )}
-          {log.isError ? (
-            <Alert
-              type="error"
-              showIcon
-              title={t('firmwareReleases.loadFailed')}
-              action={
-                <Button size="small" onClick={() => void log.refetch()}>
-                  {t('firmwareReleases.retry')}
-                </Button>
-              }
-            />
-          ) : log.isPending ? (
-            <Spin />
-          ) : groups.length === 0 ? (
-            <Empty
-              description={
-                <Space direction="vertical" size={4}>
-                  <Typography.Text strong>{t('firmwareReleases.emptyTitle')}</Typography.Text>
-                  <Typography.Text type="secondary">{t('firmwareReleases.emptyHint')}</Typography.Text>
-                </Space>
-              }
-              data-testid="firmware-release-empty"
-            />
-          ) : (
-            groups.map((group) => (
-              <section key={group.product} data-testid="firmware-release-group">
-                <Typography.Title level={4} style={{ marginTop: 0 }}>
-                  {group.product}
-                  <Typography.Text type="secondary" style={{ fontSize: 14, fontWeight: 'normal', marginLeft: 8 }}>
-                    {group.releases[0]?.manufacturer}
-                  </Typography.Text>
-                </Typography.Title>
-                <Timeline items={group.releases.map(item)} />
-              </section>
-            ))
-          )}
-          {(log.data?.total ?? 0) > PAGE_SIZE && (
-            <Pagination current={page} pageSize={PAGE_SIZE} total={log.data?.total ?? 0} showSizeChanger={false} onChange={setPage} />
-          )}
-          <Link to="/login">{t('public.backToLogin')}</Link>
-        </Space>
-      </Card>
-    </main>
+    <PublicFrame cardClassName="sw-public-card" testId="firmware-release-log">
+      {' '}
+      <Space direction="vertical" size={16} style={{ width: '100%' }}>
+        <div>
+          <Typography.Title level={2} style={{ marginBottom: 4 }}>
+            {t('route.firmwareLogging')}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t('firmwareReleases.intro')}</Typography.Text>
+        </div>
+        {(log.data?.products.length ?? 0) > 1 && (
+          <Select
+            allowClear
+            placeholder={t('firmwareReleases.allProducts')}
+            aria-label={t('firmwareReleases.filterProduct')}
+            style={{ width: 260 }}
+            value={product}
+            onChange={(value?: string) => {
+              setProduct(value);
+              setPage(1);
+            }}
+            options={(log.data?.products ?? []).map((p) => ({ value: p, label: p }))}
+            data-testid="firmware-release-product"
+          />
+        )}
+        {log.isError ? (
+          <Alert
+            type="error"
+            showIcon
+            title={t('firmwareReleases.loadFailed')}
+            action={
+              <Button size="small" onClick={() => void log.refetch()}>
+                {t('firmwareReleases.retry')}
+              </Button>
+            }
+          />
+        ) : log.isPending ? (
+          <Spin />
+        ) : groups.length === 0 ? (
+          <Empty
+            description={
+              <Space direction="vertical" size={4}>
+                <Typography.Text strong>{t('firmwareReleases.emptyTitle')}</Typography.Text>
+                <Typography.Text type="secondary">{t('firmwareReleases.emptyHint')}</Typography.Text>
+              </Space>
+            }
+            data-testid="firmware-release-empty"
+          />
+        ) : (
+          groups.map((group) => (
+            <section key={group.product} data-testid="firmware-release-group">
+              <Typography.Title level={4} style={{ marginTop: 0 }}>
+                {group.product}
+                <Typography.Text type="secondary" style={{ fontSize: 14, fontWeight: 'normal', marginLeft: 8 }}>
+                  {group.releases[0]?.manufacturer}
+                </Typography.Text>
+              </Typography.Title>
+              <Timeline items={group.releases.map(item)} />
+            </section>
+          ))
+        )}
+        {(log.data?.total ?? 0) > PAGE_SIZE && (
+          <Pagination current={page} pageSize={PAGE_SIZE} total={log.data?.total ?? 0} showSizeChanger={false} onChange={setPage} />
+        )}
+        <Link to="/login">{t('public.backToLogin')}</Link>
+      </Space>
+    </PublicFrame>
   );
 }
