@@ -1,28 +1,13 @@
-import { LockOutlined, MailOutlined, SafetyOutlined } from '@ant-design/icons';
-import { ACCOUNT_LIMITS } from '@sunward/contracts/account';
 import { Code } from '@sunward/contracts/codes';
-import { LIMITS } from '@sunward/contracts/limits';
-import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, Space, Steps, Typography } from 'antd';
+import { Alert, Button, Form, Space, Steps, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { registerTexts } from '../../lib/feature-texts';
-import {
-  accountKeys,
-  checkAccount,
-  checkCode,
-  fetchPasswordPolicy,
-  fieldErrors,
-  refusalCode,
-  refusalText,
-  requestCode,
-  resetPassword,
-} from './api';
+import { checkAccount, checkCode, fieldErrors, refusalCode, refusalText, requestCode, resetPassword } from './api';
 import { PublicFrame } from './PublicFrame';
-import { accountRules, newPasswordError, passwordRuleText } from './password-rule';
+import { AccountField, CodeField, NewPasswordFields, showFieldErrors, useCodeSending } from './signup-fields';
 import { signupTexts } from './signup-texts';
-import { useResendCountdown } from './useResendCountdown';
 
 registerTexts(signupTexts);
 
@@ -43,11 +28,8 @@ export function ForgetPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [form] = Form.useForm<Fields>();
-  const policy = useQuery({ queryKey: accountKeys.policy, queryFn: fetchPasswordPolicy, staleTime: Number.POSITIVE_INFINITY });
-  const rule = policy.data?.rule ?? 'strict';
-  const countdown = useResendCountdown();
+  const codeSending = useCodeSending();
   const [step, setStep] = useState(0);
-  const [sentBy, setSentBy] = useState<'email' | 'sms'>();
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string>();
 
@@ -55,9 +37,8 @@ export function ForgetPasswordPage() {
 
   const fail = (error: unknown, field: keyof Fields) => {
     const text = refusalText(error);
-    const perField = Object.entries(fieldErrors(error));
-    if (perField.length > 0) form.setFields(perField.map(([name, message]) => ({ name: name as keyof Fields, errors: [message] })));
-    else if (text) form.setFields([{ name: field, errors: [text] }]);
+    if (showFieldErrors<Fields>(form, fieldErrors(error))) return;
+    if (text) form.setFields([{ name: field, errors: [text] }]);
     else setRefusal(text);
   };
 
@@ -84,8 +65,7 @@ export function ForgetPasswordPage() {
       async () => {
         await checkAccount(account(), 'reset');
         const sent = await requestCode(account(), 'reset');
-        setSentBy(sent.channel);
-        countdown.start(sent.resendAfter);
+        codeSending.sent(sent);
         setStep(1);
       },
       'account',
@@ -133,46 +113,14 @@ export function ForgetPasswordPage() {
       />
       {refusal && <Alert type="error" showIcon title={refusal} className="sw-gap-top" />}
       <Form form={form} layout="vertical" requiredMark={false} className="sw-gap-top" data-testid="forget-form" onFinish={save}>
-        <Form.Item name="account" label={t('signup.account')} hidden={step !== 0} rules={accountRules(t('signup.required'))}>
-          <Input
-            id="forget-account"
-            prefix={<MailOutlined />}
-            placeholder={t('signup.accountPlaceholder')}
-            maxLength={LIMITS.accountMaxLength}
-            autoComplete="username"
-            onPressEnter={(e) => {
-              e.preventDefault();
-              void sendCode();
-            }}
-          />
-        </Form.Item>
+        <AccountField prefix="forget" hidden={step !== 0} onEnter={() => void sendCode()} />
         {step === 0 && (
           <Button type="primary" size="large" block loading={busy} onClick={sendCode} data-testid="forget-send-code">
             {t('forget.next')}
           </Button>
         )}
 
-        <Form.Item
-          label={t('signup.code')}
-          hidden={step !== 1}
-          extra={sentBy ? t(sentBy === 'email' ? 'signup.codeSentEmail' : 'signup.codeSentSms') : undefined}
-        >
-          <div className="sw-code-row">
-            <Form.Item name="code" noStyle rules={[{ required: true, pattern: /^\s*\d{6}\s*$/, message: t('signup.codeRequired') }]}>
-              <Input
-                id="forget-code"
-                prefix={<SafetyOutlined />}
-                placeholder={t('signup.codePlaceholder')}
-                maxLength={ACCOUNT_LIMITS.codeLength}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-              />
-            </Form.Item>
-            <Button onClick={sendCode} disabled={countdown.secondsLeft > 0}>
-              {countdown.secondsLeft > 0 ? t('signup.resendIn', { seconds: countdown.secondsLeft }) : t('signup.sendCode')}
-            </Button>
-          </div>
-        </Form.Item>
+        <CodeField prefix="forget" sending={codeSending} hidden={step !== 1} onSend={() => void sendCode()} />
         {step === 1 && (
           <Space.Compact block>
             <Button size="large" onClick={() => setStep(0)}>
@@ -184,39 +132,7 @@ export function ForgetPasswordPage() {
           </Space.Compact>
         )}
 
-        <Form.Item
-          name="password"
-          htmlFor="forget-password"
-          label={t('forget.newPassword')}
-          hidden={step !== 2}
-          extra={passwordRuleText(rule)}
-          rules={[
-            {
-              validator: (_, value: string | undefined) => {
-                const problem = newPasswordError(value ?? '', rule);
-                return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
-              },
-            },
-          ]}
-        >
-          <Input.Password id="forget-password" prefix={<LockOutlined />} maxLength={LIMITS.passwordMaxLength} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          htmlFor="forget-confirm"
-          label={t('signup.confirm')}
-          hidden={step !== 2}
-          dependencies={['password']}
-          rules={[
-            { required: true, message: t('signup.required') },
-            ({ getFieldValue }) => ({
-              validator: (_, value: string | undefined) =>
-                !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('signup.mismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password id="forget-confirm" prefix={<LockOutlined />} maxLength={LIMITS.passwordMaxLength} autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields prefix="forget" label={t('forget.newPassword')} hidden={step !== 2} />
         {step === 2 && (
           <Button type="primary" htmlType="submit" size="large" block loading={busy} data-testid="forget-submit">
             {t('forget.submit')}

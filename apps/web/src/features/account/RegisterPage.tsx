@@ -1,20 +1,17 @@
-import { LockOutlined, MailOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import { ACCOUNT_LIMITS } from '@sunward/contracts/account';
+import { UserOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import { LIMITS } from '@sunward/contracts/limits';
 import { translate } from '@sunward/contracts/messages';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
-import { accountKeys, checkAccount, fetchPasswordPolicy, fieldErrors, refusalCode, refusalText, requestCode, signup } from './api';
+import { checkAccount, fieldErrors, refusalCode, refusalText, requestCode, signup } from './api';
 import { PublicFrame } from './PublicFrame';
-import { accountRules, newPasswordError, passwordRuleText } from './password-rule';
+import { AccountField, CodeField, NewPasswordFields, showFieldErrors, useCodeSending } from './signup-fields';
 import { signupTexts } from './signup-texts';
-import { useResendCountdown } from './useResendCountdown';
 
 registerTexts(signupTexts);
 
@@ -42,21 +39,13 @@ export function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [form] = Form.useForm<Fields>();
-  const policy = useQuery({ queryKey: accountKeys.policy, queryFn: fetchPasswordPolicy, staleTime: Number.POSITIVE_INFINITY });
-  const rule = policy.data?.rule ?? 'strict';
-  const countdown = useResendCountdown();
-  const [sentBy, setSentBy] = useState<'email' | 'sms'>();
+  const codeSending = useCodeSending();
   const [sending, setSending] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [refusal, setRefusal] = useState<string>();
 
   const showRefusal = (error: unknown) => {
-    const perField = fieldErrors(error);
-    const fields = Object.entries(perField).filter(([name]) => ['account', 'password', 'agree', 'code'].includes(name));
-    if (fields.length > 0) {
-      form.setFields(fields.map(([name, message]) => ({ name: name as keyof Fields, errors: [message] })));
-      return;
-    }
+    if (showFieldErrors<Fields>(form, fieldErrors(error), ['account', 'password', 'agree', 'code'])) return;
     const field = fieldOfRefusal(refusalCode(error));
     const text = refusalText(error);
     if (field && text) form.setFields([{ name: field, errors: [text] }]);
@@ -70,8 +59,7 @@ export function RegisterPage() {
       setSending(true);
       await checkAccount(account.trim(), 'register');
       const sent = await requestCode(account.trim(), 'register');
-      setSentBy(sent.channel);
-      countdown.start(sent.resendAfter);
+      codeSending.sent(sent);
     } catch (error) {
       if (error && typeof error === 'object' && 'errorFields' in error) return;
       showRefusal(error);
@@ -112,70 +100,12 @@ export function RegisterPage() {
         data-testid="register-form"
         initialValues={{ agree: false }}
       >
-        <Form.Item name="account" label={t('signup.account')} rules={accountRules(t('signup.required'))}>
-          <Input
-            id="reg-account"
-            prefix={<MailOutlined />}
-            placeholder={t('signup.accountPlaceholder')}
-            maxLength={LIMITS.accountMaxLength}
-            autoComplete="username"
-          />
-        </Form.Item>
-        <Form.Item
-          label={t('signup.code')}
-          required
-          extra={sentBy ? t(sentBy === 'email' ? 'signup.codeSentEmail' : 'signup.codeSentSms') : undefined}
-        >
-          <div className="sw-code-row">
-            <Form.Item name="code" noStyle rules={[{ required: true, pattern: /^\s*\d{6}\s*$/, message: t('signup.codeRequired') }]}>
-              <Input
-                id="reg-code"
-                prefix={<SafetyOutlined />}
-                placeholder={t('signup.codePlaceholder')}
-                maxLength={ACCOUNT_LIMITS.codeLength}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-              />
-            </Form.Item>
-            <Button onClick={sendCode} loading={sending} disabled={countdown.secondsLeft > 0} data-testid="reg-send-code">
-              {countdown.secondsLeft > 0 ? t('signup.resendIn', { seconds: countdown.secondsLeft }) : t('signup.sendCode')}
-            </Button>
-          </div>
-        </Form.Item>
+        <AccountField prefix="reg" />
+        <CodeField prefix="reg" sending={codeSending} onSend={sendCode} busy={sending} sendTestId="reg-send-code" />
         <Form.Item name="nickname" htmlFor="reg-nickname" label={t('signup.nickname')}>
           <Input id="reg-nickname" prefix={<UserOutlined />} maxLength={LIMITS.nicknameMaxLength} />
         </Form.Item>
-        <Form.Item
-          name="password"
-          htmlFor="reg-password"
-          label={t('signup.password')}
-          extra={passwordRuleText(rule)}
-          rules={[
-            {
-              validator: (_, value: string | undefined) => {
-                const problem = newPasswordError(value ?? '', rule);
-                return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
-              },
-            },
-          ]}
-        >
-          <Input.Password id="reg-password" prefix={<LockOutlined />} maxLength={LIMITS.passwordMaxLength} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          htmlFor="reg-confirm"
-          label={t('signup.confirm')}
-          dependencies={['password']}
-          rules={[
-            { required: true, message: t('signup.required') },
-            ({ getFieldValue }) => ({
-              validator: (_, value: string | undefined) =>
-                !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('signup.mismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password id="reg-confirm" prefix={<LockOutlined />} maxLength={LIMITS.passwordMaxLength} autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields prefix="reg" label={t('signup.password')} />
         <Form.Item
           name="agree"
           valuePropName="checked"

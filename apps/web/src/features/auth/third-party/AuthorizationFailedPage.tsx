@@ -1,11 +1,11 @@
 import './third-party.css';
 import { CloseCircleOutlined } from '@ant-design/icons';
 import { isMessageKey, translate } from '@sunward/contracts/messages';
-import { Button, Card, Result } from 'antd';
+import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useSession } from '../../../app/session';
-import { LanguagePickerLite } from '../../../components/LanguagePickerLite';
+import { PublicFrame } from '../../../components/PublicFrame';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
 import { thirdPartyTexts } from './third-party-texts';
@@ -30,32 +30,24 @@ export function AuthorizationFailedPage() {
   else text = t('public.authorizationFailedText');
 
   return (
-    <main className="sw-public">
-      <header className="sw-public-header">
-        <Link to="/login" className="sw-public-brand">
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          <span>{t('app.name')}</span>
-        </Link>
-        <LanguagePickerLite />
-      </header>
-      <Card className="sw-third-card">
-        <Result
-          status="error"
-          icon={<CloseCircleOutlined />}
-          title={t('route.authorizationFailed')}
-          subTitle={<span data-testid="authorization-failed-reason">{text}</span>}
-          extra={[
-            <Link key="again" to={signedIn ? '/edit?tab=bound' : '/loginThird'}>
-              <Button type="primary">{signedIn ? t('thirdParty.backToSettings') : t('thirdParty.tryAgain')}</Button>
-            </Link>,
-            signedIn ? null : (
-              <Link key="login" to="/login">
-                <Button>{t('public.backToLogin')}</Button>
-              </Link>
-            ),
-          ]}
-        />
-      </Card>
-    </main>
+    <PublicFrame cardClassName="sw-third-card">
+      {' '}
+      <Result
+        status="error"
+        icon={<CloseCircleOutlined />}
+        title={t('route.authorizationFailed')}
+        subTitle={<span data-testid="authorization-failed-reason">{text}</span>}
+        extra={[
+          <Link key="again" to={signedIn ? '/edit?tab=bound' : '/loginThird'}>
+            <Button type="primary">{signedIn ? t('thirdParty.backToSettings') : t('thirdParty.tryAgain')}</Button>
+          </Link>,
+          signedIn ? null : (
+            <Link key="login" to="/login">
+              <Button>{t('public.backToLogin')}</Button>
+            </Link>
+          ),
+        ]}
+      />
+    </PublicFrame>
   );
 }

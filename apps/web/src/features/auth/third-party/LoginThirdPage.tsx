@@ -3,12 +3,12 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import { LIMITS } from '@sunward/contracts/limits';
 import { hasSpace } from '@sunward/contracts/validators';
-import { Alert, Button, Card, Input, Spin, Typography } from 'antd';
+import { Alert, Button, Input, Spin, Typography } from 'antd';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useSession } from '../../../app/session';
-import { LanguagePickerLite } from '../../../components/LanguagePickerLite';
+import { PublicFrame } from '../../../components/PublicFrame';
 import { ApiCallError } from '../../../lib/api-client';
 import { registerTexts } from '../../../lib/feature-texts';
 import { clearStoredUser, storedSession } from '../../../lib/storage';
@@ -139,18 +139,7 @@ export function LoginThirdPage() {
     );
   }
 
-  return (
-    <main className="sw-public">
-      <header className="sw-public-header">
-        <Link to="/login" className="sw-public-brand">
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          <span>{t('app.name')}</span>
-        </Link>
-        <LanguagePickerLite />
-      </header>
-      <Card className="sw-third-card">{body}</Card>
-    </main>
-  );
+  return <PublicFrame cardClassName="sw-third-card">{body}</PublicFrame>;
 }
 
 /** Binding an identity not bound yet: sign in once with account and password (or use the session open in this browser). */
