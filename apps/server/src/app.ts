@@ -37,6 +37,9 @@ import { createDevicesRepository } from './features/devices/devices.repository.j
 import { devicesRoutes } from './features/devices/devices.routes.js';
 import { createDevicesService } from './features/devices/devices.service.js';
 import { createEventsRepository } from './features/events/events.repository.js';
+import { createEventDescriptionsRepository } from './features/events/event-descriptions.repository.js';
+import { eventDescriptionsRoutes } from './features/events/event-descriptions.routes.js';
+import { createEventDescriptionsService } from './features/events/event-descriptions.service.js';
 import { eventsRoutes } from './features/events/events.routes.js';
 import { createEventsService } from './features/events/events.service.js';
 import { createFilesRepository } from './features/files/files.repository.js';
@@ -402,6 +405,18 @@ export async function buildApp({
     await downloads.close();
   });
   await app.register(eventsRoutes, { service: createEventsService({ repository: createEventsRepository(db), downloads }) });
+  // Event descriptions (issue 21): imported texts per protocol, code and language, used wherever events are shown.
+  const eventDescriptions = createEventDescriptionsService({ repository: createEventDescriptionsRepository(db) });
+  await app.register(eventDescriptionsRoutes, { service: eventDescriptions });
+  let eventTextsRefresh: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    await eventDescriptions.refresh();
+    eventTextsRefresh = setInterval(() => {
+      trackJob('event_texts', eventDescriptions.refresh).catch((error: unknown) => app.log.error({ err: error }, 'event texts refresh failed'));
+    }, 60_000);
+    eventTextsRefresh.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(eventTextsRefresh));
   // The logger family (issue 21): gateway communication history and the maintenance log, exported through the download centre.
   await app.register(logsRoutes, { service: createLogsService({ repository: createLogsRepository(db), downloads }) });
   await app.register(gatewaysRoutes, {

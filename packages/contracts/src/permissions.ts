@@ -89,6 +89,8 @@ export const PERMISSIONS = [
   button('heatPump.delete', 'equip.view', 'manage', DEVICE_DELETERS),
   menu('event.view', 'equip.view'),
   button('event.export', 'event.view', 'view'),
+  // Event descriptions per protocol (issue 21): platform texts, imported from .xlsx.
+  button('event.description.import', 'event.view', 'manage'),
 
   menu('firmware.management'),
   button('firmware.edit', 'firmware.management', 'manage'),

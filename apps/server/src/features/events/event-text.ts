@@ -28,8 +28,34 @@ export function eventDefinition(protocolId: string, code: number): EventDefiniti
   return definitionsOf(protocolId).get(code);
 }
 
+/**
+ * Texts imported per protocol, code and language (event/description/import, issue 21): they come before the
+ * map's own Chinese and English. Loaded at start and after each import (event-descriptions.service.ts).
+ */
+let imported = new Map<string, { description: string; solution: string }>();
+const importedKey = (protocolId: string, code: number, language: string) => `${protocolId}|${code}|${language}`;
+
+export function setImportedEventTexts(
+  rows: readonly { protocolId: string; code: number; language: string; description: string; solution: string }[],
+): void {
+  imported = new Map(
+    rows.map((r) => [importedKey(r.protocolId, r.code, r.language), { description: r.description, solution: r.solution }]),
+  );
+}
+
+/** The imported text of a code in one language, if any. */
+export function importedEventText(
+  protocolId: string,
+  code: number,
+  language: Language,
+): { description: string; solution: string } | undefined {
+  return imported.get(importedKey(protocolId, code, language));
+}
+
 /** Description and solution of an event in the caller's language; null for a code the map lacks. */
 export function eventText(protocolId: string, code: number, language: Language): { description: string | null; solution: string | null } {
+  const own = imported.get(importedKey(protocolId, code, language));
+  if (own) return { description: own.description, solution: own.solution || null };
   const definition = eventDefinition(protocolId, code);
   return definition
     ? { description: localised(definition.description, language), solution: localised(definition.solution, language) }
@@ -43,9 +69,15 @@ export function eventText(protocolId: string, code: number, language: Language):
 export function eventsDescribedBy(keyword: string): { protocolId: string; code: number }[] {
   const needle = keyword.toLowerCase();
   if (needle === '') return [];
-  return BUILT_IN_PROTOCOLS.flatMap((p) =>
+  const found = BUILT_IN_PROTOCOLS.flatMap((p) =>
     p.events
       .filter((e) => e.description.en.toLowerCase().includes(needle) || e.description.zh.includes(keyword))
       .map((e) => ({ protocolId: p.id, code: e.code })),
   );
+  for (const [key, text] of imported)
+    if (text.description.toLowerCase().includes(needle)) {
+      const [protocolId = '', code = ''] = key.split('|');
+      if (!found.some((f) => f.protocolId === protocolId && f.code === Number(code))) found.push({ protocolId, code: Number(code) });
+    }
+  return found;
 }
