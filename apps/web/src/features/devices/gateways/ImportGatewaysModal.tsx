@@ -1,10 +1,9 @@
 import type { GatewayImportResult } from '@sunward/contracts/gateways';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Modal, Table, Typography } from 'antd';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { SpreadsheetPicker } from '../../../components/SpreadsheetPicker';
-import { gatewayKeys, importGateways, refusalMessage } from './api';
+import { ImportDialog } from '../../../components/ImportDialog';
+import { gatewayKeys, importGateways } from './api';
 
 /**
  * Uploads one .xls/.xlsx gateway list. The answer stays in the dialog: how many were imported and a
@@ -13,44 +12,15 @@ import { gatewayKeys, importGateways, refusalMessage } from './api';
 export function ImportGatewaysModal({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [file, setFile] = useState<File>();
-  const [fileError, setFileError] = useState<string>();
-  const [refusal, setRefusal] = useState<string>();
-  const [result, setResult] = useState<GatewayImportResult>();
-
-  const upload = useMutation({
-    mutationFn: (chosen: File) => importGateways(chosen),
-    onSuccess: (answer) => {
-      setResult(answer);
-      void queryClient.invalidateQueries({ queryKey: gatewayKeys.all });
-    },
-    onError: (error) => setRefusal(refusalMessage(error) ?? t('gateways.requestFailed')),
-  });
-
-  const submit = () => {
-    if (!file) {
-      setFileError(t('gateways.fileRequired'));
-      return;
-    }
-    setRefusal(undefined);
-    upload.mutate(file);
-  };
-
   return (
-    <Modal
-      open
+    <ImportDialog<object, GatewayImportResult>
       width={680}
       title={t('gateways.importTitle')}
-      okText={result ? t('gateways.close') : t('gateways.import')}
-      cancelButtonProps={result ? { style: { display: 'none' } } : undefined}
-      cancelText={t('gateways.cancel')}
-      okButtonProps={{ loading: upload.isPending, id: 'gateway-import-submit' }}
-      onOk={result ? onClose : submit}
-      onCancel={onClose}
-      destroyOnHidden
-      data-testid="gateway-import-modal"
-    >
-      {result ? (
+      hint={t('gateways.importHint')}
+      okText={t('gateways.import')}
+      upload={(file) => importGateways(file)}
+      onImported={() => void queryClient.invalidateQueries({ queryKey: gatewayKeys.all })}
+      renderResult={(result) => (
         <div data-testid="gateway-import-result">
           <Alert
             type={result.errors.length === 0 ? 'success' : 'warning'}
@@ -76,27 +46,14 @@ export function ImportGatewaysModal({ onClose }: { onClose(): void }) {
             </>
           )}
         </div>
-      ) : (
-        <>
-          <Typography.Paragraph type="secondary">{t('gateways.importHint')}</Typography.Paragraph>
-          {refusal && (
-            <Alert type="error" showIcon title={refusal} className="sw-gateway-import-alert" data-testid="gateway-import-refusal" />
-          )}
-          <SpreadsheetPicker
-            file={file}
-            onPick={(chosen) => {
-              setFile(chosen);
-              setFileError(undefined);
-              setRefusal(undefined);
-            }}
-            onWrongType={() => setFileError(t('gateways.fileWrongType'))}
-            onRemove={() => setFile(undefined)}
-            dropText={t('gateways.fileDrop')}
-            testId="gateway-import-file"
-          />
-          {fileError && <Typography.Text type="danger">{fileError}</Typography.Text>}
-        </>
       )}
-    </Modal>
+      onClose={onClose}
+      testIds={{
+        modal: 'gateway-import-modal',
+        file: 'gateway-import-file',
+        refusal: 'gateway-import-refusal',
+        submitId: 'gateway-import-submit',
+      }}
+    />
   );
 }

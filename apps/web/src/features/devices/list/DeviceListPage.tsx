@@ -1,7 +1,7 @@
 import '../../../lib/texts/plants';
 import '../../../components/list-page.css';
 import '../texts';
-import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icons';
+import { CloudUploadOutlined, DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { DeviceKind, DeviceRow } from '@sunward/contracts/devices';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { DEVICE_KIND_ACCESS, type PermissionKey } from '@sunward/contracts/permissions';
@@ -14,13 +14,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../../../app/session';
+import { ExportButton } from '../../../components/ExportButton';
 import { StatusCounts } from '../../../components/StatusCounts';
 import { StatusTag } from '../../../components/StatusTag';
 import { ApiCallError } from '../../../lib/api-client';
-import { fileNameFromDisposition } from '../../../lib/download';
 import { relativeTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
-import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
 import {
   type DeviceQuery,
@@ -157,18 +156,15 @@ export function DeviceListPage({ kind, title, header }: Props) {
     });
   };
 
-  const [exporting, setExporting] = useState(false);
-  const onExport = async () => {
-    setExporting(true);
-    try {
-      const { blob, disposition } = kind === 'battery' ? await downloadBatteries(filters) : await exportInverters(filters);
-      saveBlob(blob, fileNameFromDisposition(disposition) ?? `${kind}.xlsx`);
-    } catch (error) {
-      if (!(error instanceof ApiCallError)) void message.error(t('devices.exportFailed'));
-    } finally {
-      setExporting(false);
-    }
-  };
+  const exportButton = (label: string, testId: string) => (
+    <ExportButton
+      fetchFile={() => (kind === 'battery' ? downloadBatteries(filters) : exportInverters(filters))}
+      fallbackName={() => `${kind}.xlsx`}
+      label={label}
+      failText={t('devices.exportFailed')}
+      testId={testId}
+    />
+  );
 
   const columns: ColumnsType<DeviceRow> = [
     {
@@ -371,11 +367,7 @@ export function DeviceListPage({ kind, title, header }: Props) {
               {t('devices.deleteSelected', { count: selected.length })}
             </Button>
           )}
-          {kind === 'inverter' && keys.export && has(keys.export) && (
-            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void onExport()} data-testid="device-export">
-              {t('devices.export')}
-            </Button>
-          )}
+          {kind === 'inverter' && keys.export && has(keys.export) && exportButton(t('devices.export'), 'device-export')}
           {kind === 'battery' && has('battery.upgrade') && (
             <>
               <Button
@@ -387,9 +379,7 @@ export function DeviceListPage({ kind, title, header }: Props) {
               >
                 {t('upgrades.batchButton', { count: selected.length })}
               </Button>
-              <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void onExport()} data-testid="batteries-download">
-                {t('upgrades.downloadBatteries')}
-              </Button>
+              {exportButton(t('upgrades.downloadBatteries'), 'batteries-download')}
             </>
           )}
         </Space>

@@ -1,21 +1,18 @@
 import '../texts';
-import { DownloadOutlined } from '@ant-design/icons';
 import { CommandLogPageSchema } from '@sunward/contracts/commands';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Empty, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Card, DatePicker, Empty, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
+import { ExportButton } from '../../../components/ExportButton';
 import { PageTitle } from '../../../components/PageTitle';
-import { ApiCallError, apiRequest } from '../../../lib/api-client';
-import { fileNameFromDisposition } from '../../../lib/download';
+import { apiRequest } from '../../../lib/api-client';
 import { exactTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { usePageSize } from '../../../lib/personalized';
-import { saveBlob } from '../../../lib/save-blob';
 import { useUrlList } from '../../../lib/use-url-list';
 import { exportUpgradeRecords } from '../api';
 
@@ -56,11 +53,9 @@ function summary(value: unknown): string {
 function CommandLogPage({ route, ops, upgrades = false }: PageProps & { ops?: string; upgrades?: boolean }) {
   const { t } = useTranslation();
   const pageSize = usePageSize();
-  const { message } = App.useApp();
   const { has } = useSession();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { search, update, page } = useUrlList([], '');
-  const [exporting, setExporting] = useState(false);
   const sn = search.get('sn') ?? undefined;
   const result = search.get('result') ?? undefined;
   const from = search.get('from') ?? undefined;
@@ -77,17 +72,6 @@ function CommandLogPage({ route, ops, upgrades = false }: PageProps & { ops?: st
     placeholderData: keepPreviousData,
     refetchInterval: 15_000,
   });
-  const onExport = async () => {
-    setExporting(true);
-    try {
-      const { blob, disposition } = await exportUpgradeRecords(filters);
-      saveBlob(blob, fileNameFromDisposition(disposition) ?? 'upgrade-records.xlsx');
-    } catch (error) {
-      void message.error(error instanceof ApiCallError && error.message ? error.message : t('upgrades.exportFailed'));
-    } finally {
-      setExporting(false);
-    }
-  };
   return (
     <Card title={<PageTitle route={route} />} data-testid="command-log">
       <Space wrap style={{ marginBottom: 12 }}>
@@ -117,9 +101,13 @@ function CommandLogPage({ route, ops, upgrades = false }: PageProps & { ops?: st
               }
             />
             {has('logger.upgrade.record') && (
-              <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void onExport()} data-testid="log-export">
-                {t('upgrades.export')}
-              </Button>
+              <ExportButton
+                fetchFile={() => exportUpgradeRecords(filters)}
+                fallbackName={() => 'upgrade-records.xlsx'}
+                label={t('upgrades.export')}
+                failText={t('upgrades.exportFailed')}
+                testId="log-export"
+              />
             )}
           </>
         )}
