@@ -2,12 +2,15 @@ import { PlusOutlined } from '@ant-design/icons';
 import { COMPANY_LIMITS, type CompanyRole } from '@sunward/contracts/company';
 import type { PermissionEntry } from '@sunward/contracts/permissions';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Space, Table, Tag, Tree, Typography } from 'antd';
+import { App, Button, Form, Input, Space, Table, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
+import { FormDialog } from '../../components/FormDialog';
+import { LinkActions } from '../../components/LinkActions';
+import { ListPage } from '../../components/ListPage';
 import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
 import {
@@ -38,7 +41,7 @@ export function permissionTree(entries: readonly PermissionEntry[]): DataNode[] 
 /** Company roles (spec 01 §2 /enterprise/roles): built-in roles shown, up to five custom roles edited with a permission tree. */
 export function RolesPage({ route }: PageProps) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const { has } = useSession();
   const canEdit = has('company.role.edit');
   const queryClient = useQueryClient();
@@ -51,11 +54,12 @@ export function RolesPage({ route }: PageProps) {
     onError: (error) => void message.error(refusalMessage(error) ?? t('enterprise.failed')),
   });
   return (
-    <Card className="sw-page-card" data-testid="roles-page">
-      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
-        <PageTitle route={route} />
-        {canEdit && (
-          <Space>
+    <ListPage
+      testId="roles-page"
+      title={<PageTitle route={route} />}
+      tools={
+        canEdit && (
+          <>
             <Typography.Text type="secondary">
               {t('enterprise.roleLimit', { max: COMPANY_LIMITS.rolesMax, count: customCount })}
             </Typography.Text>
@@ -68,9 +72,10 @@ export function RolesPage({ route }: PageProps) {
             >
               {t('enterprise.addRole')}
             </Button>
-          </Space>
-        )}
-      </Space>
+          </>
+        )
+      }
+    >
       <Table<CompanyRole>
         rowKey="id"
         data-testid="roles-table"
@@ -103,33 +108,24 @@ export function RolesPage({ route }: PageProps) {
               canEdit &&
               !r.builtIn &&
               !r.own && (
-                <Space size={0}>
-                  <Button type="link" size="small" onClick={() => setDialog({ role: r })}>
-                    {t('enterprise.edit')}
-                  </Button>
-                  <Button
-                    type="link"
-                    size="small"
-                    danger
-                    onClick={() =>
-                      modal.confirm({
-                        title: t('enterprise.deleteRoleTitle', { name: r.name }),
-                        okText: t('enterprise.deleteMember'),
-                        cancelText: t('enterprise.cancel'),
-                        okButtonProps: { danger: true },
-                        onOk: () => remove.mutateAsync(r.id).catch(() => undefined),
-                      })
-                    }
-                  >
-                    {t('enterprise.deleteMember')}
-                  </Button>
-                </Space>
+                <LinkActions
+                  actions={[
+                    { key: 'edit', label: t('enterprise.edit'), onClick: () => setDialog({ role: r }) },
+                    {
+                      key: 'delete',
+                      label: t('enterprise.deleteMember'),
+                      danger: true,
+                      confirm: { title: t('enterprise.deleteRoleTitle', { name: r.name }) },
+                      onClick: () => remove.mutateAsync(r.id),
+                    },
+                  ]}
+                />
               ),
           },
         ]}
       />
       {dialog && <RoleModal role={dialog.role} onClose={() => setDialog(null)} />}
-    </Card>
+    </ListPage>
   );
 }
 
@@ -154,95 +150,77 @@ function RoleModal({ role, onClose }: { role?: CompanyRole; onClose: () => void 
 
 function RoleForm({ role, entries, onClose }: { role?: CompanyRole; entries: PermissionEntry[]; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<{ name: string; remark?: string }>();
   const tree = permissionTree(entries);
   const parents = new Set(entries.map((e) => e.parentKey));
   // A checked parent in the tree means "all of it": only leaves are set as checked, parents follow.
   const [checked, setChecked] = useState<string[]>(() => (role?.permissions ?? []).filter((k) => !parents.has(k)));
   const [treeError, setTreeError] = useState<string>();
-  const save = useMutation({
-    mutationFn: (values: { name: string; remark?: string }) => {
-      const permissions = withAncestors(checked, entries);
-      return role ? updateRole(role.id, { ...values, permissions }) : createRole({ ...values, permissions }).then(() => null);
-    },
-    onSuccess: () => {
-      void message.success(t('enterprise.saved'));
-      void queryClient.invalidateQueries({ queryKey: companyKeys.all });
-      onClose();
-    },
-    onError: (error) => {
-      const fields = fieldErrors(error);
-      if (fields.permissions) setTreeError(fields.permissions);
-      else form.setFields([{ name: 'name', errors: [fields.name ?? refusalMessage(error) ?? t('enterprise.failed')] }]);
-    },
-  });
   return (
-    <Modal
-      open
+    <FormDialog<{ name: string; remark?: string }>
+      form={form}
       width={560}
       title={role ? t('enterprise.editRole', { name: role.name }) : t('enterprise.addRole')}
-      okText={t('enterprise.save')}
-      cancelText={t('enterprise.cancel')}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      confirmLoading={save.isPending}
-      okButtonProps={{ id: 'role-submit' }}
-      destroyOnHidden
+      okId="role-submit"
+      testId="role-form"
+      initialValues={{ name: role?.name, remark: role?.remark ?? undefined }}
+      save={(values) => {
+        const permissions = withAncestors(checked, entries);
+        return role ? updateRole(role.id, { ...values, permissions }) : createRole({ ...values, permissions }).then(() => null);
+      }}
+      invalidate={[companyKeys.all]}
+      onRefusal={(error) => {
+        const problem = fieldErrors(error).permissions;
+        if (problem) setTreeError(problem);
+        return problem !== undefined;
+      }}
+      fieldOf={() => 'name'}
+      onClose={onClose}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        data-testid="role-form"
-        initialValues={{ name: role?.name, remark: role?.remark ?? undefined }}
-        onFinish={(v) => save.mutate(v)}
-      >
-        <Form.Item
-          name="name"
-          label={t('enterprise.roleName')}
-          validateDebounce={400}
-          rules={[
-            { required: true, whitespace: true, message: t('enterprise.required') },
-            { max: COMPANY_LIMITS.roleNameMax },
-            {
-              validator: async (_, v?: string) => {
-                if (!v?.trim()) return;
-                await checkRoleName(v.trim(), role?.id).catch(() => {
-                  throw new Error(t('enterprise.roleTaken'));
-                });
-              },
+      <Form.Item
+        name="name"
+        label={t('enterprise.roleName')}
+        validateDebounce={400}
+        rules={[
+          { required: true, whitespace: true, message: t('enterprise.required') },
+          { max: COMPANY_LIMITS.roleNameMax },
+          {
+            validator: async (_, v?: string) => {
+              if (!v?.trim()) return;
+              await checkRoleName(v.trim(), role?.id).catch(() => {
+                throw new Error(t('enterprise.roleTaken'));
+              });
             },
-          ]}
+          },
+        ]}
+      >
+        <Input id="role-name" />
+      </Form.Item>
+      <Form.Item name="remark" label={t('enterprise.remark')} rules={[{ max: COMPANY_LIMITS.remarkMax }]}>
+        <Input id="role-remark" />
+      </Form.Item>
+      <Form.Item label={t('enterprise.permissions')} validateStatus={treeError ? 'error' : undefined} help={treeError}>
+        <div
+          className="sw-permission-tree"
+          data-testid="permission-tree"
+          style={{ maxHeight: 360, overflow: 'auto', border: '1px solid #f0f0f0', borderRadius: 6, padding: 8 }}
         >
-          <Input id="role-name" />
-        </Form.Item>
-        <Form.Item name="remark" label={t('enterprise.remark')} rules={[{ max: COMPANY_LIMITS.remarkMax }]}>
-          <Input id="role-remark" />
-        </Form.Item>
-        <Form.Item label={t('enterprise.permissions')} validateStatus={treeError ? 'error' : undefined} help={treeError}>
-          <div
-            className="sw-permission-tree"
-            data-testid="permission-tree"
-            style={{ maxHeight: 360, overflow: 'auto', border: '1px solid #f0f0f0', borderRadius: 6, padding: 8 }}
-          >
-            {tree.length > 0 && (
-              <Tree
-                checkable
-                defaultExpandAll
-                selectable={false}
-                treeData={tree}
-                checkedKeys={checked}
-                onCheck={(value) => {
-                  const keys = Array.isArray(value) ? value : value.checked;
-                  setChecked(keys.map(String));
-                  setTreeError(undefined);
-                }}
-              />
-            )}
-          </div>
-        </Form.Item>
-      </Form>
-    </Modal>
+          {tree.length > 0 && (
+            <Tree
+              checkable
+              defaultExpandAll
+              selectable={false}
+              treeData={tree}
+              checkedKeys={checked}
+              onCheck={(value) => {
+                const keys = Array.isArray(value) ? value : value.checked;
+                setChecked(keys.map(String));
+                setTreeError(undefined);
+              }}
+            />
+          )}
+        </div>
+      </Form.Item>
+    </FormDialog>
   );
 }

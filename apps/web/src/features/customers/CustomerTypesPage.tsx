@@ -1,13 +1,16 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { CUSTOMER_LIMITS, type CustomerType } from '@sunward/contracts/customers';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Select, Space, Table } from 'antd';
+import { App, Button, Form, Input, Select, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
+import { FormDialog } from '../../components/FormDialog';
+import { LinkActions } from '../../components/LinkActions';
+import { ListPage } from '../../components/ListPage';
 import { PageTitle } from '../../components/PageTitle';
-import { fieldErrors, refusalMessage } from '../../lib/api-client';
+import { refusalMessage } from '../../lib/api-client';
 import { registerTexts } from '../../lib/feature-texts';
 import { createType, customerKeys, deleteType, fetchTypeTree, updateType } from './api';
 import { customerTexts } from './customer-texts';
@@ -19,7 +22,7 @@ type Row = CustomerType & { children?: CustomerType[] };
 /** Customer types (spec 01 §2 /customer/type): primary labels with secondary labels under them. */
 export function CustomerTypesPage({ route }: PageProps) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const { has } = useSession();
   const canEdit = has('customer.type.edit');
   const queryClient = useQueryClient();
@@ -35,15 +38,17 @@ export function CustomerTypesPage({ route }: PageProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
   const expandedRowKeys = rows.filter((r) => r.children && !collapsed.has(r.id)).map((r) => r.id);
   return (
-    <Card className="sw-page-card" data-testid="customer-types-page">
-      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
-        <PageTitle route={route} />
-        {canEdit && (
+    <ListPage
+      testId="customer-types-page"
+      title={<PageTitle route={route} />}
+      tools={
+        canEdit && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ parentId: null })} data-testid="type-add">
             {t('customers.addPrimary')}
           </Button>
-        )}
-      </Space>
+        )
+      }
+    >
       <Table<Row>
         rowKey="id"
         data-testid="types-table"
@@ -70,32 +75,23 @@ export function CustomerTypesPage({ route }: PageProps) {
             title: t('customers.actions'),
             render: (_, r) =>
               canEdit && (
-                <Space size={0}>
-                  {r.parentId === null && (
-                    <Button type="link" size="small" onClick={() => setDialog({ parentId: r.id })}>
-                      {t('customers.addSecondary')}
-                    </Button>
-                  )}
-                  <Button type="link" size="small" onClick={() => setDialog({ type: r, parentId: r.parentId })}>
-                    {t('customers.edit')}
-                  </Button>
-                  <Button
-                    type="link"
-                    size="small"
-                    danger
-                    onClick={() =>
-                      modal.confirm({
-                        title: t('customers.deleteTypeTitle', { name: r.name }),
-                        okText: t('customers.delete'),
-                        cancelText: t('customers.cancel'),
-                        okButtonProps: { danger: true },
-                        onOk: () => remove.mutateAsync(r.id).catch(() => undefined),
-                      })
-                    }
-                  >
-                    {t('customers.delete')}
-                  </Button>
-                </Space>
+                <LinkActions
+                  actions={[
+                    r.parentId === null && {
+                      key: 'secondary',
+                      label: t('customers.addSecondary'),
+                      onClick: () => setDialog({ parentId: r.id }),
+                    },
+                    { key: 'edit', label: t('customers.edit'), onClick: () => setDialog({ type: r, parentId: r.parentId }) },
+                    {
+                      key: 'delete',
+                      label: t('customers.delete'),
+                      danger: true,
+                      confirm: { title: t('customers.deleteTypeTitle', { name: r.name }), okText: t('customers.delete') },
+                      onClick: () => remove.mutateAsync(r.id),
+                    },
+                  ]}
+                />
               ),
           },
         ]}
@@ -109,7 +105,7 @@ export function CustomerTypesPage({ route }: PageProps) {
           onClose={() => setDialog(null)}
         />
       )}
-    </Card>
+    </ListPage>
   );
 }
 
@@ -127,65 +123,38 @@ function TypeModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<{ name: string; remark?: string; parentId: number | null }>();
-  const save = useMutation({
-    mutationFn: (values: { name: string; remark?: string; parentId: number | null }) =>
-      type ? updateType(type.id, values) : createType(values).then(() => null),
-    onSuccess: () => {
-      void message.success(t('customers.saved'));
-      void queryClient.invalidateQueries({ queryKey: customerKeys.all });
-      onClose();
-    },
-    onError: (error) => {
-      const fields = fieldErrors(error);
-      form.setFields([
-        {
-          name: fields.parentId ? 'parentId' : 'name',
-          errors: [fields.parentId ?? fields.name ?? refusalMessage(error) ?? t('customers.failed')],
-        },
-      ]);
-    },
-  });
   return (
-    <Modal
-      open
+    <FormDialog<{ name: string; remark?: string; parentId: number | null }>
+      form={form}
       title={
         type ? t('customers.editTitle', { name: type.name }) : parentId === null ? t('customers.addPrimary') : t('customers.addSecondary')
       }
-      okText={t('customers.save')}
-      cancelText={t('customers.cancel')}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      confirmLoading={save.isPending}
-      okButtonProps={{ id: 'type-submit' }}
-      destroyOnHidden
+      okId="type-submit"
+      initialValues={{ name: type?.name, remark: type?.remark ?? undefined, parentId }}
+      save={(values) => (type ? updateType(type.id, values) : createType(values).then(() => null))}
+      savedText={() => t('customers.saved')}
+      invalidate={[customerKeys.all]}
+      fieldOf={() => 'name'}
+      onClose={onClose}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{ name: type?.name, remark: type?.remark ?? undefined, parentId }}
-        onFinish={(v) => save.mutate(v)}
+      <Form.Item
+        name="name"
+        label={t('customers.typeName')}
+        rules={[{ required: true, whitespace: true, message: t('customers.required') }, { max: CUSTOMER_LIMITS.typeNameMax }]}
       >
-        <Form.Item
-          name="name"
-          label={t('customers.typeName')}
-          rules={[{ required: true, whitespace: true, message: t('customers.required') }, { max: CUSTOMER_LIMITS.typeNameMax }]}
-        >
-          <Input id="type-name" />
-        </Form.Item>
-        <Form.Item name="parentId" label={t('customers.parent')}>
-          <Select
-            id="type-parent"
-            disabled={isParent}
-            options={[{ value: null, label: t('customers.parentNone') }, ...primaries.map((p) => ({ value: p.id, label: p.name }))]}
-          />
-        </Form.Item>
-        <Form.Item name="remark" label={t('customers.remark')} rules={[{ max: CUSTOMER_LIMITS.remarkMax }]}>
-          <Input id="type-remark" />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input id="type-name" />
+      </Form.Item>
+      <Form.Item name="parentId" label={t('customers.parent')}>
+        <Select
+          id="type-parent"
+          disabled={isParent}
+          options={[{ value: null, label: t('customers.parentNone') }, ...primaries.map((p) => ({ value: p.id, label: p.name }))]}
+        />
+      </Form.Item>
+      <Form.Item name="remark" label={t('customers.remark')} rules={[{ max: CUSTOMER_LIMITS.remarkMax }]}>
+        <Input id="type-remark" />
+      </Form.Item>
+    </FormDialog>
   );
 }
