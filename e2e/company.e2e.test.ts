@@ -68,8 +68,9 @@ describe('company administration', () => {
     const menu = member.page.getByRole('navigation', { name: 'main' });
     await menu.getByRole('menuitem', { name: 'Plants' }).waitFor();
     const entries = (await menu.getByRole('menuitem').allInnerTexts()).map((text) => text.trim()).filter((text) => text !== '');
-    // Plants, and the API documentation every signed-in user has; no devices, company, customers or logs.
-    expect(entries.filter((text) => !/API/i.test(text))).toEqual(['Plants']);
+    // Plants, and the download centre and API documentation every signed-in user has; no devices, company,
+    // customers or logs.
+    expect(entries.filter((text) => !/API/i.test(text))).toEqual(['Plants', 'Download centre']);
     await member.page.screenshot({ path: join(tmpdir(), 'company-member-menu.png') });
     await member.page.goto('/enterprise/roles');
     await member.page.getByTestId('no-access-page').waitFor();
