@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
 import type { Server as HttpServer } from 'node:http';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -36,10 +37,10 @@ import { createDeviceAccess } from './features/devices/device-access.js';
 import { createDevicesRepository } from './features/devices/devices.repository.js';
 import { devicesRoutes } from './features/devices/devices.routes.js';
 import { createDevicesService } from './features/devices/devices.service.js';
-import { createEventsRepository } from './features/events/events.repository.js';
 import { createEventDescriptionsRepository } from './features/events/event-descriptions.repository.js';
 import { eventDescriptionsRoutes } from './features/events/event-descriptions.routes.js';
 import { createEventDescriptionsService } from './features/events/event-descriptions.service.js';
+import { createEventsRepository } from './features/events/events.repository.js';
 import { eventsRoutes } from './features/events/events.routes.js';
 import { createEventsService } from './features/events/events.service.js';
 import { createFilesRepository } from './features/files/files.repository.js';
@@ -83,12 +84,18 @@ import type { Readiness } from './features/observability/readiness.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { permissionsRoutes } from './features/permissions/permissions.routes.js';
 import { createPlantAccess } from './features/plants/plant-access.js';
+import { createPlantEnergyRepository } from './features/plants/plant-energy.repository.js';
 import { plantEnergyRoutes } from './features/plants/plant-energy.routes.js';
+import { createPlantEnergyService } from './features/plants/plant-energy.service.js';
 import { plantFilesRoutes } from './features/plants/plant-files.routes.js';
 import { createPlantsRepository } from './features/plants/plants.repository.js';
 import { eventCountRoutes, plantsRoutes } from './features/plants/plants.routes.js';
 import { createPlantsService } from './features/plants/plants.service.js';
 import { createTimeZoneCatalogue } from './features/plants/time-zones.js';
+import { reportRenderer } from './features/reports/report-render.js';
+import { createReportsRepository } from './features/reports/reports.repository.js';
+import { reportsRoutes } from './features/reports/reports.routes.js';
+import { createReportsService } from './features/reports/reports.service.js';
 import { createSmsRepository } from './features/sms/sms.repository.js';
 import { smsRoutes } from './features/sms/sms.routes.js';
 import { createSmsService } from './features/sms/sms.service.js';
@@ -404,6 +411,37 @@ export async function buildApp({
     clearInterval(downloadSweep);
     await downloads.close();
   });
+  // Reports (issue 21): from the overview's figures (plant-energy reportFigures), files through pdfkit and exceljs,
+  // schedules mailed through the alarm mailer's outbox (retries), large sets through the download centre.
+  const reportLogos = createLogoStore(config.dataDir);
+  const reports = createReportsService({
+    repository: createReportsRepository(db),
+    plantAccess,
+    energy: createPlantEnergyService({ repository: createPlantEnergyRepository(db), benefitFactors: config.benefitFactors }),
+    renderer: reportRenderer,
+    readLogo: (url) => reportLogos.read(url.split('/').pop() ?? ''),
+    mail: alarmMail,
+    downloads,
+    saveAttachment: async (name, bytes) => {
+      const dir = join(config.dataDir, 'reports');
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, name), bytes);
+      return join(dir, name);
+    },
+  });
+  await app.register(reportsRoutes, { service: reports });
+  let reportScheduler: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    reportScheduler = setInterval(
+      () =>
+        void trackJob('report_schedules', () => reports.tick()).catch((error: unknown) =>
+          app.log.error({ err: error }, 'report schedule pass failed'),
+        ),
+      60_000,
+    );
+    reportScheduler.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(reportScheduler));
   await app.register(eventsRoutes, { service: createEventsService({ repository: createEventsRepository(db), downloads }) });
   // Event descriptions (issue 21): imported texts per protocol, code and language, used wherever events are shown.
   const eventDescriptions = createEventDescriptionsService({ repository: createEventDescriptionsRepository(db) });
@@ -412,7 +450,9 @@ export async function buildApp({
   app.addHook('onReady', async () => {
     await eventDescriptions.refresh();
     eventTextsRefresh = setInterval(() => {
-      trackJob('event_texts', eventDescriptions.refresh).catch((error: unknown) => app.log.error({ err: error }, 'event texts refresh failed'));
+      trackJob('event_texts', eventDescriptions.refresh).catch((error: unknown) =>
+        app.log.error({ err: error }, 'event texts refresh failed'),
+      );
     }, 60_000);
     eventTextsRefresh.unref();
   });

@@ -162,6 +162,23 @@ export const Code = {
   EVENT_IMPORT_ROW: 1026,
   /** Sunward: an event description import with no rows. */
   EVENT_IMPORT_EMPTY: 1027,
+  // Reports (issue 21), 1000-1019: Sunward's, documented in docs/decisions.md.
+  /** Sunward (spec 02 §5): a report selection holds at most 6 parameters. */
+  REPORT_TOO_MANY_PARAMETERS: 1000,
+  /** Sunward (spec 02 §5): a report selection holds at most 6 units (devices). */
+  REPORT_TOO_MANY_UNITS: 1001,
+  /** Sunward: a unit of a report configuration is not a device of the plant. */
+  REPORT_UNIT_NOT_IN_PLANT: 1002,
+  /** Sunward: no such report configuration among the plants the caller may see. */
+  REPORT_CONFIG_NOT_FOUND: 1003,
+  /** Sunward: the plant already has a report configuration of this name. */
+  REPORT_CONFIG_NAME_EXISTS: 1004,
+  /** Sunward: no such report schedule among the caller's. */
+  REPORT_SCHEDULE_NOT_FOUND: 1005,
+  /** Sunward: no such customer of the caller's company. */
+  REPORT_CUSTOMER_NOT_FOUND: 1006,
+  /** Sunward: the schedule's plant or customer was deleted; it stays disabled with the reason. */
+  REPORT_SCHEDULE_TARGET_DELETED: 1007,
 } as const;
 
 export type CodeName = keyof typeof Code;

@@ -55,6 +55,10 @@ export const PERMISSIONS = [
   button('station.import', 'station.view', 'manage'),
   button('station.export', 'station.view', 'view'),
 
+  // Reports (issue 21): spec 01 §2 names the area without a path; /report in the console.
+  menu('report.view'),
+  button('report.edit', 'report.view', 'manage', ['station.edit']),
+
   menu('equip.view'),
   menu('gateway.view', 'equip.view'),
   button('gateway.import', 'gateway.view', 'manage'),

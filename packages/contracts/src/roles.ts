@@ -35,6 +35,8 @@ const PLANT_OWNER: readonly PermissionKey[] = [
   'station.transfer',
   'station.import',
   'station.export',
+  'report.view',
+  'report.edit',
 ];
 
 const DEVICE_OPERATE: readonly PermissionKey[] = [
@@ -81,10 +83,19 @@ export const ROLE_GRANTS: Record<BuiltInRole, readonly PermissionKey[]> = {
   company_admin: [...PLANT_OWNER, ...DEVICE_OPERATE, ...COMPANY_RUN, ...LOGS],
   company_staff: [...PLANT_OWNER, ...DEVICE_OPERATE, ...LOGS],
   owner: [...PLANT_OWNER, ...DEVICE_OPERATE, ...LOGS],
-  customer: ['station.view', ...DEVICE_READ, 'event.export', 'workdata.view'],
+  customer: ['station.view', 'report.view', ...DEVICE_READ, 'event.export', 'workdata.view'],
   agent: [...PLANT_OWNER, ...DEVICE_OPERATE, 'user.producer', 'customer.list.view', 'customer.edit', ...LOGS],
-  guest: ['station.view', ...DEVICE_READ],
-  maintainer: ['station.view', ...DEVICE_READ, 'inverter.control', 'inverter.setting', 'inverter.debug', 'event.export', ...LOGS],
+  guest: ['station.view', 'report.view', ...DEVICE_READ],
+  maintainer: [
+    'station.view',
+    'report.view',
+    ...DEVICE_READ,
+    'inverter.control',
+    'inverter.setting',
+    'inverter.debug',
+    'event.export',
+    ...LOGS,
+  ],
 };
 
 /** Keys only the platform may hold: a company cannot grant them to its own roles. */

@@ -219,7 +219,7 @@ export const emailDeliveries = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
-    /** A file sent along (a scheduled report), relative to DATA_DIR; removed by nobody before it is sent. */
+    /** A file sent along (a scheduled report): its path on this server and the name the recipient sees. */
     attachmentPath: text('attachment_path'),
     attachmentName: text('attachment_name'),
   },

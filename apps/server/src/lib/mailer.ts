@@ -8,6 +8,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Files sent along (a scheduled report), read from disk when the message is rendered. */
+  attachments?: { filename: string; path: string }[];
 }
 
 export interface Mailer {

@@ -81,7 +81,12 @@ export function createAlarmMailService(deps: {
       const due = await repository.claimDue(now, LEASE_MS, SEND_BATCH);
       for (const d of due) {
         try {
-          await mailer.send({ to: d.to, subject: d.subject, text: d.text });
+          await mailer.send({
+            to: d.to,
+            subject: d.subject,
+            text: d.text,
+            ...(d.attachmentPath ? { attachments: [{ filename: d.attachmentName ?? 'report', path: d.attachmentPath }] } : {}),
+          });
           await repository.markSent(d.id, new Date());
         } catch (error) {
           const attempts = d.attempts + 1;
@@ -122,9 +127,10 @@ export function createAlarmMailService(deps: {
     },
 
     /** An e-mail outside the alarm flow (a verification code): recorded, then sent at once, retried like any other. */
-    async sendNow(delivery: NewDelivery): Promise<void> {
-      await repository.addDelivery(delivery);
+    async sendNow(delivery: NewDelivery): Promise<number> {
+      const id = await repository.addDelivery(delivery);
       await run();
+      return id;
     },
 
     run,

@@ -20,10 +20,13 @@ export interface StoredNotifySettings {
 export interface NewDelivery {
   userId: number | null;
   to: string;
-  kind: 'alarm' | 'digest' | 'code';
+  kind: 'alarm' | 'digest' | 'code' | 'report';
   subject: string;
   text: string;
   items?: number;
+  /** A scheduled report's file (issue 21). */
+  attachmentPath?: string | null;
+  attachmentName?: string | null;
 }
 
 export interface DueDelivery {
@@ -32,6 +35,8 @@ export interface DueDelivery {
   subject: string;
   text: string;
   attempts: number;
+  attachmentPath: string | null;
+  attachmentName: string | null;
 }
 
 /** Alarm e-mail kinds that count against a recipient's hourly cap (codes do not). */
@@ -133,14 +138,28 @@ export function createNotificationsRepository(db: Database) {
      * mid-send leaves them to be retried, and a concurrent pass skips them.
      */
     async claimDue(now: Date, leaseMs: number, limit: number): Promise<DueDelivery[]> {
-      const rows = await queryRows<{ id: number; to: string; subject: string; text: string; attempts: number }>(
+      const rows = await queryRows<{
+        id: number;
+        to: string;
+        subject: string;
+        text: string;
+        attempts: number;
+        attachment_path: string | null;
+        attachment_name: string | null;
+      }>(
         db,
         sql`update email_deliveries set next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz
             where id in (select id from email_deliveries where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
                          order by next_attempt_at, id limit ${limit} for update skip locked)
-            returning id, "to", subject, text, attempts`,
+            returning id, "to", subject, text, attempts, attachment_path, attachment_name`,
       );
-      return rows.map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts) }));
+      return rows.map(({ attachment_path, attachment_name, ...r }) => ({
+        ...r,
+        id: Number(r.id),
+        attempts: Number(r.attempts),
+        attachmentPath: attachment_path,
+        attachmentName: attachment_name,
+      }));
     },
 
     async markSent(id: number, at: Date): Promise<void> {

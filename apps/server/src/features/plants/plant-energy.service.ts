@@ -407,6 +407,42 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
   return {
     topologyOf: plantTopology,
 
+    /**
+     * A report's figures of one plant for a day, month or year (issue 21), through the same split, income and
+     * irradiation as the overview's cards, so a report agrees with the overview to the watt-hour.
+     */
+    async reportFigures(plantId: number, period: 'day' | 'month' | 'year', param: string) {
+      const { plant, topology, bars, total } = await split(plantId, period, param);
+      const range = await periodRange(plant, localDayOf(now(), plant.timezone), period, param);
+      const today = localDayOf(now(), plant.timezone);
+      const toDay = range.toDay > today ? today : range.toDay;
+      const parsed = TariffSchema.safeParse(plant.tariff);
+      const past = range.fromDay > toDay;
+      const [income, irradiance] = await Promise.all([
+        parsed.success && !past ? incomes(plant, topology, parsed.data, toDay, range.fromDay) : Promise.resolve(null),
+        topology.irradiance.length > 0 && !past
+          ? repository.bucketSeries(topology.irradiance, dayStart(plant, range.fromDay), dayStart(plant, addDays(toDay, 1)), HOUR_S)
+          : Promise.resolve(null),
+      ]);
+      const periodIncome =
+        income === null
+          ? null
+          : period === 'day'
+            ? (income.get(range.fromDay) ?? 0)
+            : sumOf([...income.entries()].filter(([key]) => key.length === 7).map(([, v]) => v));
+      return {
+        plant,
+        topology,
+        fromDay: range.fromDay,
+        toDay: range.toDay,
+        bars,
+        total,
+        currency: parsed.success ? parsed.data.currency : null,
+        income: periodIncome,
+        irradiationKwhPerM2: irradiance === null ? null : sumOf(irradiance.map((r) => Math.max(0, r.v))) / 1000,
+      };
+    },
+
     realtime: plantRealtime,
 
     async powerDay(plantId: number, date: string | undefined): Promise<PowerDay> {

@@ -1,0 +1,522 @@
+import { createRequire } from 'node:module';
+import { LANGUAGE_TAGS, type Language } from '@sunward/contracts/languages';
+import { type ReportTextKey, reportText } from '@sunward/contracts/report-texts';
+import type { Report, ReportFigures, ReportParameter } from '@sunward/contracts/reports';
+import ExcelJS from 'exceljs';
+import PDFDocument from 'pdfkit';
+import type { Brand, ReportRenderer } from './reports.service.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Fonts from npm (nothing is downloaded at run time): Noto Sans covers Latin (Czech, Polish, Turkish,
+ * Vietnamese) and Greek; Noto Sans SC covers Chinese. A text with Han characters is set in the latter.
+ */
+const FONTS = {
+  regular: require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
+  bold: require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'),
+  cjk: require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+  cjkBold: require.resolve('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'),
+};
+const HAN = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
+
+const PARAMETER_KEY: Record<ReportParameter, ReportTextKey> = {
+  generation: 'param.generation',
+  consumption: 'param.consumption',
+  feedIn: 'param.feedIn',
+  purchase: 'param.purchase',
+  selfConsumption: 'param.selfConsumption',
+  specificYield: 'param.specificYield',
+  performanceRatio: 'param.performanceRatio',
+  income: 'param.income',
+  availability: 'param.availability',
+};
+
+/** A parameter's value as text in the language (energy in kWh, rates in %). */
+export function parameterValue(f: ReportFigures, p: ReportParameter, language: Language, currency: string | null): string {
+  const tag = LANGUAGE_TAGS[language];
+  const kwh = (wh: number | null) =>
+    wh === null ? '—' : `${new Intl.NumberFormat(tag, { maximumFractionDigits: wh >= 1_000_000 ? 0 : 1 }).format(wh / 1000)} kWh`;
+  const pct = (v: number | null) =>
+    v === null ? '—' : new Intl.NumberFormat(tag, { style: 'percent', maximumFractionDigits: 1 }).format(v);
+  switch (p) {
+    case 'generation':
+      return kwh(f.generationWh);
+    case 'consumption':
+      return kwh(f.consumptionWh);
+    case 'feedIn':
+      return kwh(f.feedInWh);
+    case 'purchase':
+      return kwh(f.purchaseWh);
+    case 'selfConsumption':
+      return f.selfConsumptionWh === null ? '—' : `${kwh(f.selfConsumptionWh)} (${pct(f.selfConsumptionRate)})`;
+    case 'specificYield':
+      return f.specificYield === null ? '—' : `${new Intl.NumberFormat(tag, { maximumFractionDigits: 2 }).format(f.specificYield)} kWh/kWp`;
+    case 'performanceRatio':
+      return pct(f.performanceRatio);
+    case 'income':
+      return f.income === null
+        ? '—'
+        : currency
+          ? new Intl.NumberFormat(tag, { style: 'currency', currency, maximumFractionDigits: 2 }).format(f.income)
+          : new Intl.NumberFormat(tag, { maximumFractionDigits: 2 }).format(f.income);
+    case 'availability':
+      return pct(f.availability);
+  }
+}
+
+function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h} h ${m} min` : `${m} min ${s % 60} s`;
+}
+
+function dateTime(iso: string, language: Language): string {
+  return new Intl.DateTimeFormat(LANGUAGE_TAGS[language], { dateStyle: 'short', timeStyle: 'short', timeZone: 'UTC' }).format(
+    new Date(iso),
+  );
+}
+
+/** The brand colour as given, or the product's own red when it is not a #rrggbb colour. */
+const colourOf = (c: string) => (/^#[0-9a-f]{6}$/i.test(c) ? c : '#E6002D');
+
+async function pdf(report: Report, language: Language, brand: Brand): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', margin: 40, bufferPages: true, info: { Title: report.title, Producer: 'Sunward' } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  doc.registerFont('regular', FONTS.regular);
+  doc.registerFont('bold', FONTS.bold);
+  doc.registerFont('cjk', FONTS.cjk);
+  doc.registerFont('cjkBold', FONTS.cjkBold);
+  const cjkFirst = language === 'cn';
+  const font = (text: string, bold = false) =>
+    doc.font(cjkFirst || HAN.test(text) ? (bold ? 'cjkBold' : 'cjk') : bold ? 'bold' : 'regular');
+  const t = (key: ReportTextKey, params?: Record<string, string | number>) => reportText(language, key, params);
+  const colour = colourOf(brand.color);
+  const left = 40;
+  const width = doc.page.width - 80;
+  const bottom = doc.page.height - 60;
+
+  // Header: the company's colour band, logo and name.
+  doc.rect(0, 0, doc.page.width, 8).fill(colour);
+  let x = left;
+  if (brand.logo && /png|jpeg/.test(brand.logo.mime)) {
+    try {
+      doc.image(brand.logo.bytes, left, 24, { fit: [120, 40] });
+      x = left + 130;
+    } catch {
+      x = left;
+    }
+  }
+  if (brand.name) {
+    font(brand.name, true)
+      .fontSize(11)
+      .fillColor('#333333')
+      .text(brand.name, x, 30, { width: width - (x - left) });
+  }
+  doc.y = 76;
+  font(report.title, true).fontSize(18).fillColor('#111111').text(report.title, left, doc.y, { width });
+  const periodLine = `${t(`period.${report.period}` as ReportTextKey)}: ${report.date}  (${report.from} – ${report.to})`;
+  font(periodLine).fontSize(10).fillColor('#444444').text(periodLine, { width });
+  const generated = t('generated', { time: dateTime(report.generatedAt, language) });
+  font(generated).fontSize(8).fillColor('#666666').text(`${generated} UTC`, { width });
+  doc.moveDown(0.8);
+
+  const heading = (key: ReportTextKey) => {
+    if (doc.y > bottom - 60) doc.addPage();
+    doc.moveDown(0.4);
+    const y = doc.y;
+    doc.rect(left, y + 2, 4, 14).fill(colour);
+    font(t(key), true)
+      .fontSize(12)
+      .fillColor('#111111')
+      .text(t(key), left + 10, y, { width: width - 10 });
+    doc.moveDown(0.3);
+  };
+
+  if (report.empty) {
+    const y = doc.y + 10;
+    doc.roundedRect(left, y, width, 60, 6).lineWidth(1).strokeColor('#bbbbbb').stroke();
+    font(t('empty'), true)
+      .fontSize(12)
+      .fillColor('#333333')
+      .text(t('empty'), left + 16, y + 22, { width: width - 32, align: 'center' });
+    doc.y = y + 80;
+  }
+
+  // Summary: one tile per chosen parameter.
+  heading('section.summary');
+  const cols = 3;
+  const tileW = (width - (cols - 1) * 10) / cols;
+  const tileH = 50;
+  const top = doc.y;
+  report.parameters.forEach((p, i) => {
+    const tx = left + (i % cols) * (tileW + 10);
+    const ty = top + Math.floor(i / cols) * (tileH + 10);
+    doc.roundedRect(tx, ty, tileW, tileH, 4).fill('#f4f5f7');
+    doc.rect(tx, ty, 3, tileH).fill(colour);
+    const label = t(PARAMETER_KEY[p]);
+    font(label)
+      .fontSize(8)
+      .fillColor('#555555')
+      .text(label, tx + 10, ty + 8, { width: tileW - 16 });
+    const value = parameterValue(report.totals, p, language, report.currency);
+    font(value, true)
+      .fontSize(13)
+      .fillColor('#111111')
+      .text(value, tx + 10, ty + 24, { width: tileW - 16 });
+  });
+  doc.y = top + Math.ceil(report.parameters.length / cols) * (tileH + 10);
+  doc.x = left;
+
+  // Chart: generation (and consumption where measured) per day or month, drawn as vectors.
+  if (report.bars.length > 0) {
+    heading('section.chart');
+    const chartH = 160;
+    if (doc.y + chartH + 30 > bottom) doc.addPage();
+    const cy = doc.y + 6;
+    const axisX = left + 44;
+    const chartW = width - 50;
+    const series = [
+      { key: 'param.generation' as const, colour, values: report.bars.map((b) => b.generationWh ?? 0) },
+      ...(report.bars.some((b) => b.consumptionWh !== null)
+        ? [{ key: 'param.consumption' as const, colour: '#8c8c8c', values: report.bars.map((b) => b.consumptionWh ?? 0) }]
+        : []),
+    ];
+    const max = Math.max(1, ...series.flatMap((s) => s.values));
+    const step = niceStep(max / 1000 / 4);
+    const top = Math.ceil(max / 1000 / step) * step;
+    doc.lineWidth(0.5).strokeColor('#dddddd');
+    for (let v = 0; v <= top + 1e-9; v += step) {
+      const y = cy + chartH - (v / top) * chartH;
+      doc
+        .moveTo(axisX, y)
+        .lineTo(axisX + chartW, y)
+        .stroke();
+      font('0')
+        .fontSize(7)
+        .fillColor('#666666')
+        .text(new Intl.NumberFormat(LANGUAGE_TAGS[language]).format(v), left, y - 4, { width: 40, align: 'right' });
+    }
+    font('kWh')
+      .fontSize(7)
+      .fillColor('#666666')
+      .text('kWh', left, cy - 14, { width: 40, align: 'right' });
+    const slot = chartW / report.bars.length;
+    const barW = Math.max(1, (slot * 0.8) / series.length);
+    report.bars.forEach((b, i) => {
+      series.forEach((s, j) => {
+        const h = ((s.values[i] ?? 0) / 1000 / top) * chartH;
+        if (h > 0) doc.rect(axisX + i * slot + slot * 0.1 + j * barW, cy + chartH - h, barW, h).fill(s.colour);
+      });
+      const label = report.period === 'year' ? b.key.slice(5) : report.period === 'month' ? b.key.slice(8) : b.key.slice(5);
+      if (report.bars.length <= 12 || i % 2 === 0)
+        font(label)
+          .fontSize(6)
+          .fillColor('#666666')
+          .text(label, axisX + i * slot, cy + chartH + 3, { width: slot, align: 'center' });
+    });
+    let lx = axisX;
+    for (const s of series) {
+      doc.rect(lx, cy + chartH + 16, 8, 8).fill(s.colour);
+      font(t(s.key))
+        .fontSize(8)
+        .fillColor('#333333')
+        .text(t(s.key), lx + 12, cy + chartH + 15, { lineBreak: false });
+      lx += 20 + doc.widthOfString(t(s.key));
+    }
+    doc.y = cy + chartH + 34;
+    doc.x = left;
+  }
+
+  const table = (headers: string[], rows: string[][], widths: number[]) => {
+    const total = widths.reduce((a, b) => a + b, 0);
+    const ws = widths.map((w) => (w / total) * width);
+    const drawHead = () => {
+      const y = doc.y;
+      doc.rect(left, y, width, 16).fill(colour);
+      let cx = left;
+      headers.forEach((h, i) => {
+        font(h, true)
+          .fontSize(7.5)
+          .fillColor('#ffffff')
+          .text(h, cx + 3, y + 4, { width: (ws[i] ?? 0) - 6, lineBreak: false, ellipsis: true });
+        cx += ws[i] ?? 0;
+      });
+      doc.y = y + 16;
+    };
+    drawHead();
+    rows.forEach((row, r) => {
+      if (doc.y + 14 > bottom) {
+        doc.addPage();
+        drawHead();
+      }
+      const y = doc.y;
+      if (r % 2 === 1) doc.rect(left, y, width, 14).fill('#f4f5f7');
+      let cx = left;
+      row.forEach((cell, i) => {
+        font(cell)
+          .fontSize(7.5)
+          .fillColor('#222222')
+          .text(cell, cx + 3, y + 3, { width: (ws[i] ?? 0) - 6, lineBreak: false, ellipsis: true });
+        cx += ws[i] ?? 0;
+      });
+      doc.y = y + 14;
+    });
+    doc.x = left;
+    doc.moveDown(0.5);
+  };
+
+  if (report.plants.length > 1) {
+    heading('section.plants');
+    table(
+      [t('col.plant'), t('col.capacity'), ...report.parameters.map((p) => t(PARAMETER_KEY[p]))],
+      report.plants.map((p) => [
+        p.name,
+        `${new Intl.NumberFormat(LANGUAGE_TAGS[language], { maximumFractionDigits: 2 }).format(p.figures.capacityKwp)} kWp`,
+        ...report.parameters.map((k) => parameterValue(p.figures, k, language, p.currency)),
+      ]),
+      [3, 1.3, ...report.parameters.map(() => 1.6)],
+    );
+  }
+
+  if (report.devices.length > 0) {
+    heading('section.devices');
+    const kwh = (wh: number | null) =>
+      wh === null ? '—' : `${new Intl.NumberFormat(LANGUAGE_TAGS[language], { maximumFractionDigits: 1 }).format(wh / 1000)} kWh`;
+    table(
+      [
+        ...(report.plants.length > 1 ? [t('col.plant')] : []),
+        t('col.sn'),
+        t('col.device'),
+        t('col.type'),
+        t('col.rated'),
+        t('col.energy'),
+        t('param.specificYield'),
+        t('col.events'),
+        t('col.faultTime'),
+      ],
+      report.devices.map((d) => [
+        ...(report.plants.length > 1 ? [d.plantName] : []),
+        d.sn,
+        d.alias ?? d.model ?? '',
+        d.family,
+        d.ratedPowerW === null
+          ? '—'
+          : `${new Intl.NumberFormat(LANGUAGE_TAGS[language], { maximumFractionDigits: 1 }).format(d.ratedPowerW / 1000)} kW`,
+        kwh(d.energyWh),
+        d.specificYield === null
+          ? '—'
+          : new Intl.NumberFormat(LANGUAGE_TAGS[language], { maximumFractionDigits: 2 }).format(d.specificYield),
+        String(d.events),
+        d.faultSeconds > 0 ? duration(d.faultSeconds) : '—',
+      ]),
+      [...(report.plants.length > 1 ? [2] : []), 2, 2, 1.4, 1.2, 1.4, 1.2, 0.8, 1.2],
+    );
+  }
+
+  heading('section.events');
+  if (report.events.length === 0) {
+    font('—').fontSize(9).fillColor('#555555').text('—', left, doc.y, { width });
+  } else {
+    table(
+      [
+        t('col.plant'),
+        t('col.sn'),
+        t('col.code'),
+        t('col.level'),
+        t('col.description'),
+        t('col.opened'),
+        t('col.cleared'),
+        t('col.duration'),
+      ],
+      report.events.map((e) => [
+        e.plantName,
+        e.sn,
+        String(e.code),
+        e.level,
+        e.description,
+        dateTime(e.openedAt, language),
+        e.clearedAt ? dateTime(e.clearedAt, language) : t('open'),
+        duration(e.durationSeconds),
+      ]),
+      [1.6, 1.6, 0.6, 0.8, 2.6, 1.4, 1.4, 1.1],
+    );
+    if (report.eventsTotal > report.events.length) {
+      const more = t('moreEvents', { shown: report.events.length, total: report.eventsTotal });
+      font(more).fontSize(8).fillColor('#555555').text(more, left, doc.y, { width });
+    }
+  }
+
+  // Footer on every page: page numbers and the brand line.
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const page = t('page', { n: i + 1, total: range.count });
+    doc.rect(0, doc.page.height - 8, doc.page.width, 8).fill(colour);
+    font(page)
+      .fontSize(7)
+      .fillColor('#666666')
+      .text(page, left, doc.page.height - 30, { width, align: 'right', lineBreak: false });
+    if (brand.name)
+      font(brand.name)
+        .fontSize(7)
+        .fillColor('#666666')
+        .text(brand.name, left, doc.page.height - 30, { width: width / 2, lineBreak: false });
+  }
+  doc.end();
+  return done;
+}
+
+function niceStep(raw: number): number {
+  if (raw <= 0) return 1;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const f = raw / power;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * power;
+}
+
+async function xlsx(report: Report, language: Language): Promise<Buffer> {
+  const t = (key: ReportTextKey, params?: Record<string, string | number>) => reportText(language, key, params);
+  const book = new ExcelJS.Workbook();
+  book.creator = 'Sunward';
+  const kwh = (wh: number | null) => (wh === null ? null : Math.round(wh) / 1000);
+  const summary = book.addWorksheet(t('section.summary'));
+  summary.addRow([report.title]).font = { bold: true, size: 14 };
+  summary.addRow([t(`period.${report.period}` as ReportTextKey), report.date, report.from, report.to]);
+  summary.addRow([t('generated', { time: report.generatedAt })]);
+  if (report.empty) summary.addRow([t('empty')]).font = { italic: true };
+  summary.addRow([]);
+  const f = report.totals;
+  const figureRows: [ReportTextKey, number | null, string][] = [
+    ['param.generation', kwh(f.generationWh), 'kWh'],
+    ['param.consumption', kwh(f.consumptionWh), 'kWh'],
+    ['param.feedIn', kwh(f.feedInWh), 'kWh'],
+    ['param.purchase', kwh(f.purchaseWh), 'kWh'],
+    ['param.selfConsumption', kwh(f.selfConsumptionWh), 'kWh'],
+    ['selfConsumptionRate', f.selfConsumptionRate, '%'],
+    ['param.specificYield', f.specificYield, 'kWh/kWp'],
+    ['param.performanceRatio', f.performanceRatio, '%'],
+    ['param.income', f.income, report.currency ?? ''],
+    ['param.availability', f.availability, '%'],
+    ['col.capacity', f.capacityKwp, 'kWp'],
+  ];
+  for (const [key, value, unit] of figureRows) {
+    const row = summary.addRow([t(key), value, unit]);
+    if (unit === '%') row.getCell(2).numFmt = '0.0%';
+  }
+  summary.getColumn(1).width = 32;
+  summary.getColumn(2).width = 16;
+
+  const bars = book.addWorksheet(t('section.chart'));
+  bars.addRow([
+    t('col.date'),
+    `${t('param.generation')} (kWh)`,
+    `${t('param.consumption')} (kWh)`,
+    `${t('param.feedIn')} (kWh)`,
+    `${t('param.purchase')} (kWh)`,
+  ]).font = { bold: true };
+  for (const b of report.bars) bars.addRow([b.key, kwh(b.generationWh), kwh(b.consumptionWh), kwh(b.feedInWh), kwh(b.purchaseWh)]);
+  bars.columns.forEach((c) => {
+    c.width = 20;
+  });
+
+  const plants = book.addWorksheet(t('section.plants'));
+  plants.addRow([
+    t('col.plant'),
+    `${t('col.capacity')} (kWp)`,
+    `${t('param.generation')} (kWh)`,
+    `${t('param.consumption')} (kWh)`,
+    `${t('param.feedIn')} (kWh)`,
+    `${t('param.purchase')} (kWh)`,
+    t('selfConsumptionRate'),
+    t('param.specificYield'),
+    t('param.performanceRatio'),
+    t('param.income'),
+    t('param.availability'),
+  ]).font = { bold: true };
+  for (const p of report.plants) {
+    const g = p.figures;
+    plants.addRow([
+      p.name,
+      g.capacityKwp,
+      kwh(g.generationWh),
+      kwh(g.consumptionWh),
+      kwh(g.feedInWh),
+      kwh(g.purchaseWh),
+      g.selfConsumptionRate,
+      g.specificYield,
+      g.performanceRatio,
+      g.income,
+      g.availability,
+    ]);
+  }
+  plants.columns.forEach((c) => {
+    c.width = 18;
+  });
+
+  const devices = book.addWorksheet(t('section.devices'));
+  devices.addRow([
+    t('col.plant'),
+    t('col.sn'),
+    t('col.device'),
+    t('col.type'),
+    t('col.model'),
+    `${t('col.rated')} (kW)`,
+    `${t('col.energy')} (kWh)`,
+    t('param.specificYield'),
+    t('col.events'),
+    `${t('col.faultTime')} (s)`,
+  ]).font = { bold: true };
+  for (const d of report.devices)
+    devices.addRow([
+      d.plantName,
+      d.sn,
+      d.alias,
+      d.family,
+      d.model,
+      d.ratedPowerW === null ? null : d.ratedPowerW / 1000,
+      kwh(d.energyWh),
+      d.specificYield,
+      d.events,
+      Math.round(d.faultSeconds),
+    ]);
+  devices.columns.forEach((c) => {
+    c.width = 18;
+  });
+
+  const events = book.addWorksheet(t('section.events'));
+  events.addRow([
+    t('col.plant'),
+    t('col.sn'),
+    t('col.code'),
+    t('col.level'),
+    t('col.description'),
+    t('col.opened'),
+    t('col.cleared'),
+    `${t('col.duration')} (s)`,
+  ]).font = { bold: true };
+  for (const e of report.events)
+    events.addRow([
+      e.plantName,
+      e.sn,
+      e.code,
+      e.level,
+      e.description,
+      new Date(e.openedAt),
+      e.clearedAt ? new Date(e.clearedAt) : t('open'),
+      Math.round(e.durationSeconds),
+    ]);
+  if (report.eventsTotal > report.events.length)
+    events.addRow([t('moreEvents', { shown: report.events.length, total: report.eventsTotal })]);
+  events.columns.forEach((c) => {
+    c.width = 20;
+  });
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+export const reportRenderer: ReportRenderer = { pdf, xlsx };

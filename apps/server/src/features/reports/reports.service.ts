@@ -1,0 +1,642 @@
+import { Code } from '@sunward/contracts/codes';
+import type { DownloadRecord } from '@sunward/contracts/files';
+import type { Language } from '@sunward/contracts/languages';
+import { addDays, localDayOf, localDayStart, selfConsumptionRate } from '@sunward/contracts/plant-energy';
+import { performanceRatio, specificYield } from '@sunward/contracts/plants';
+import { reportText } from '@sunward/contracts/report-texts';
+import {
+  REPORT_DEFAULT_PARAMETERS,
+  REPORT_MAX_EVENTS,
+  REPORT_MAX_PARAMETERS,
+  REPORT_MAX_UNITS,
+  type Report,
+  type ReportBar,
+  type ReportConfig,
+  type ReportConfigInput,
+  type ReportFigures,
+  type ReportParameter,
+  type ReportPeriod,
+  type ReportPlantRow,
+  type ReportQuery,
+  type ReportSchedule,
+  type ReportScheduleInput,
+} from '@sunward/contracts/reports';
+import { ApiError } from '../../lib/envelope.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { eventText } from '../events/event-text.js';
+import type { PlantAccess } from '../plants/plant-access.js';
+import type { PlantEnergyService } from '../plants/plant-energy.service.js';
+import type { PlantBounds, ReportsRepository } from './reports.repository.js';
+
+/** What the report needs of the caller: who, in which tenant (the same fields a schedule's owner has). */
+export type ReportCaller = Pick<AuthContext, 'userId' | 'roleKey' | 'companyId'>;
+
+/** The plant ids a report covers and the name it goes by. */
+interface Target {
+  title: 'title.plant' | 'title.plants' | 'title.customer';
+  name: string;
+  plantIds: number[];
+}
+
+/** Plants computed at once: each plant's figures are a handful of rollup reads. */
+const PLANT_CONCURRENCY = 8;
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      for (;;) {
+        const i = next++;
+        const item = items[i];
+        if (i >= items.length || item === undefined) return;
+        out[i] = await work(item);
+      }
+    }),
+  );
+  return out;
+}
+
+const addNullable = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
+
+/** The current day, month or year in a zone, as a report's date. */
+export function currentPeriodDate(period: ReportPeriod, nowMs: number, timezone: string): string {
+  const today = localDayOf(nowMs, timezone);
+  return period === 'day' ? today : period === 'month' ? today.slice(0, 7) : today.slice(0, 4);
+}
+
+/** The previous full week (Monday…Sunday) or month before a day: what a schedule reports on. */
+export function previousPeriod(
+  frequency: 'weekly' | 'monthly',
+  today: string,
+): { period: 'day' | 'month'; date: string; from: string; to: string } {
+  if (frequency === 'monthly') {
+    const firstOfMonth = `${today.slice(0, 7)}-01`;
+    const last = addDays(firstOfMonth, -1);
+    return { period: 'month', date: last.slice(0, 7), from: `${last.slice(0, 7)}-01`, to: last };
+  }
+  const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday 0
+  const monday = addDays(today, -weekday - 7);
+  return { period: 'day', date: monday, from: monday, to: addDays(monday, 6) };
+}
+
+/** When a schedule runs next: the 1st of the next month, or next Monday, at 06:00 UTC. */
+export function nextRunAfter(frequency: 'weekly' | 'monthly', nowMs: number): Date {
+  const now = new Date(nowMs);
+  if (frequency === 'monthly') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 6));
+  const weekday = (now.getUTCDay() + 6) % 7;
+  const monday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - weekday + 7, 6);
+  return new Date(monday);
+}
+
+export interface ReportFile {
+  bytes: Buffer;
+  fileName: string;
+  format: 'pdf' | 'xlsx';
+}
+
+export interface ReportRenderer {
+  pdf(report: Report, language: Language, brand: Brand): Promise<Buffer>;
+  xlsx(report: Report, language: Language): Promise<Buffer>;
+}
+
+export interface Brand {
+  name: string | null;
+  color: string;
+  logo: { bytes: Buffer; mime: string } | undefined;
+}
+
+export interface ReportsDeps {
+  repository: ReportsRepository;
+  plantAccess: PlantAccess;
+  energy: Pick<PlantEnergyService, 'reportFigures'>;
+  renderer: ReportRenderer;
+  /** The company logo's bytes from its URL (the company feature's store). */
+  readLogo: (url: string) => Promise<{ bytes: Buffer; mime: string } | undefined>;
+  /** The mailer's outbox: recorded, sent, retried with backoff (notifications). */
+  mail: {
+    sendNow(delivery: {
+      userId: number | null;
+      to: string;
+      kind: 'report';
+      subject: string;
+      text: string;
+      attachmentPath: string;
+      attachmentName: string;
+    }): Promise<number | undefined>;
+  };
+  downloads: {
+    runExportJob(
+      owner: { userId: number; companyId: number | null; language: Language },
+      meta: { kind: string; fileName: string; format: 'pdf' | 'xlsx' },
+      work: (ctx: { file: string; progress(done: number, total: number): void }) => Promise<{ rows: number | null }>,
+    ): Promise<DownloadRecord>;
+  };
+  /** Where scheduled reports' files wait for their e-mail (DATA_DIR/reports). */
+  saveAttachment: (name: string, bytes: Buffer) => Promise<string>;
+  now?: () => number;
+}
+
+export function createReportsService(deps: ReportsDeps) {
+  const { repository, plantAccess, energy, renderer } = deps;
+  const now = deps.now ?? Date.now;
+
+  async function target(caller: ReportCaller, query: ReportQuery): Promise<Target> {
+    const auth = caller as AuthContext;
+    if (query.scope === 'plant') {
+      const id = query.plantId ?? 0;
+      await plantAccess.require(auth, id, 'view');
+      return { title: 'title.plant', name: '', plantIds: [id] };
+    }
+    if (query.scope === 'plants') {
+      const ids = [...new Set(query.plantIds ?? [])];
+      const levels = await plantAccess.levels(auth, ids);
+      // One plant of another tenant refuses the whole set, as if it did not exist.
+      if (ids.some((id) => !levels.has(id))) throw new ApiError(Code.PLANT_NOT_FOUND);
+      return { title: 'title.plants', name: '', plantIds: ids };
+    }
+    const customer = await repository.customerPlants(query.customerId ?? 0, caller.roleKey === 'platform_admin' ? null : caller.companyId);
+    if (!customer || (caller.companyId === null && caller.roleKey !== 'platform_admin')) throw new ApiError(Code.REPORT_CUSTOMER_NOT_FOUND);
+    const levels = await plantAccess.levels(auth, customer.plantIds);
+    return { title: 'title.customer', name: customer.name, plantIds: customer.plantIds.filter((id) => levels.has(id)) };
+  }
+
+  async function configFor(
+    caller: ReportCaller,
+    configId: number | undefined,
+    plantIds: readonly number[],
+  ): Promise<ReportConfig | undefined> {
+    if (configId === undefined) return undefined;
+    const config = await repository.config(configId);
+    if (!config || !plantIds.includes(config.plantId)) throw new ApiError(Code.REPORT_CONFIG_NOT_FOUND);
+    await plantAccess.require(caller as AuthContext, config.plantId, 'view');
+    return config;
+  }
+
+  function figuresOf(
+    f: Awaited<ReturnType<PlantEnergyService['reportFigures']>>,
+    availability: number | null,
+  ): { row: ReportFigures; meteredGenerationWh: number; prDenominator: number | null } {
+    const t = f.total;
+    const gen = t.generationWh;
+    const cap = f.plant.capacityKwp;
+    return {
+      row: {
+        generationWh: gen,
+        consumptionWh: t.loadWh,
+        feedInWh: t.exportWh,
+        purchaseWh: t.fromGridWh,
+        selfConsumptionWh: t.selfUseWh,
+        selfConsumptionRate: selfConsumptionRate(gen, t.exportWh),
+        specificYield: specificYield(gen / 1000, cap),
+        performanceRatio: f.irradiationKwhPerM2 === null ? null : performanceRatio(gen / 1000, cap, f.irradiationKwhPerM2),
+        income: f.income,
+        availability,
+        capacityKwp: cap,
+      },
+      meteredGenerationWh: t.exportWh === null ? 0 : gen,
+      prDenominator: f.irradiationKwhPerM2 === null || f.irradiationKwhPerM2 <= 0 ? null : cap * f.irradiationKwhPerM2,
+    };
+  }
+
+  async function build(caller: ReportCaller, query: ReportQuery, language: Language): Promise<Report> {
+    const t = await target(caller, query);
+    const config = await configFor(caller, query.configId, t.plantIds);
+    const parameters: ReportParameter[] = config ? config.parameters : [...REPORT_DEFAULT_PARAMETERS];
+    const nowMs = now();
+    const firstZone = t.plantIds[0] === undefined ? undefined : (await repository.plantInfo(t.plantIds[0]))?.timezone;
+    const date = query.date ?? currentPeriodDate(query.period, nowMs, firstZone ?? 'UTC');
+    const figures = await mapLimit(t.plantIds, PLANT_CONCURRENCY, (id) => energy.reportFigures(id, query.period, date));
+    const bounds: PlantBounds[] = figures.map((f) => ({
+      plantId: f.plant.id,
+      fromDay: f.fromDay,
+      toDay: f.toDay,
+      fromMs: localDayStart(f.fromDay, f.plant.timezone),
+      toMs: localDayStart(addDays(f.toDay, 1), f.plant.timezone),
+    }));
+    const [devices, deviceEnergy, eventTimes, events] = await Promise.all([
+      repository.devices(t.plantIds),
+      repository.deviceEnergy(bounds),
+      repository.deviceEventTimes(bounds, nowMs),
+      repository.events(bounds, nowMs, REPORT_MAX_EVENTS),
+    ]);
+    const timesOf = new Map(eventTimes.map((e) => [e.deviceId, e]));
+    const names = new Map(figures.map((f) => [f.plant.id, f.plant.name]));
+
+    // Availability: the generating devices' time without a fault event, over the period's elapsed part.
+    const availabilityOf = (plantId: number, b: PlantBounds | undefined) => {
+      const generating = devices.filter((d) => d.plantId === plantId && deviceEnergy.has(d.id));
+      const elapsed = b ? Math.max(0, Math.min(b.toMs, nowMs) - b.fromMs) / 1000 : 0;
+      if (generating.length === 0 || elapsed <= 0) return { value: null, fault: 0, total: 0 };
+      const fault = generating.reduce((s, d) => s + Math.min(elapsed, timesOf.get(d.id)?.faultSeconds ?? 0), 0);
+      const total = generating.length * elapsed;
+      return { value: 1 - fault / total, fault, total };
+    };
+
+    const plants: ReportPlantRow[] = [];
+    const barMap = new Map<string, ReportBar>();
+    let totals: ReportFigures = {
+      generationWh: 0,
+      consumptionWh: null,
+      feedInWh: null,
+      purchaseWh: null,
+      selfConsumptionWh: null,
+      selfConsumptionRate: null,
+      specificYield: null,
+      performanceRatio: null,
+      income: null,
+      availability: null,
+      capacityKwp: 0,
+    };
+    let metered = 0;
+    let prEnergy = 0;
+    let prDenominator = 0;
+    let faultSeconds = 0;
+    let deviceSeconds = 0;
+    const currencies = new Set<string>();
+    figures.forEach((f, i) => {
+      const a = availabilityOf(f.plant.id, bounds[i]);
+      faultSeconds += a.fault;
+      deviceSeconds += a.total;
+      const { row, meteredGenerationWh, prDenominator: pr } = figuresOf(f, a.value);
+      plants.push({ id: f.plant.id, name: f.plant.name, timezone: f.plant.timezone, currency: f.currency, figures: row });
+      if (f.currency && f.income !== null) currencies.add(f.currency);
+      metered += meteredGenerationWh;
+      if (pr !== null) {
+        prEnergy += row.generationWh / 1000;
+        prDenominator += pr;
+      }
+      totals = {
+        ...totals,
+        generationWh: totals.generationWh + row.generationWh,
+        consumptionWh: addNullable(totals.consumptionWh, row.consumptionWh),
+        feedInWh: addNullable(totals.feedInWh, row.feedInWh),
+        purchaseWh: addNullable(totals.purchaseWh, row.purchaseWh),
+        selfConsumptionWh: addNullable(totals.selfConsumptionWh, row.selfConsumptionWh),
+        income: addNullable(totals.income, row.income),
+        capacityKwp: totals.capacityKwp + row.capacityKwp,
+      };
+      for (const { key, split } of f.bars) {
+        const bar = barMap.get(key) ?? { key, generationWh: null, consumptionWh: null, feedInWh: null, purchaseWh: null };
+        bar.generationWh = addNullable(bar.generationWh, split.generationWh);
+        bar.consumptionWh = addNullable(bar.consumptionWh, split.loadWh);
+        bar.feedInWh = addNullable(bar.feedInWh, split.exportWh);
+        bar.purchaseWh = addNullable(bar.purchaseWh, split.fromGridWh);
+        barMap.set(key, bar);
+      }
+    });
+    const currency = currencies.size === 1 ? ([...currencies][0] ?? null) : null;
+    totals = {
+      ...totals,
+      selfConsumptionRate: totals.feedInWh === null ? null : selfConsumptionRate(metered, totals.feedInWh),
+      specificYield: specificYield(totals.generationWh / 1000, totals.capacityKwp),
+      performanceRatio: prDenominator > 0 ? prEnergy / prDenominator : null,
+      // Income of plants in different currencies does not add up.
+      income: currencies.size > 1 ? null : totals.income,
+      availability: deviceSeconds > 0 ? 1 - faultSeconds / deviceSeconds : null,
+    };
+
+    const units = config && config.units.length > 0 ? new Set(config.units) : undefined;
+    const deviceRows = devices
+      .filter((d) => !units || units.has(d.id))
+      .map((d) => {
+        const energyWh = deviceEnergy.get(d.id) ?? null;
+        const times = timesOf.get(d.id);
+        return {
+          plantId: d.plantId,
+          plantName: names.get(d.plantId) ?? '',
+          id: d.id,
+          sn: d.sn,
+          alias: d.alias,
+          family: d.family,
+          model: d.model,
+          ratedPowerW: d.ratedPowerW,
+          energyWh,
+          specificYield: energyWh === null || !d.ratedPowerW ? null : specificYield(energyWh / 1000, d.ratedPowerW / 1000),
+          events: times?.events ?? 0,
+          faultSeconds: times?.faultSeconds ?? 0,
+        };
+      });
+    const first = figures[0];
+    const name = t.name || (figures.length === 1 && first ? first.plant.name : `${figures.length}`);
+    const empty =
+      totals.generationWh === 0 &&
+      (totals.consumptionWh ?? 0) === 0 &&
+      (totals.feedInWh ?? 0) === 0 &&
+      (totals.purchaseWh ?? 0) === 0 &&
+      events.total === 0 &&
+      deviceEnergy.size === 0;
+    return {
+      scope: query.scope,
+      period: query.period,
+      date,
+      from: first?.fromDay ?? date,
+      to: first?.toDay ?? date,
+      title: `${reportText(language, t.title)}: ${name}`,
+      generatedAt: new Date(nowMs).toISOString(),
+      empty,
+      parameters,
+      currency,
+      totals,
+      bars: [...barMap.values()].sort((a, b) => a.key.localeCompare(b.key)),
+      plants,
+      devices: deviceRows,
+      events: events.rows.map((e) => ({
+        plantName: names.get(e.plantId) ?? '',
+        sn: e.sn,
+        code: e.code,
+        level: e.level,
+        description: eventText(e.protocolId, e.code, language).description ?? '',
+        openedAt: e.openedAt,
+        clearedAt: e.clearedAt,
+        durationSeconds: e.durationSeconds,
+      })),
+      eventsTotal: events.total,
+    };
+  }
+
+  function fileNameOf(report: Report, format: 'pdf' | 'xlsx'): string {
+    const base = report.title
+      .replace(/[\\/:*?"<>|]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 80);
+    return `${base} ${report.date}.${format}`;
+  }
+
+  async function brandOf(companyId: number | null): Promise<Brand> {
+    const company = await repository.brand(companyId);
+    const logo = company?.logoUrl ? await deps.readLogo(company.logoUrl) : undefined;
+    return { name: company?.name ?? null, color: company?.themeColor ?? '#E6002D', logo };
+  }
+
+  async function render(report: Report, format: 'pdf' | 'xlsx', language: Language, companyId: number | null): Promise<ReportFile> {
+    const bytes = format === 'pdf' ? await renderer.pdf(report, language, await brandOf(companyId)) : await renderer.xlsx(report, language);
+    return { bytes, fileName: fileNameOf(report, format), format };
+  }
+
+  function checkSelection(parameters: readonly string[], units: readonly number[]) {
+    if (parameters.length > REPORT_MAX_PARAMETERS) throw new ApiError(Code.REPORT_TOO_MANY_PARAMETERS, { max: REPORT_MAX_PARAMETERS });
+    if (units.length > REPORT_MAX_UNITS) throw new ApiError(Code.REPORT_TOO_MANY_UNITS, { max: REPORT_MAX_UNITS });
+  }
+
+  /** Builds and mails one schedule's report to each recipient in their language; false when it was disabled instead. */
+  async function runSchedule(schedule: ReportSchedule & { ownerId: number }): Promise<{ sends: number; disabled: boolean }> {
+    const owner = await repository.owner(schedule.ownerId);
+    const disable = async (reason: string) => {
+      await repository.setSchedule(schedule.id, { enabled: false, disabledReason: reason });
+      return { sends: 0, disabled: true };
+    };
+    if (schedule.scope === 'plant' && schedule.plantId === null) return disable('plant_deleted');
+    if (schedule.scope === 'customer' && schedule.customerId === null) return disable('customer_deleted');
+    if (!owner) return disable('no_access');
+    const caller: ReportCaller = { userId: owner.userId, roleKey: owner.roleKey, companyId: owner.companyId };
+    const query: ReportQuery =
+      schedule.scope === 'plant'
+        ? { scope: 'plant', plantId: schedule.plantId ?? 0, period: 'month' }
+        : { scope: 'customer', customerId: schedule.customerId ?? 0, period: 'month' };
+    // The period before today in the target's first plant's zone.
+    let zone = 'UTC';
+    try {
+      const t = await target(caller, query);
+      const first = t.plantIds[0];
+      if (first !== undefined) zone = (await repository.plantInfo(first))?.timezone ?? zone;
+    } catch (error) {
+      if (error instanceof ApiError) return disable('no_access');
+      throw error;
+    }
+    const previous = previousPeriod(schedule.frequency, localDayOf(now(), zone));
+    let sends = 0;
+    for (const recipient of schedule.recipients) {
+      const language = recipient.language;
+      try {
+        const report =
+          schedule.frequency === 'monthly'
+            ? await build(caller, { ...query, period: 'month', date: previous.date, configId: schedule.configId ?? undefined }, language)
+            : await weekReport(caller, query, previous.from, language, schedule.configId ?? undefined);
+        const file = await render(report, schedule.format, language, owner.companyId);
+        const path = await deps.saveAttachment(`${schedule.id}-${Date.now()}-${sends}.${schedule.format}`, file.bytes);
+        const periodLabel = schedule.frequency === 'monthly' ? previous.date : `${previous.from} – ${previous.to}`;
+        const name = report.title.split(': ').slice(1).join(': ') || report.title;
+        const deliveryId = await deps.mail.sendNow({
+          userId: null,
+          to: recipient.email,
+          kind: 'report',
+          subject: reportText(language, 'mail.subject', {
+            title: reportText(language, schedule.scope === 'plant' ? 'title.plant' : 'title.customer'),
+            name,
+            period: periodLabel,
+          }),
+          text: `${reportText(language, 'mail.body', {
+            frequency: reportText(language, schedule.frequency === 'weekly' ? 'mail.weekly' : 'mail.monthly'),
+            name,
+            period: periodLabel,
+          })}\n\n${report.empty ? `${reportText(language, 'empty')}\n\n` : ''}-- \n${reportText(language, 'mail.footer')}\n`,
+          attachmentPath: path,
+          attachmentName: file.fileName,
+        });
+        await repository.addSend({
+          scheduleId: schedule.id,
+          period: periodLabel,
+          recipient: recipient.email,
+          language,
+          deliveryId: deliveryId ?? null,
+        });
+      } catch (error) {
+        await repository.addSend({
+          scheduleId: schedule.id,
+          period: schedule.frequency === 'monthly' ? previous.date : previous.from,
+          recipient: recipient.email,
+          language,
+          error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+        });
+      }
+      sends++;
+    }
+    await repository.setSchedule(schedule.id, { lastRunAt: new Date(now()) });
+    return { sends, disabled: false };
+  }
+
+  /** A week: seven day reports' figures added up is what a week is, so build it as the days' sum (one report of day bars). */
+  async function weekReport(
+    caller: ReportCaller,
+    query: ReportQuery,
+    monday: string,
+    language: Language,
+    configId: number | undefined,
+  ): Promise<Report> {
+    const days = await Promise.all(
+      Array.from({ length: 7 }, (_, i) => build(caller, { ...query, period: 'day', date: addDays(monday, i), configId }, language)),
+    );
+    const [head] = days;
+    if (!head) throw new Error('no days');
+    const sum = (pick: (r: Report) => number | null) => days.reduce<number | null>((s, r) => addNullable(s, pick(r)), null);
+    const totals: ReportFigures = {
+      ...head.totals,
+      generationWh: sum((r) => r.totals.generationWh) ?? 0,
+      consumptionWh: sum((r) => r.totals.consumptionWh),
+      feedInWh: sum((r) => r.totals.feedInWh),
+      purchaseWh: sum((r) => r.totals.purchaseWh),
+      selfConsumptionWh: sum((r) => r.totals.selfConsumptionWh),
+      income: sum((r) => r.totals.income),
+    };
+    totals.selfConsumptionRate = totals.feedInWh === null ? null : selfConsumptionRate(totals.generationWh, totals.feedInWh);
+    totals.specificYield = specificYield(totals.generationWh / 1000, totals.capacityKwp);
+    const prs = days.map((r) => r.totals.performanceRatio).filter((v): v is number => v !== null);
+    totals.performanceRatio = prs.length > 0 ? prs.reduce((a, b) => a + b, 0) / prs.length : null;
+    const avs = days.map((r) => r.totals.availability).filter((v): v is number => v !== null);
+    totals.availability = avs.length > 0 ? avs.reduce((a, b) => a + b, 0) / avs.length : null;
+    const deviceEnergy = new Map<number, number | null>();
+    for (const r of days) for (const d of r.devices) deviceEnergy.set(d.id, addNullable(deviceEnergy.get(d.id) ?? null, d.energyWh));
+    return {
+      ...head,
+      date: monday,
+      to: addDays(monday, 6),
+      empty: days.every((r) => r.empty),
+      totals,
+      bars: days.flatMap((r) => r.bars),
+      plants: head.plants.map((p) => ({
+        ...p,
+        figures: {
+          ...p.figures,
+          generationWh: days.reduce((s, r) => s + (r.plants.find((x) => x.id === p.id)?.figures.generationWh ?? 0), 0),
+        },
+      })),
+      devices: head.devices.map((d) => ({
+        ...d,
+        energyWh: deviceEnergy.get(d.id) ?? null,
+        events: days.reduce((s, r) => s + (r.devices.find((x) => x.id === d.id)?.events ?? 0), 0),
+      })),
+      events: days.flatMap((r) => r.events).slice(0, REPORT_MAX_EVENTS),
+      eventsTotal: days.reduce((s, r) => s + r.eventsTotal, 0),
+    };
+  }
+
+  return {
+    build,
+    render,
+
+    async file(caller: ReportCaller, query: ReportQuery, language: Language, format: 'pdf' | 'xlsx'): Promise<ReportFile> {
+      return render(await build(caller, query, language), format, language, caller.companyId);
+    },
+
+    /** The same file made in the background and kept in the caller's download centre (large sets of plants). */
+    async exportInBackground(
+      caller: ReportCaller,
+      query: ReportQuery,
+      language: Language,
+      format: 'pdf' | 'xlsx',
+    ): Promise<DownloadRecord> {
+      const t = await target(caller, query);
+      const name = `${reportText(language, t.title)}${t.name ? ` ${t.name}` : ''} ${query.date ?? ''}`
+        .trim()
+        .replace(/[\\/:*?"<>|]+/g, ' ');
+      return deps.downloads.runExportJob(
+        { userId: caller.userId, companyId: caller.companyId, language },
+        { kind: 'report', fileName: `${name}.${format}`, format },
+        async (ctx) => {
+          ctx.progress(0, 2);
+          const report = await build(caller, query, language);
+          ctx.progress(1, 2);
+          const file = await render(report, format, language, caller.companyId);
+          const { writeFile } = await import('node:fs/promises');
+          await writeFile(ctx.file, file.bytes);
+          return { rows: null };
+        },
+      );
+    },
+
+    // ---- configurations ----
+
+    async configs(caller: ReportCaller, plantId: number): Promise<ReportConfig[]> {
+      await plantAccess.require(caller as AuthContext, plantId, 'view');
+      return repository.configs(plantId);
+    },
+
+    async saveConfig(caller: ReportCaller, id: number | null, input: ReportConfigInput): Promise<ReportConfig> {
+      checkSelection(input.parameters, input.units);
+      if (id !== null) {
+        const existing = await repository.config(id);
+        if (!existing) throw new ApiError(Code.REPORT_CONFIG_NOT_FOUND);
+        await plantAccess.require(caller as AuthContext, existing.plantId, 'view').catch(() => {
+          throw new ApiError(Code.REPORT_CONFIG_NOT_FOUND);
+        });
+        if (existing.plantId !== input.plantId) throw new ApiError(Code.REPORT_CONFIG_NOT_FOUND);
+      }
+      await plantAccess.require(caller as AuthContext, input.plantId, 'manage');
+      const owned = await repository.deviceIdsOfPlant(input.plantId);
+      if (input.units.some((u) => !owned.has(u))) throw new ApiError(Code.REPORT_UNIT_NOT_IN_PLANT);
+      if (await repository.configNameTaken(input.plantId, input.name, id)) throw new ApiError(Code.REPORT_CONFIG_NAME_EXISTS);
+      return repository.saveConfig(id, { ...input, units: [...new Set(input.units)], createdBy: caller.userId });
+    },
+
+    async deleteConfig(caller: ReportCaller, id: number): Promise<void> {
+      const existing = await repository.config(id);
+      if (!existing) throw new ApiError(Code.REPORT_CONFIG_NOT_FOUND);
+      const level = (await plantAccess.levels(caller as AuthContext, [existing.plantId])).get(existing.plantId);
+      if (!level) throw new ApiError(Code.REPORT_CONFIG_NOT_FOUND);
+      if (level !== 'manage') throw new ApiError(Code.NO_PERMISSION);
+      await repository.deleteConfig(id);
+    },
+
+    // ---- schedules ----
+
+    schedules: (caller: ReportCaller) => repository.schedules(caller.userId),
+
+    async addSchedule(caller: ReportCaller, input: ReportScheduleInput): Promise<ReportSchedule> {
+      const query: ReportQuery =
+        input.scope === 'plant'
+          ? { scope: 'plant', plantId: input.plantId ?? 0, period: 'month' }
+          : { scope: 'customer', customerId: input.customerId ?? 0, period: 'month' };
+      // A deleted plant answers 700 here, like any plant the caller cannot see: nothing is saved.
+      const t = await target(caller, query);
+      if (input.configId !== null) await configFor(caller, input.configId, t.plantIds);
+      let name = t.name;
+      if (input.scope === 'plant') name = (await repository.plantInfo(input.plantId ?? 0))?.name ?? '';
+      return repository.addSchedule({
+        ownerId: caller.userId,
+        companyId: caller.companyId,
+        scope: input.scope,
+        plantId: input.scope === 'plant' ? (input.plantId ?? null) : null,
+        customerId: input.scope === 'customer' ? (input.customerId ?? null) : null,
+        targetName: name,
+        configId: input.configId,
+        frequency: input.frequency,
+        format: input.format,
+        recipients: input.recipients,
+        nextRunAt: nextRunAfter(input.frequency, now()),
+      });
+    },
+
+    async deleteSchedule(caller: ReportCaller, id: number): Promise<void> {
+      if (!(await repository.schedule(id, caller.userId))) throw new ApiError(Code.REPORT_SCHEDULE_NOT_FOUND);
+      await repository.deleteSchedule(id);
+    },
+
+    /** "Send now": runs the schedule for its last period at once (the console's test of a new schedule). */
+    async runNow(caller: ReportCaller, id: number) {
+      const schedule = await repository.schedule(id, caller.userId);
+      if (!schedule) throw new ApiError(Code.REPORT_SCHEDULE_NOT_FOUND);
+      if (!schedule.enabled && (schedule.disabledReason === 'plant_deleted' || schedule.disabledReason === 'customer_deleted'))
+        throw new ApiError(Code.REPORT_SCHEDULE_TARGET_DELETED);
+      const result = await runSchedule(schedule);
+      if (result.disabled) throw new ApiError(Code.REPORT_SCHEDULE_TARGET_DELETED);
+      return result;
+    },
+
+    sends: (caller: ReportCaller, scheduleId: number | undefined, page: number, size: number) =>
+      repository.sends(caller.userId, scheduleId, page, size),
+
+    /** The scheduler's pass: every due schedule runs once and moves to its next time. */
+    async tick(): Promise<number> {
+      const due = await repository.claimDue(new Date(now()), 30 * 60_000, 20);
+      for (const schedule of due) {
+        await runSchedule(schedule);
+        await repository.setSchedule(schedule.id, { nextRunAt: nextRunAfter(schedule.frequency, Math.max(now(), schedule.due.getTime())) });
+      }
+      return due.length;
+    },
+  };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;
