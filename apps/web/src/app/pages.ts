@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { lazyNamed } from './lazy-page';
 import type { PageProps } from './page-props';
 import type { PageName } from './route-table';
+import './settings-slots';
 
 export type { PageProps };
 
@@ -44,4 +45,5 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   notice: page(() => import('../features/notifications/NoticePage'), 'NoticePage'),
   smsRecords: page(() => import('../features/notifications/SmsPage'), 'SmsPage'),
   downloadCenter: page(() => import('../features/files/DownloadCenterPage'), 'DownloadCenterPage'),
+  eventDescriptions: page(() => import('../features/devices/events/EventDescriptionsPage'), 'EventDescriptionsPage'),
 };

@@ -59,7 +59,8 @@ export type PageName =
   | 'notice'
   | 'smsRecords'
   // Download centre (issue 21)
-  | 'downloadCenter';
+  | 'downloadCenter'
+  | 'eventDescriptions';
 
 export interface PublicRoute {
   path: string;
@@ -144,6 +145,14 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/device/detail/:kind/:sn', title: 'route.deviceDetail', permission: 'equip.view', hidden: true, page: 'deviceDetail' },
       { path: '/device/acSwitch', title: 'route.acSwitches', permission: 'smart.acSwitch', page: 'acSwitchList' },
       { path: '/device/event', title: 'route.events', permission: 'event.view', page: 'eventList' },
+      {
+        path: '/device/event/description',
+        title: 'route.eventDescriptions',
+        permission: 'event.view',
+        hidden: true,
+        highlight: '/device/event',
+        page: 'eventDescriptions',
+      },
       { path: '/device/tasks', title: 'route.batchTasks', permission: 'inverter.upgrade', page: 'batchTasks' },
       { path: '/device/setting', title: 'route.deviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
       { path: '/device/batt-setting', title: 'route.batterySetting', hidden: true, highlight: '/device/battery', page: 'placeholder' },

@@ -57,6 +57,7 @@ export const cn: UiCatalogue = {
   'route.maintenanceLog': '维护日志',
   'route.communicationLog': '通信日志',
   'route.debugLog': '调试日志',
+  'route.eventDescriptions': '事件描述',
   'route.systemLog': '系统更新日志',
   'route.systemUpdate': '版本说明',
   'route.management': '系统管理',

@@ -57,6 +57,7 @@ export const cz: UiCatalogue = {
   'route.maintenanceLog': 'Protokol údržby',
   'route.communicationLog': 'Protokol komunikace',
   'route.debugLog': 'Protokol ladění',
+  'route.eventDescriptions': 'Popisy událostí',
   'route.systemLog': 'Protokol aktualizací',
   'route.systemUpdate': 'Poznámky k verzi',
   'route.management': 'Správa',

@@ -57,6 +57,7 @@ export const de: UiCatalogue = {
   'route.maintenanceLog': 'Wartungsprotokoll',
   'route.communicationLog': 'Kommunikationsprotokoll',
   'route.debugLog': 'Diagnoseprotokoll',
+  'route.eventDescriptions': 'Ereignisbeschreibungen',
   'route.systemLog': 'Systemupdate-Protokoll',
   'route.systemUpdate': 'Versionshinweise',
   'route.management': 'Verwaltung',

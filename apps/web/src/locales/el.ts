@@ -57,6 +57,7 @@ export const el: UiCatalogue = {
   'route.maintenanceLog': 'Αρχείο συντήρησης',
   'route.communicationLog': 'Ημερολόγιο επικοινωνίας',
   'route.debugLog': 'Ημερολόγιο αποσφαλμάτωσης',
+  'route.eventDescriptions': 'Περιγραφές συμβάντων',
   'route.systemLog': 'Ιστορικό ενημερώσεων',
   'route.systemUpdate': 'Σημειώσεις έκδοσης',
   'route.management': 'Διαχείριση',

@@ -60,6 +60,7 @@ export const en = {
   'route.maintenanceLog': 'Maintenance log',
   'route.communicationLog': 'Communication log',
   'route.debugLog': 'Debug log',
+  'route.eventDescriptions': 'Event descriptions',
   'route.systemLog': 'System update log',
   'route.systemUpdate': 'Release notes',
   'route.management': 'Management',

@@ -57,6 +57,7 @@ export const es: UiCatalogue = {
   'route.maintenanceLog': 'Registro de mantenimiento',
   'route.communicationLog': 'Registro de comunicaciones',
   'route.debugLog': 'Registro de depuración',
+  'route.eventDescriptions': 'Descripciones de eventos',
   'route.systemLog': 'Registro de actualizaciones',
   'route.systemUpdate': 'Notas de la versión',
   'route.management': 'Gestión',

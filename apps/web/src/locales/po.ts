@@ -57,6 +57,7 @@ export const po: UiCatalogue = {
   'route.maintenanceLog': 'Dziennik konserwacji',
   'route.communicationLog': 'Dziennik komunikacji',
   'route.debugLog': 'Dziennik diagnostyki',
+  'route.eventDescriptions': 'Opisy zdarzeń',
   'route.systemLog': 'Dziennik aktualizacji',
   'route.systemUpdate': 'Informacje o wersji',
   'route.management': 'Zarządzanie',

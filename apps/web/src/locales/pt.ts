@@ -57,6 +57,7 @@ export const pt: UiCatalogue = {
   'route.maintenanceLog': 'Registo de manutenção',
   'route.communicationLog': 'Registo de comunicações',
   'route.debugLog': 'Registo de depuração',
+  'route.eventDescriptions': 'Descrições de eventos',
   'route.systemLog': 'Registo de atualizações',
   'route.systemUpdate': 'Notas de versão',
   'route.management': 'Gestão',

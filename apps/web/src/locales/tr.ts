@@ -57,6 +57,7 @@ export const tr: UiCatalogue = {
   'route.maintenanceLog': 'Bakım günlüğü',
   'route.communicationLog': 'İletişim günlüğü',
   'route.debugLog': 'Hata ayıklama günlüğü',
+  'route.eventDescriptions': 'Olay açıklamaları',
   'route.systemLog': 'Sistem güncelleme günlüğü',
   'route.systemUpdate': 'Sürüm notları',
   'route.management': 'Yönetim',

@@ -57,6 +57,7 @@ export const vi: UiCatalogue = {
   'route.maintenanceLog': 'Nhật ký bảo trì',
   'route.communicationLog': 'Nhật ký giao tiếp',
   'route.debugLog': 'Nhật ký gỡ lỗi',
+  'route.eventDescriptions': 'Mô tả sự kiện',
   'route.systemLog': 'Nhật ký cập nhật hệ thống',
   'route.systemUpdate': 'Ghi chú phát hành',
   'route.management': 'Quản lý',

@@ -270,6 +270,9 @@ export function EventListPage({ route }: PageProps) {
               {t('eventList.clearFilters')}
             </Button>
           )}
+          <Link to="/device/event/description" data-testid="event-descriptions-link">
+            {t('eventDesc.open')}
+          </Link>
           {has('event.export') && (
             <ExportButton<'csv' | 'xlsx'>
               formats={[

@@ -1,6 +1,7 @@
+import { EventDescriptionImportResultSchema, EventDescriptionPageSchema } from '@sunward/contracts/event-descriptions';
 import { EventCountsSchema, EventPageSchema } from '@sunward/contracts/events';
 import { DownloadRecordSchema } from '@sunward/contracts/files';
-import { apiRequest, fetchFile } from '../../../lib/api-client';
+import { apiRequest, authorizedFetch, fetchFile, readEnvelope } from '../../../lib/api-client';
 
 /** The list's query as sent: filters, period bounds (ISO), and the page for the list. */
 export type EventQuery = Record<string, string | number | undefined>;
@@ -28,3 +29,24 @@ export const exportEventsInBackground = (query: EventQuery, format: 'csv' | 'xls
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') body[k] = v;
   return apiRequest('/api/v1/events/export/background', { method: 'POST', json: body, schema: DownloadRecordSchema });
 };
+
+export const eventDescriptionKeys = {
+  all: ['event-descriptions'] as const,
+  page: (query: EventQuery) => ['event-descriptions', query] as const,
+};
+
+/** One protocol's codes with their texts in a language (issue 21). */
+export const fetchEventDescriptions = (query: EventQuery) =>
+  apiRequest('/api/v1/event/description', { query, schema: EventDescriptionPageSchema });
+
+/** Uploads one .xlsx of descriptions; a refusal (1025 columns, 1026 a row, 1027 empty) rejects with the server's words. */
+export async function importEventDescriptions(file: File) {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  const response = await authorizedFetch('/api/v1/event/description/import', {
+    method: 'POST',
+    body,
+    headers: { accept: 'application/json' },
+  });
+  return readEnvelope(response, EventDescriptionImportResultSchema);
+}
