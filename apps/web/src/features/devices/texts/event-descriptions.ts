@@ -71,7 +71,7 @@ export const eventDescriptionTexts = defineTexts({
     'eventDesc.protocol': 'Protokoll',
     'eventDesc.language': 'Sprache',
     'eventDesc.search': 'Code oder Text',
-    'eventDesc.colCode': 'Code',
+    'eventDesc.colCode': 'Ereigniscode',
     'eventDesc.colLevel': 'Stufe',
     'eventDesc.colDescription': 'Beschreibung',
     'eventDesc.colSolution': 'Lösung',
