@@ -1,0 +1,276 @@
+import { mkdtempSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Code } from '@sunward/contracts/codes';
+import {
+  addDays,
+  type EnergyBars,
+  type Generation,
+  localDayOf,
+  localDayStart,
+  type Performance,
+  type Use,
+} from '@sunward/contracts/plant-energy';
+import type { PlantCreate } from '@sunward/contracts/plants';
+import type { Report, ReportConfig, ReportSchedule, ReportSend } from '@sunward/contracts/reports';
+import { eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceEvents, devices, plants } from '../../db/schema.js';
+import { apiClient, createPlant, signedInUser } from '../../test/api.js';
+import { signIn } from '../../test/client.js';
+import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
+import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
+
+const ZONE = 'Africa/Abidjan';
+const HOUR = 3_600_000;
+const today = localDayOf(Date.now(), ZONE);
+const yesterday = addDays(today, -1);
+const month = yesterday.slice(0, 7);
+const at = (day: string, hour: number) => localDayStart(day, ZONE) + hour * HOUR;
+/** Our own DATA_DIR, to read the e-mail outbox. */
+const dataDir = mkdtempSync(join(tmpdir(), 'sunward-reports-'));
+
+const PLANT: Partial<PlantCreate> = {
+  capacityKwp: 10,
+  plantType: 3,
+  latitude: 5.36,
+  longitude: -4.01,
+  timezone: ZONE,
+  meteringTopology: 'net',
+  tariff: { currency: 'EUR', pricingMethod: 'generation', feedInPrice: 0.1, selfUsePrice: 0.3 },
+};
+
+let server: TestServer;
+let adminToken: string;
+let plantId: number;
+let hybridId: number;
+const gateways: TestGateway[] = [];
+const { get, post, del } = apiClient(
+  () => server.app,
+  () => adminToken,
+);
+
+beforeAll(async () => {
+  server = await startTestServer({ DATA_DIR: dataDir });
+  adminToken = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
+  const p = await createPlant(server, adminToken, { ...PLANT, name: 'Report Plant' });
+  plantId = p.id;
+  await server.database.db.insert(devices).values(
+    [
+      { sn: 'RPHY000001', protocolId: 'sunspec-hybrid-lv', family: 'hybrid_inverter' },
+      { sn: 'RPBT000001', protocolId: 'sunspec-battery-bms', family: 'battery' },
+      { sn: 'RPMT000001', protocolId: 'sunspec-meter-3p', family: 'meter' },
+      { sn: 'RPWS000001', protocolId: 'sunspec-weather-station', family: 'weather_station' },
+    ].map((d) => ({ ...d, plantId: p.id, gatewayId: p.gateway.id, model: d.protocolId })),
+  );
+  const gw = await connectTestGateway(server.telemetry.mqttPort, p.gateway.sn, p.gateway.key);
+  gateways.push(gw);
+  const hours = [
+    {
+      hour: 10,
+      hy: { W: 3000, BatW: -1000, WH: 100_000 },
+      bt: { ChaWH: 30_000, DisChaWH: 10_000 },
+      mt: { W: -1500, imp: 50_000, exp: 20_000 },
+    },
+    {
+      hour: 11,
+      hy: { W: 4000, BatW: -500, WH: 103_000 },
+      bt: { ChaWH: 31_000, DisChaWH: 10_200 },
+      mt: { W: -2000, imp: 50_400, exp: 21_000 },
+    },
+    {
+      hour: 12,
+      hy: { W: 4500, BatW: 0, WH: 106_000 },
+      bt: { ChaWH: 31_500, DisChaWH: 10_500 },
+      mt: { W: -1000, imp: 51_000, exp: 22_500 },
+    },
+  ];
+  for (const h of hours)
+    await gw.report(at(yesterday, h.hour), [
+      { sn: 'RPHY000001', proto: 'sunspec-hybrid-lv', values: { ...h.hy, St: 4 } },
+      { sn: 'RPBT000001', proto: 'sunspec-battery-bms', values: { W: 0, ...h.bt, SoC: 60 } },
+      { sn: 'RPMT000001', proto: 'sunspec-meter-3p', values: { W: h.mt.W, TotWhImp: h.mt.imp, TotWhExp: h.mt.exp } },
+      { sn: 'RPWS000001', proto: 'sunspec-weather-station', values: { POAI: 800, TmpAmb: 24 } },
+    ]);
+  await server.telemetry.pipeline.drain();
+  const [hybrid] = await server.database.db.select({ id: devices.id }).from(devices).where(eq(devices.sn, 'RPHY000001'));
+  if (!hybrid) throw new Error('no hybrid');
+  hybridId = hybrid.id;
+  await server.database.db.insert(deviceEvents).values({
+    deviceId: hybrid.id,
+    plantId: p.id,
+    code: 1001,
+    level: 'fault',
+    openedAt: new Date(at(yesterday, 11)),
+    clearedAt: new Date(at(yesterday, 12)),
+  });
+});
+
+afterAll(async () => {
+  await Promise.all(gateways.map((g) => g.close()));
+  await server?.close();
+});
+
+describe('a month report', () => {
+  it('agrees with the plant overview to the watt-hour for the same month', async () => {
+    const report = (await get<Report>(`/api/v1/reports?scope=plant&plantId=${plantId}&period=month&date=${month}`)).data;
+    const gen = (await get<Generation>(`/api/v1/plant/${plantId}/generation/month?month=${month}`)).data;
+    const use = (await get<Use>(`/api/v1/plant/${plantId}/use/month?month=${month}`)).data;
+    const bars = (await get<EnergyBars>(`/api/v1/plant/${plantId}/power/month?month=${month}`)).data;
+    const lastDay = month === today.slice(0, 7) ? today : addDays(`${today.slice(0, 7)}-01`, -1);
+    const perf = (await get<Performance>(`/api/v1/plant/${plantId}/performance?from=${month}-01&to=${lastDay}`)).data;
+    expect(report.empty).toBe(false);
+    expect(report.totals.generationWh).toBe(6000);
+    expect(report.totals.generationWh).toBe(gen.totals.generationWh);
+    expect(report.totals.generationWh).toBe(bars.totalWh);
+    expect(report.totals.feedInWh).toBe(gen.totals.exportWh);
+    expect(report.totals.selfConsumptionWh).toBe(gen.totals.selfUseWh);
+    expect(report.totals.consumptionWh).toBe(use.totals.loadWh);
+    expect(report.totals.purchaseWh).toBe(use.totals.fromGridWh);
+    expect(report.totals.specificYield).toBe(perf.specificYield.value);
+    expect(report.totals.performanceRatio).toBeCloseTo(perf.performanceRatio.value ?? -1, 9);
+    // Per day as well: the report's bars are the overview's bars.
+    for (const b of gen.bars) expect(report.bars.find((x) => x.key === b.key)?.generationWh).toBe(b.generationWh);
+    // Plant = Σ devices: the device table adds up to the plant's generation.
+    const deviceSum = report.devices.reduce((s, d) => s + (d.family === 'hybrid_inverter' ? (d.energyWh ?? 0) : 0), 0);
+    expect(deviceSum).toBe(report.totals.generationWh);
+    // The fault hour, with its duration, lowers the availability.
+    expect(report.events).toHaveLength(1);
+    expect(report.events[0]?.durationSeconds).toBe(3600);
+    expect(report.totals.availability).not.toBeNull();
+    expect(report.totals.availability ?? 1).toBeLessThan(1);
+    expect(report.totals.income).not.toBeNull();
+  });
+
+  it('writes the same report as an A4 PDF and as .xlsx', async () => {
+    const file = (format: string) =>
+      server.app.inject({
+        method: 'GET',
+        url: `/api/v1/reports/file?scope=plant&plantId=${plantId}&period=month&date=${month}&format=${format}`,
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+    const pdf = await file('pdf');
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const xlsx = await file('xlsx');
+    expect(xlsx.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const summary = book.worksheets[0];
+    const generationRow = summary?.getRows(1, 20)?.find((r) => r.getCell(1).value === 'Energy generated');
+    expect(generationRow?.getCell(2).value).toBe(6);
+  });
+
+  it('says a period without data is empty instead of failing', async () => {
+    const body = await get<Report>(`/api/v1/reports?scope=plant&plantId=${plantId}&period=month&date=2001-01`);
+    expect(body.code).toBe(0);
+    expect(body.data.empty).toBe(true);
+    expect(body.data.totals.generationWh).toBe(0);
+  });
+
+  it('adds plants up for a set of plants and refuses a plant of another tenant', async () => {
+    const other = await signedInUser(server, 'owner');
+    const body = await get<Report>(`/api/v1/reports?scope=plants&plantIds=${plantId}&period=month&date=${month}`, other.token);
+    expect(body.code).toBe(Code.PLANT_NOT_FOUND);
+    const own = await get<Report>(`/api/v1/reports?scope=plants&plantIds=${plantId}&period=year&date=${month.slice(0, 4)}`);
+    expect(own.data.totals.generationWh).toBe(6000);
+    expect(own.data.plants).toHaveLength(1);
+  });
+});
+
+describe('report configurations', () => {
+  it('saves at most 6 parameters and 6 units, units of the plant only', async () => {
+    const seven = ['generation', 'consumption', 'feedIn', 'purchase', 'selfConsumption', 'specificYield', 'income'];
+    const tooMany = await post(`/api/v1/reports/configs`, { plantId, name: 'Too many', period: 'month', parameters: seven, units: [] });
+    expect(tooMany.code).toBe(Code.REPORT_TOO_MANY_PARAMETERS);
+    const units = await post(`/api/v1/reports/configs`, {
+      plantId,
+      name: 'Units',
+      period: 'month',
+      parameters: ['generation'],
+      units: [1, 2, 3, 4, 5, 6, 7],
+    });
+    expect(units.code).toBe(Code.REPORT_TOO_MANY_UNITS);
+    const foreign = await post(`/api/v1/reports/configs`, {
+      plantId,
+      name: 'Foreign',
+      period: 'month',
+      parameters: ['generation'],
+      units: [999_999],
+    });
+    expect(foreign.code).toBe(Code.REPORT_UNIT_NOT_IN_PLANT);
+    const saved = await post<ReportConfig>(`/api/v1/reports/configs`, {
+      plantId,
+      name: 'Monthly for the owner',
+      period: 'month',
+      parameters: ['generation', 'availability'],
+      units: [hybridId],
+    });
+    expect(saved.code).toBe(0);
+    const report = (
+      await get<Report>(`/api/v1/reports?scope=plant&plantId=${plantId}&period=month&date=${month}&configId=${saved.data.id}`)
+    ).data;
+    expect(report.parameters).toEqual(['generation', 'availability']);
+    expect(report.devices.map((d) => d.id)).toEqual([hybridId]);
+    const list = await get<ReportConfig[]>(`/api/v1/reports/configs?plantId=${plantId}`);
+    expect(list.data.map((c) => c.name)).toContain('Monthly for the owner');
+    const stranger = await signedInUser(server, 'owner');
+    expect((await get(`/api/v1/reports/configs?plantId=${plantId}`, stranger.token)).code).toBe(Code.PLANT_NOT_FOUND);
+  });
+});
+
+describe('scheduled reports', () => {
+  it('mails the report to each recipient in their language through the outbox and logs the send', async () => {
+    const created = await post<ReportSchedule>('/api/v1/reports/schedules', {
+      scope: 'plant',
+      plantId,
+      frequency: 'monthly',
+      format: 'pdf',
+      recipients: [
+        { email: 'owner@example.com', language: 'de' },
+        { email: 'boss@example.com', language: 'cn' },
+      ],
+    });
+    expect(created.code).toBe(0);
+    expect(created.data.enabled).toBe(true);
+    const run = await post<{ sends: number }>(`/api/v1/reports/schedules/${created.data.id}/run`);
+    expect(run.data.sends).toBe(2);
+    const log = await get<{ total: number; records: ReportSend[] }>(`/api/v1/reports/sends?scheduleId=${created.data.id}`);
+    expect(log.data.total).toBe(2);
+    expect(log.data.records.map((r) => r.status)).toEqual(['sent', 'sent']);
+    const outbox = join(dataDir, 'outbox');
+    const files = await readdir(outbox);
+    const mails = await Promise.all(files.map((f) => readFile(join(outbox, f), 'utf8')));
+    const german = mails.find((m) => m.includes('owner@example.com'));
+    expect(german).toContain('application/pdf');
+    expect(german).toMatch(/Anlagenbericht/);
+  });
+
+  it('refuses a schedule for a deleted plant, and disables one whose plant was deleted, with the reason', async () => {
+    const p = await createPlant(server, adminToken, { ...PLANT, name: 'Short-lived Plant' });
+    const created = await post<ReportSchedule>('/api/v1/reports/schedules', {
+      scope: 'plant',
+      plantId: p.id,
+      frequency: 'weekly',
+      recipients: [{ email: 'x@example.com', language: 'en' }],
+    });
+    expect(created.code).toBe(0);
+    await server.database.db.delete(plants).where(eq(plants.id, p.id));
+    const again = await post('/api/v1/reports/schedules', {
+      scope: 'plant',
+      plantId: p.id,
+      frequency: 'weekly',
+      recipients: [{ email: 'x@example.com', language: 'en' }],
+    });
+    expect(again.code).toBe(Code.PLANT_NOT_FOUND);
+    const run = await post(`/api/v1/reports/schedules/${created.data.id}/run`);
+    expect(run.code).toBe(Code.REPORT_SCHEDULE_TARGET_DELETED);
+    const list = await get<ReportSchedule[]>('/api/v1/reports/schedules');
+    const disabled = list.data.find((s) => s.id === created.data.id);
+    expect(disabled).toMatchObject({ enabled: false, disabledReason: 'plant_deleted', targetName: 'Short-lived Plant' });
+    expect((await del(`/api/v1/reports/schedules/${created.data.id}`)).code).toBe(0);
+  });
+});
