@@ -4,13 +4,15 @@ import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES } from '@sunward/contracts/lan
 import { translate } from '@sunward/contracts/messages';
 import { isBuiltInRole } from '@sunward/contracts/roles';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Form, Radio, Select, Skeleton, Tabs, Typography } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { App, Button, Card, Descriptions, Form, Radio, Select, Skeleton, Tabs } from 'antd';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '../../app/page-props';
+import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
 import { changeLanguage, currentLanguage } from '../../lib/i18n';
+import { type SettingsSlot, settingsSlot } from '../../lib/settings-slots';
 import type { UiKey } from '../../locales/en';
 import { accountKeys, fetchAccountInfo, fetchPersonalized, refusalText, savePersonalized } from './api';
 import { PasswordTab } from './PasswordTab';
@@ -20,9 +22,15 @@ import { TwoFactorTab } from './TwoFactorTab';
 
 registerTexts(settingsTexts);
 
-// Slots other areas fill: bound third-party accounts (third-party sign-in) and notification preferences.
-const BoundAccounts = lazy(async () => ({ default: (await import('../auth/third-party/BoundAccounts')).BoundAccounts }));
-const NotificationSettings = lazy(async () => ({ default: (await import('../notifications/NotificationSettings')).NotificationSettings }));
+/** A tab another area fills (lib/settings-slots): bound third-party accounts, notification preferences. */
+function Slot({ slot }: { slot: SettingsSlot }) {
+  const Filled = settingsSlot(slot);
+  return Filled ? (
+    <Suspense fallback={<Skeleton active />}>
+      <Filled />
+    </Suspense>
+  ) : null;
+}
 
 const TABS = ['profile', 'password', 'security', 'preferences', 'account', 'bound', 'notifications'] as const;
 type Tab = (typeof TABS)[number];
@@ -102,9 +110,7 @@ export function PersonalSettingsPage(_props: PageProps) {
 
   return (
     <Card className="sw-page-card">
-      <Typography.Title level={3} data-testid="page-title">
-        {t('account.title')}
-      </Typography.Title>
+      <PageTitle spaced>{t('account.title')}</PageTitle>
       {!data ? (
         <Skeleton active />
       ) : (
@@ -140,20 +146,12 @@ export function PersonalSettingsPage(_props: PageProps) {
             {
               key: 'bound',
               label: t('me.tabBound'),
-              children: (
-                <Suspense fallback={<Skeleton active />}>
-                  <BoundAccounts />
-                </Suspense>
-              ),
+              children: <Slot slot="bound" />,
             },
             {
               key: 'notifications',
               label: t('me.tabNotifications'),
-              children: (
-                <Suspense fallback={<Skeleton active />}>
-                  <NotificationSettings />
-                </Suspense>
-              ),
+              children: <Slot slot="notifications" />,
             },
           ]}
         />
