@@ -3,7 +3,6 @@ import { lazyNamed } from './lazy-page';
 import type { PageProps } from './page-props';
 import type { PageName } from './route-table';
 import './settings-slots';
-import './settings-slots';
 
 export type { PageProps };
 
