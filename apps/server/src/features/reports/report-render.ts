@@ -357,6 +357,8 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
+    // The footer sits in the bottom margin: without this, pdfkit would start a new page for it.
+    doc.page.margins.bottom = 0;
     const page = t('page', { n: i + 1, total: range.count });
     doc.rect(0, doc.page.height - 8, doc.page.width, 8).fill(colour);
     font(page)
