@@ -3,18 +3,15 @@ import { App, Button, Dropdown } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { refusalMessage } from '../lib/api-client';
-import { fileNameFromDisposition } from '../lib/download';
 import { registerTexts } from '../lib/feature-texts';
 import { saveBlob } from '../lib/save-blob';
+import { runExport, type ServerFile } from './export-file';
+
+export type { ServerFile };
+
 import { sharedTexts } from './shared-texts';
 
 registerTexts(sharedTexts);
-
-/** A file the server answered: its bytes and its Content-Disposition (the name it gives). */
-export interface ServerFile {
-  blob: Blob;
-  disposition: string | null;
-}
 
 export interface ExportFormat<F extends string> {
   key: F;
@@ -62,9 +59,7 @@ export function ExportButton<F extends string = 'xlsx'>({
   const run = async (format: F) => {
     setBusy(true);
     try {
-      if (takeOver && (await takeOver(format))) return;
-      const { blob, disposition } = await fetchFile(format);
-      saveBlob(blob, fileNameFromDisposition(disposition) ?? fallbackName(format));
+      await runExport(format, { takeOver, fetchFile, fallbackName, save: saveBlob });
     } catch (error) {
       void message.error(refusalMessage(error) ?? failText ?? t('shared.requestFailed'));
     } finally {

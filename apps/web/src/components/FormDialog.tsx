@@ -2,8 +2,8 @@ import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-quer
 import { App, Form, type FormInstance, Modal } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldErrors, refusalMessage } from '../lib/api-client';
 import { registerTexts } from '../lib/feature-texts';
+import { placeRefusal } from './form-refusal';
 import { sharedTexts } from './shared-texts';
 
 registerTexts(sharedTexts);
@@ -64,14 +64,10 @@ export function FormDialog<V extends object, R = unknown>({
     },
     onError: (error) => {
       if (onRefusal?.(error)) return;
-      const fields = Object.entries(fieldErrors(error));
-      const text = refusalMessage(error) ?? t('shared.requestFailed');
-      if (fields.length > 0) form.setFields(fields.map(([name, errors]) => ({ name: name as never, errors: [errors] })));
-      else {
-        const field = fieldOf?.(error);
-        if (field) form.setFields([{ name: field as never, errors: [text] }]);
-        else void message.error(text);
-      }
+      const place = placeRefusal(error, t('shared.requestFailed'), fieldOf);
+      if (place.kind === 'fields') form.setFields(place.fields.map((f) => ({ name: f.name as never, errors: f.errors })));
+      else if (place.kind === 'field') form.setFields([{ name: place.name as never, errors: [place.text] }]);
+      else void message.error(place.text);
     },
   });
   return (
