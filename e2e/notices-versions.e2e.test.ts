@@ -31,7 +31,8 @@ async function pickTime(page: Page, id: string, text: string) {
 const minute = (offsetMinutes: number) => {
   const d = new Date(Date.now() + offsetMinutes * 60_000);
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  // As the English (en-GB) pickers write a date: day/month/year.
+  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
 
 /** The dialog's layout width (offsetWidth: not scaled by the opening animation's transform). */

@@ -235,9 +235,10 @@ describe('plant list', () => {
     await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'Alpha Solar Park' }));
     const [fromInput, toInput] = [download.locator('.ant-picker-input input').first(), download.locator('.ant-picker-input input').nth(1)];
     await fromInput.click();
-    await fromInput.fill('1960-01-01');
+    // English dates as en-GB writes them (the pickers follow the locale).
+    await fromInput.fill('01/01/1960');
     await fromInput.press('Enter');
-    await toInput.fill('2025-12-31');
+    await toInput.fill('31/12/2025');
     await toInput.press('Enter');
     await download.getByRole('button', { name: 'Download' }).click();
     await download.getByTestId('download-refusal').filter({ hasText: 'Too many records' }).waitFor();

@@ -58,7 +58,6 @@ export function PeriodPicker({
           allowClear={false}
           picker={tab === 'day' ? 'date' : tab}
           value={dayjs(period.param, FORMAT[tab])}
-          format={FORMAT[tab]}
           disabledDate={disabledDate}
           onChange={(value: Dayjs | null) => value && onChange({ tab, param: value.format(FORMAT[tab]) })}
           aria-label={t('overview.pickDate')}

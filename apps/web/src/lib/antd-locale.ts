@@ -1,6 +1,7 @@
-import type { Language } from '@sunward/contracts/languages';
+import { LANGUAGE_TAGS, type Language } from '@sunward/contracts/languages';
 import type { Locale } from 'antd/es/locale';
 import dayjs from 'dayjs';
+import { datePattern } from './format';
 
 // antd's own texts (pagination, date pickers, empty states) follow the console language; each
 // locale is its own chunk, loaded with the language.
@@ -34,5 +35,21 @@ export async function loadAntdLocale(language: Language): Promise<Locale> {
   const { antd, dayjs: dayjsLocale } = await loaders[language]();
   await dayjsLocales[dayjsLocale]?.();
   dayjs.locale(dayjsLocale);
-  return antd;
+  return withLocaleDates(antd, LANGUAGE_TAGS[language]);
+}
+
+/**
+ * Date pickers show and read dates as the locale writes them (de "26.11.2026", en-GB "26/11/2026"),
+ * like every other date on the page: antd's locales mostly default to YYYY-MM-DD (spec: one format a page).
+ */
+function withLocaleDates(antd: Locale, tag: string): Locale {
+  if (!antd.DatePicker) return antd;
+  const date = datePattern(tag);
+  const lang = {
+    ...antd.DatePicker.lang,
+    fieldDateFormat: date,
+    fieldDateTimeFormat: `${date} HH:mm:ss`,
+    fieldMonthFormat: datePattern(tag, 'month'),
+  };
+  return { ...antd, DatePicker: { ...antd.DatePicker, lang } };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exactTime, formatSpecificYield, relativeTime, statusStyle } from './format';
+import { datePattern, exactTime, formatSpecificYield, relativeTime, statusStyle } from './format';
 
 describe('plant list formatting', () => {
   it('shows specific yield with two decimals in the user locale', () => {
@@ -27,5 +27,20 @@ describe('plant list formatting', () => {
 
   it('gives the exact time for the tooltip', () => {
     expect(exactTime('2025-06-01T11:57:00Z', 'en-GB')).toMatch(/2025/);
+  });
+});
+
+describe('date picker patterns', () => {
+  it('writes a date the way the locale does, and matches what Intl prints', () => {
+    expect(datePattern('de-DE')).toBe('DD.MM.YYYY');
+    expect(datePattern('en-GB')).toBe('DD/MM/YYYY');
+    expect(datePattern('zh-CN')).toBe('YYYY/MM/DD');
+    expect(datePattern('de-DE', 'month')).toBe('MM.YYYY');
+    expect(datePattern('zh-CN', 'month')).toBe('YYYY/MM');
+    for (const locale of ['en-GB', 'zh-CN', 'vi-VN', 'es-ES', 'de-DE', 'cs-CZ', 'pl-PL', 'tr-TR', 'el-GR', 'pt-PT']) {
+      const written = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(2026, 10, 26));
+      const pattern = datePattern(locale).replace(/\[([^\]]*)\]/g, '$1');
+      expect(pattern.replace('YYYY', '2026').replace('MM', '11').replace('DD', '26'), locale).toBe(written.trim());
+    }
   });
 });

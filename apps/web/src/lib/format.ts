@@ -53,3 +53,26 @@ export function relativeTime(iso: string, now: number, locale: string): string {
 export function exactTime(iso: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
 }
+
+/**
+ * The dayjs pattern of a numeric date in a locale, as Intl writes it (de-DE "DD.MM.YYYY", en-GB
+ * "DD/MM/YYYY", zh-CN "YYYY/MM/DD", cs-CZ "DD. MM. YYYY"): date pickers show and read dates the way the
+ * rest of the page writes them. `month` drops the day (de-DE "MM.YYYY").
+ */
+export function datePattern(locale: string, picker: 'date' | 'month' = 'date'): string {
+  const parts = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(
+    new Date(Date.UTC(2026, 10, 26, 12)),
+  );
+  const date = parts
+    .map((part) => {
+      if (part.type === 'year') return 'YYYY';
+      if (part.type === 'month') return 'MM';
+      if (part.type === 'day') return 'DD';
+      // Letters in a literal (a year suffix) stay text, not pattern tokens.
+      return /[A-Za-z]/.test(part.value) ? `[${part.value}]` : part.value;
+    })
+    .join('')
+    .trim();
+  // A month: the same order and separators without the day.
+  return picker === 'date' ? date : date.replace(/^DD[^A-Z[]*/, '').replace(/[^A-Z\]]*DD$/, '');
+}

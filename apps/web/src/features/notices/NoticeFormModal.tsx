@@ -1,5 +1,6 @@
 import { DeleteOutlined, FileTextOutlined, PlusOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
+import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import {
   NOTICE_IMPACTS,
   NOTICE_LIMITS,
@@ -17,6 +18,8 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, fieldErrors, refusalMessage } from '../../lib/api-client';
+import { datePattern } from '../../lib/format';
+import { currentLanguage } from '../../lib/i18n';
 import { createNotice, fetchNoticeSuggestions, fetchNoticeTemplate, noticeKeys, updateNotice } from './api';
 import { NoticePreview } from './NoticePreview';
 import { impactKey, scopeKey, typeKey } from './notice-format';
@@ -72,6 +75,8 @@ function toFields(v: FormValues): NoticeFields {
  */
 export function NoticeFormModal({ row, onClose }: { row?: NoticeRow; onClose(): void }) {
   const { t } = useTranslation();
+  // Start, effective and end times as the user's locale writes dates, to the minute.
+  const minuteFormat = `${datePattern(LANGUAGE_TAGS[currentLanguage()])} HH:mm`;
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<FormValues>();
@@ -210,7 +215,7 @@ export function NoticeFormModal({ row, onClose }: { row?: NoticeRow; onClose(): 
         <Row gutter={12}>
           <Col span={8}>
             <Form.Item name="startTime" label={t('notices.fieldStart')} rules={[required]}>
-              <DatePicker id="notice-start" showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} />
+              <DatePicker id="notice-start" showTime={{ format: 'HH:mm' }} format={minuteFormat} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col span={8}>
@@ -220,7 +225,7 @@ export function NoticeFormModal({ row, onClose }: { row?: NoticeRow; onClose(): 
               dependencies={['startTime', 'endTime']}
               rules={[required, after('startTime', 'notices.effectiveAfterStart'), after('endTime', 'notices.effectiveBeforeEnd')]}
             >
-              <DatePicker id="notice-effective" showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} />
+              <DatePicker id="notice-effective" showTime={{ format: 'HH:mm' }} format={minuteFormat} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col span={8}>
@@ -230,7 +235,7 @@ export function NoticeFormModal({ row, onClose }: { row?: NoticeRow; onClose(): 
               dependencies={['startTime']}
               rules={[required, after('startTime', 'notices.endAfterStart')]}
             >
-              <DatePicker id="notice-end" showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} />
+              <DatePicker id="notice-end" showTime={{ format: 'HH:mm' }} format={minuteFormat} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
         </Row>

@@ -52,7 +52,7 @@ export function DetailsFields({ disabled }: { disabled?: boolean }) {
             getValueProps={(value: string | null | undefined) => ({ value: value ? dayjs(value, DATE) : null })}
             normalize={(value: Dayjs | null) => (value ? value.format(DATE) : null)}
           >
-            <DatePicker className="sw-pf-num" format={DATE} disabled={disabled} data-testid="plant-grid-date" />
+            <DatePicker className="sw-pf-num" disabled={disabled} data-testid="plant-grid-date" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
