@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { splitFeatureTexts } from './split-texts';
 
 /** Writes .br and .gz beside each text asset so the server sends them without compressing per request. */
 function precompress(): Plugin {
@@ -32,7 +33,7 @@ function precompress(): Plugin {
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [splitFeatureTexts(), react(), precompress()],
   server: {
     port: Number(process.env.WEB_PORT ?? 5173),
     proxy: { '/api': apiTarget, '/oauth': apiTarget, '/anonymous': apiTarget },
@@ -51,7 +52,7 @@ export default defineConfig({
             // pushed the sign-in page over its 250 KB budget (docs/benchmarks.md).
             {
               name: 'sign-in',
-              test: /(antd[\\/]es[\\/](input|spin)[\\/]|antd[\\/]es[\\/]_util[\\/]hooks[\\/]useForceUpdate|icons[\\/]es[\\/]icons[\\/]LockOutlined|@tanstack[\\/](query-core|react-query)[\\/].*[Mm]utation|src[\\/]features[\\/]auth[\\/]api|contracts[\\/]src[\\/]validators)/,
+              test: /(antd[\\/]es[\\/](input|spin)[\\/]|antd[\\/]es[\\/]_util[\\/]hooks[\\/]useForceUpdate|icons[\\/]es[\\/]icons[\\/]LockOutlined|@tanstack[\\/](query-core|react-query)[\\/].*[Mm]utation|src[\\/]features[\\/]auth[\\/]api|src[\\/]lib[\\/]feature-texts|contracts[\\/]src[\\/]validators)/,
               priority: 20,
             },
           ],

@@ -3,14 +3,13 @@ import { Alert, App as AntApp, ConfigProvider, Layout } from 'antd';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { NoAccessPage } from '../features/errors/NoAccessPage';
-import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { NoticeDialog } from '../features/notices/NoticeDialog';
 import { UpdateDialog } from '../features/versions/UpdateDialog';
 import { chooseHomePage, rememberStyleType, usePersonalized } from '../lib/personalized';
 import { consoleTheme, linkColour } from '../theme/tokens';
 import { ApiUiBridge } from './ApiUiBridge';
 import { AppFooter } from './AppFooter';
+import { lazyNamed } from './lazy-page';
 import { LoadingOverlay } from './NavigationProgress';
 import { PAGES } from './pages';
 import { canOpen, findShellRoute, homePath } from './route-access';
@@ -19,6 +18,10 @@ import { SideMenu } from './SideMenu';
 import { useSession } from './session';
 import { TopBar } from './TopBar';
 import { useDocumentTitle } from './useDocumentTitle';
+
+// Shown only when a route is refused or unknown: loaded then (antd's Result and its pictures are not first-load weight).
+const NoAccessPage = lazyNamed(() => import('../features/errors/NoAccessPage'), 'NoAccessPage');
+const NotFoundPage = lazyNamed(() => import('../features/errors/NotFoundPage'), 'NotFoundPage');
 
 /** `/` opens the page chosen in personal settings (when the user's role can open it). */
 function HomeRedirect() {

@@ -41,6 +41,9 @@ export async function initI18n(): Promise<Language> {
     nsSeparator: false,
     interpolation: { escapeValue: false },
     returnNull: false,
+    // Feature texts of the current language arrive in their own chunk (lib/feature-texts.ts): a component that
+    // rendered before its texts (a dialog loaded on demand) renders again when they are added.
+    react: { bindI18nStore: 'added' },
   });
   document.documentElement.lang = LANGUAGE_TAGS[language];
   return language;

@@ -1,15 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Modal, Skeleton, Typography } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { registerTexts } from '../../lib/feature-texts';
 import { StorageKey } from '../../lib/storage';
 import { fetchLatestVersion, fetchVersionNotes, versionKeys } from './api';
-import { RichText } from './RichText';
 import { versionTexts } from './version-texts';
 
 registerTexts(versionTexts);
+
+// The notes' sanitiser (DOMPurify) loads when there are notes to show, not with every signed-in page (issue 18).
+const RichText = lazy(async () => ({ default: (await import('./RichText')).RichText }));
 
 /**
  * Spec 01 §4: the 800 px update dialog opens when the newest system version differs from the one this
@@ -60,7 +62,13 @@ export function UpdateDialog() {
       ]}
     >
       <Typography.Paragraph type="secondary">{t('versions.updateIntro')}</Typography.Paragraph>
-      {notes.data ? <RichText html={notes.data.content} testId="update-dialog-content" /> : <Skeleton active paragraph={{ rows: 3 }} />}
+      {notes.data ? (
+        <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
+          <RichText html={notes.data.content} testId="update-dialog-content" />
+        </Suspense>
+      ) : (
+        <Skeleton active paragraph={{ rows: 3 }} />
+      )}
     </Modal>
   );
 }
