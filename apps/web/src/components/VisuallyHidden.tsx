@@ -30,3 +30,9 @@ export function ActionsTitle() {
   const { t } = useTranslation();
   return <VisuallyHidden>{t('shared.actions')}</VisuallyHidden>;
 }
+
+/** The header of a table's expand column: "Details" for screen readers, nothing on screen. */
+export function ExpandTitle() {
+  const { t } = useTranslation();
+  return <VisuallyHidden>{t('shared.details')}</VisuallyHidden>;
+}

@@ -6,6 +6,7 @@ import { defineTexts } from '../lib/feature-texts';
  */
 export const sharedTexts = defineTexts({
   en: {
+    'shared.details': 'Details',
     'shared.required': 'Required',
     'shared.invalidAccount': 'An e-mail address or a phone number',
     'shared.invalidEmail': 'Not a valid e-mail address',
@@ -34,6 +35,7 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Actions',
   },
   cn: {
+    'shared.details': '详情',
     'shared.required': '必填',
     'shared.invalidAccount': '邮箱地址或手机号',
     'shared.invalidEmail': '邮箱地址无效',
@@ -62,6 +64,7 @@ export const sharedTexts = defineTexts({
     'shared.actions': '操作',
   },
   vi: {
+    'shared.details': 'Chi tiết',
     'shared.required': 'Bắt buộc',
     'shared.invalidAccount': 'Địa chỉ e-mail hoặc số điện thoại',
     'shared.invalidEmail': 'Địa chỉ e-mail không hợp lệ',
@@ -72,7 +75,7 @@ export const sharedTexts = defineTexts({
     'shared.save': 'Lưu',
     'shared.saved': 'Đã lưu',
     'shared.account': 'Tài khoản',
-    'shared.email': 'E-mail',
+    'shared.email': 'Thư điện tử',
     'shared.phone': 'Điện thoại',
     'shared.yourPassword': 'Mật khẩu của bạn',
     'shared.confirm': 'Xác nhận',
@@ -90,6 +93,7 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Thao tác',
   },
   es: {
+    'shared.details': 'Detalles',
     'shared.required': 'Obligatorio',
     'shared.invalidAccount': 'Una dirección de correo o un número de teléfono',
     'shared.invalidEmail': 'Dirección de correo no válida',
@@ -118,6 +122,7 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Acciones',
   },
   de: {
+    'shared.details': 'Einzelheiten',
     'shared.required': 'Pflichtfeld',
     'shared.invalidAccount': 'Eine E-Mail-Adresse oder Telefonnummer',
     'shared.invalidEmail': 'Keine gültige E-Mail-Adresse',
@@ -146,6 +151,7 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Aktionen',
   },
   cz: {
+    'shared.details': 'Podrobnosti',
     'shared.required': 'Povinné',
     'shared.invalidAccount': 'E-mailová adresa nebo telefonní číslo',
     'shared.invalidEmail': 'Neplatná e-mailová adresa',
@@ -156,7 +162,7 @@ export const sharedTexts = defineTexts({
     'shared.save': 'Uložit',
     'shared.saved': 'Uloženo',
     'shared.account': 'Účet',
-    'shared.email': 'E-mail',
+    'shared.email': 'E-mailová adresa',
     'shared.phone': 'Telefon',
     'shared.yourPassword': 'Vaše heslo',
     'shared.confirm': 'Potvrdit',
@@ -174,6 +180,7 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Akce',
   },
   po: {
+    'shared.details': 'Szczegóły',
     'shared.required': 'Wymagane',
     'shared.invalidAccount': 'Adres e-mail lub numer telefonu',
     'shared.invalidEmail': 'Nieprawidłowy adres e-mail',
@@ -184,7 +191,7 @@ export const sharedTexts = defineTexts({
     'shared.save': 'Zapisz',
     'shared.saved': 'Zapisano',
     'shared.account': 'Konto',
-    'shared.email': 'E-mail',
+    'shared.email': 'Adres e-mail',
     'shared.phone': 'Telefon',
     'shared.yourPassword': 'Twoje hasło',
     'shared.confirm': 'Potwierdź',
@@ -202,6 +209,7 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Akcje',
   },
   tr: {
+    'shared.details': 'Ayrıntılar',
     'shared.required': 'Zorunlu',
     'shared.invalidAccount': 'Bir e-posta adresi veya telefon numarası',
     'shared.invalidEmail': 'Geçerli bir e-posta adresi değil',
@@ -230,6 +238,7 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'İşlemler',
   },
   el: {
+    'shared.details': 'Λεπτομέρειες',
     'shared.required': 'Υποχρεωτικό',
     'shared.invalidAccount': 'Διεύθυνση e-mail ή αριθμός τηλεφώνου',
     'shared.invalidEmail': 'Μη έγκυρη διεύθυνση e-mail',
@@ -240,7 +249,7 @@ export const sharedTexts = defineTexts({
     'shared.save': 'Αποθήκευση',
     'shared.saved': 'Αποθηκεύτηκε',
     'shared.account': 'Λογαριασμός',
-    'shared.email': 'E-mail',
+    'shared.email': 'Ηλεκτρονικό ταχυδρομείο',
     'shared.phone': 'Τηλέφωνο',
     'shared.yourPassword': 'Ο κωδικός σας',
     'shared.confirm': 'Επιβεβαίωση',
@@ -258,6 +267,7 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Ενέργειες',
   },
   pt: {
+    'shared.details': 'Detalhes',
     'shared.required': 'Obrigatório',
     'shared.invalidAccount': 'Um endereço de e-mail ou número de telefone',
     'shared.invalidEmail': 'Endereço de e-mail inválido',
@@ -268,7 +278,7 @@ export const sharedTexts = defineTexts({
     'shared.save': 'Guardar',
     'shared.saved': 'Guardado',
     'shared.account': 'Conta',
-    'shared.email': 'E-mail',
+    'shared.email': 'Correio eletrónico',
     'shared.phone': 'Telefone',
     'shared.yourPassword': 'A sua palavra-passe',
     'shared.confirm': 'Confirmar',

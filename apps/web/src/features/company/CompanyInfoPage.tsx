@@ -13,6 +13,7 @@ import { inviteAgent, withdrawAgentInvitation } from '../../components/invitatio
 import { ReceivedInvitations } from '../../components/invitations/ReceivedInvitations';
 import { SentInvitations } from '../../components/invitations/SentInvitations';
 import { PageTitle } from '../../components/PageTitle';
+import { ActionsTitle } from '../../components/VisuallyHidden';
 import { registerTexts } from '../../lib/feature-texts';
 import {
   companyKeys,
@@ -439,7 +440,7 @@ function AgentsCard({ canEdit }: { canEdit: boolean }) {
           { key: 'since', title: t('enterprise.since'), render: (_, r) => new Date(r.createdAt).toLocaleDateString() },
           {
             key: 'actions',
-            title: '',
+            title: <ActionsTitle />,
             render: (_, r) =>
               canEdit && (
                 <Button

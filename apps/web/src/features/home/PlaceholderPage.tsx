@@ -1,7 +1,8 @@
-import { Button, Card, Empty, Typography } from 'antd';
+import { Button, Card, Empty } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { PageProps } from '../../app/page-props';
+import { PageTitle } from '../../components/PageTitle';
 
 /** A route whose feature arrives in a later issue: its title and what to do meanwhile. */
 export function PlaceholderPage({ route }: PageProps) {
@@ -9,9 +10,7 @@ export function PlaceholderPage({ route }: PageProps) {
   const navigate = useNavigate();
   return (
     <Card className="sw-page-card">
-      <Typography.Title level={3} data-testid="page-title">
-        {t(route.title)}
-      </Typography.Title>
+      <PageTitle route={route} spaced />
       <Empty description={t('placeholder.text')}>
         {route.path !== '/plants' && (
           <Button type="primary" onClick={() => navigate('/plants')}>

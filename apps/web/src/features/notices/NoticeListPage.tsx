@@ -15,6 +15,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
 import { PageTitle } from '../../components/PageTitle';
+import { ActionsTitle } from '../../components/VisuallyHidden';
 import { refusalMessage } from '../../lib/api-client';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
@@ -131,7 +132,7 @@ export function NoticeListPage({ route }: PageProps) {
     { key: 'creator', title: t('notices.colCreator'), width: 150, render: (_, row) => row.creator ?? '--' },
     {
       key: 'actions',
-      title: '',
+      title: <ActionsTitle />,
       fixed: 'right',
       width: 250,
       render: (_, row) => (

@@ -12,6 +12,7 @@ import { Link, useNavigate } from 'react-router';
 import type { PageProps } from '../../app/page-props';
 import { fetchReceivedInvitations, invitationKeys } from '../../components/invitations/api';
 import { ReceivedInvitations } from '../../components/invitations/ReceivedInvitations';
+import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { usePageSize } from '../../lib/personalized';
@@ -168,9 +169,7 @@ export function NoticePage({ route }: PageProps) {
 
   return (
     <div className="sw-notice-page" data-testid="notice-page">
-      <Typography.Title level={3} data-testid="page-title" style={{ margin: 0 }}>
-        {t(route.title)}
-      </Typography.Title>
+      <PageTitle route={route} />
       <ReceivedInvitations id="invitations" />
       <Card size="small">
         <div className="sw-notice-toolbar">

@@ -3,11 +3,12 @@ import { ReloadOutlined, SendOutlined } from '@ant-design/icons';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { SMS_LIMITS, type SmsRecord, type SmsStatus } from '@sunward/contracts/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Card, Empty, Form, Input, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
+import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { usePageSize } from '../../lib/personalized';
@@ -101,9 +102,7 @@ export function SmsPage({ route }: PageProps) {
 
   return (
     <div className="sw-sms-page" data-testid="sms-page">
-      <Typography.Title level={3} data-testid="page-title" style={{ margin: 0 }}>
-        {t(route.title)}
-      </Typography.Title>
+      <PageTitle route={route} />
       <Card size="small" title={t('notifications.smsTitle')}>
         <Form layout="vertical" onFinish={() => send.mutate()} requiredMark={false} style={{ maxWidth: 640 }}>
           <Form.Item

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
 import { PageTitle } from '../../components/PageTitle';
+import { ActionsTitle } from '../../components/VisuallyHidden';
 import { refusalMessage } from '../../lib/api-client';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
@@ -94,7 +95,7 @@ export function VersionListPage({ route }: PageProps) {
     },
     {
       key: 'actions',
-      title: '',
+      title: <ActionsTitle />,
       width: 90,
       render: (_, row) => (
         <Space size={0}>

@@ -113,7 +113,7 @@ export function DeviceDetailPage() {
           <Col xs={24} lg={10}>
             <Space direction="vertical" size={4}>
               <Space wrap>
-                <Typography.Title level={3} style={{ margin: 0 }} data-testid="device-title">
+                <Typography.Title level={1} style={{ margin: 0, fontSize: 24, lineHeight: 1.35 }} data-testid="device-title">
                   {device.alias ?? device.sn}
                 </Typography.Title>
                 <StatusTag status={device.status} />

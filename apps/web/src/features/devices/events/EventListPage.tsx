@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../../../app/session';
 import { ExportButton } from '../../../components/ExportButton';
+import { ExpandTitle } from '../../../components/VisuallyHidden';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
 import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../../lib/plant-options';
@@ -296,6 +297,7 @@ export function EventListPage({ route }: PageProps) {
           loading={list.isPending}
           scroll={{ x: 1200 }}
           expandable={{
+            columnTitle: <ExpandTitle />,
             expandedRowRender: (e) => (
               <div className="sw-event-detail" data-testid="event-detail">
                 <Typography.Paragraph strong>{e.description ?? t('eventList.noText')}</Typography.Paragraph>

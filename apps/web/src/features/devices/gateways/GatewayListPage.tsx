@@ -43,6 +43,7 @@ import { Link } from 'react-router';
 import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
 import { PageTitle } from '../../../components/PageTitle';
+import { ActionsTitle } from '../../../components/VisuallyHidden';
 import { registerTexts } from '../../../lib/feature-texts';
 import { exactTime, relativeTime, STATUS_STYLE } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
@@ -390,7 +391,7 @@ export function GatewayListPage({ route }: PageProps) {
     { key: 'devices', width: 90, title: t('gateways.colDevices'), align: 'right', render: (_, row) => row.deviceCount },
     {
       key: 'actions',
-      title: '',
+      title: <ActionsTitle />,
       fixed: 'right',
       width: 56,
       render: (_, row) => {

@@ -35,6 +35,7 @@ import {
 import { detailPathOf, inverterTypeName } from '../device-format';
 import { BatteryBatchUpgrade } from './BatteryBatchUpgrade';
 import './device-list.css';
+import { ActionsTitle } from '../../../components/VisuallyHidden';
 import { usePageSize } from '../../../lib/personalized';
 
 const REFRESH_MS = 30_000;
@@ -283,7 +284,7 @@ export function DeviceListPage({ kind, title, header }: Props) {
     },
     {
       key: 'actions',
-      title: '',
+      title: <ActionsTitle />,
       render: (_, row) => (
         <Space>
           {has(keys.edit) && row.access !== 'view' && (

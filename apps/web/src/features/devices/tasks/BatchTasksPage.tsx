@@ -38,6 +38,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { PageProps } from '../../../app/page-props';
 import { PageTitle } from '../../../components/PageTitle';
+import { ActionsTitle, ExpandTitle } from '../../../components/VisuallyHidden';
 import { ApiCallError, apiRequest } from '../../../lib/api-client';
 import { exactTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
@@ -114,7 +115,7 @@ export function BatchTasksPage({ route }: PageProps) {
         loading={tasks.isPending}
         dataSource={rows}
         pagination={false}
-        expandable={{ expandedRowRender: (task) => <TaskItems id={task.id} /> }}
+        expandable={{ columnTitle: <ExpandTitle />, expandedRowRender: (task) => <TaskItems id={task.id} /> }}
         columns={[
           { key: 'name', title: t('devices.taskName'), dataIndex: 'name' },
           {
@@ -166,7 +167,7 @@ export function BatchTasksPage({ route }: PageProps) {
           },
           {
             key: 'actions',
-            title: '',
+            title: <ActionsTitle />,
             render: (_, task) => (
               <Space>
                 {(task.status === 'running' || task.status === 'plan' || task.status === 'paused') && (

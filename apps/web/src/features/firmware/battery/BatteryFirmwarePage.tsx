@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
+import { PageTitle } from '../../../components/PageTitle';
 import { registerTexts } from '../../../lib/feature-texts';
 import { firmwareTexts } from '../firmware-texts';
 import { BatteryFirmwareCard } from './BatteryFirmwareCard';
@@ -37,9 +38,7 @@ export function BatteryFirmwarePage({ route }: PageProps) {
   return (
     <div className="sw-battery-firmware" data-testid="battery-firmware-page">
       <div>
-        <Typography.Title level={3} data-testid="page-title" style={{ margin: 0 }}>
-          {t(route.title)}
-        </Typography.Title>
+        <PageTitle route={route} />
         <Typography.Text type="secondary">{t('batteryFirmware.intro')}</Typography.Text>
       </div>
       <div className="sw-battery-firmware-grid">

@@ -6,11 +6,12 @@ import { addDays, type Compare, dayCount, RANGE_DAYS_MAX } from '@sunward/contra
 import { PLANT_LIMITS, PlantPageSchema } from '@sunward/contracts/plants';
 import { formatEnergy, formatNumber, scaleEnergy } from '@sunward/contracts/units';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Card, DatePicker, Empty, Segmented, Select, Skeleton, Space, Table, Typography } from 'antd';
+import { Card, DatePicker, Empty, Segmented, Select, Skeleton, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Chart, type ChartOption } from '../../../components/Chart';
+import { PageTitle } from '../../../components/PageTitle';
 import { apiRequest } from '../../../lib/api-client';
 import { formatSpecificYield } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
@@ -149,9 +150,7 @@ export function PlantComparePage() {
 
   return (
     <div className="sw-cmp" data-testid="plant-compare-page">
-      <Typography.Title level={3} className="sw-cmp-title" data-testid="page-title">
-        {t('route.plantCompare')}
-      </Typography.Title>
+      <PageTitle className="sw-cmp-title">{t('route.plantCompare')}</PageTitle>
       <Card className="sw-cmp-controls">
         <Space wrap size={[16, 12]} align="center">
           <Select

@@ -1,13 +1,14 @@
 import '../../../lib/texts/plants';
 import { ArrowLeftOutlined, DashboardOutlined, LockOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Result, Skeleton, Space, Tabs, Typography } from 'antd';
+import { Alert, Button, Card, Result, Skeleton, Space, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useSession } from '../../../app/session';
 import { ApiCallError } from '../../../lib/api-client';
 import { fetchPlant, plantFormKeys } from '../form/api';
 import '../form/plant-form.css';
+import { PageTitle } from '../../../components/PageTitle';
 import { BasicTab } from './BasicTab';
 import { GatewaysTab } from './GatewaysTab';
 import { RevenueTab } from './RevenueTab';
@@ -53,9 +54,7 @@ export function PlantEditPage() {
       <div className="sw-pf-edit-head">
         <Space align="center" size="middle" wrap>
           <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/plants')} aria-label={t('plantform.backToList')} />
-          <Typography.Title level={3} data-testid="page-title" className="sw-pf-edit-title">
-            {t('plantform.editTitle', { name: detail.name })}
-          </Typography.Title>
+          <PageTitle className="sw-pf-edit-title">{t('plantform.editTitle', { name: detail.name })}</PageTitle>
         </Space>
         <Link to={`/plants/overview/${detail.id}/${detail.plantType}`}>
           <DashboardOutlined /> {t('plantform.openOverview')}

@@ -12,6 +12,7 @@ import { useNavigate } from 'react-router';
 import { lazyNamed } from '../../../app/lazy-page';
 import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
+import { PageTitle } from '../../../components/PageTitle';
 import { StatusCounts } from '../../../components/StatusCounts';
 import { currentLanguage } from '../../../lib/i18n';
 import { usePageSize } from '../../../lib/personalized';
@@ -143,9 +144,7 @@ export function PlantListPage({ route }: PageProps) {
   return (
     <div className="sw-plant-list" data-testid="plant-list-page">
       <div className="sw-plant-head">
-        <Typography.Title level={3} data-testid="page-title" className="sw-plant-title">
-          {t(route.title)}
-        </Typography.Title>
+        <PageTitle route={route} className="sw-plant-title" />
         {toolbar}
       </div>
 

@@ -13,6 +13,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../../../app/session';
+import { PageTitle } from '../../../components/PageTitle';
 import { StatusTag } from '../../../components/StatusTag';
 import { ApiCallError } from '../../../lib/api-client';
 import { exactTime, relativeTime } from '../../../lib/format';
@@ -152,9 +153,7 @@ export function PlantOverviewPage() {
       <Card className="sw-ov-head">
         <div className="sw-ov-head-main">
           <div className="sw-ov-head-title">
-            <Typography.Title level={3} className="sw-ov-name" data-testid="page-title">
-              {plant.name}
-            </Typography.Title>
+            <PageTitle className="sw-ov-name">{plant.name}</PageTitle>
             <StatusTag status={status} />
             <Tag variant="outlined">{t(TYPE_LABEL[plant.plantType] ?? 'plants.typeGrid')}</Tag>
             <Tag variant="outlined" icon={<ThunderboltOutlined />} data-testid="overview-capacity">

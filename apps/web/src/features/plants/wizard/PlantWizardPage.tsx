@@ -16,6 +16,7 @@ import { GatewayRows, useGatewayChecks } from '../form/GatewayRows';
 import { isCheckedOk } from '../form/gateway-checks';
 import { LocationFields, useBrowserTimeZone } from '../form/LocationFields';
 import '../form/plant-form.css';
+import { PageTitle } from '../../../components/PageTitle';
 import {
   defaultPlantFieldValues,
   defaultTariffValues,
@@ -178,9 +179,7 @@ export function PlantWizardPage() {
 
   return (
     <Card className="sw-page-card sw-pf-wizard">
-      <Typography.Title level={3} data-testid="page-title">
-        {t('wizard.title')}
-      </Typography.Title>
+      <PageTitle spaced>{t('wizard.title')}</PageTitle>
       <Steps
         current={step}
         className="sw-pf-steps"
