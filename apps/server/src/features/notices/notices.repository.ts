@@ -1,8 +1,8 @@
 import type { NoticeFields, NoticeListQuery, NoticeRow, NoticeStatusValue } from '@sunward/contracts/notices';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
-import { tableRows } from '../../db/rows.js';
-import { notices } from '../../db/schema.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, sqlRows, tableRows } from '../../db/rows.js';
+import { notices, users } from '../../db/schema.js';
 
 function suggestsOf(value: unknown): NoticeRow['suggests'] {
   const list = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
@@ -39,7 +39,7 @@ function toRow(r: StoredNotice): NoticeRow {
 }
 
 /** Notices with their creator: rows typed from the schema (tableRows). */
-const stored = (db: Database, query: SQL) => tableRows<typeof notices, { creator: string | null }>(db, notices, query);
+const stored = (db: Database, query: SQL) => tableRows(db, notices, query, { creator: nullable(users.account) });
 
 const SELECT = sql`select n.*, u.account as creator from notices n left join users u on u.id = n.creator_id`;
 
@@ -53,9 +53,9 @@ export function createNoticesRepository(db: Database) {
       const where = sql.join(parts, sql` and `);
       const [rows, counts] = await Promise.all([
         stored(db, sql`${SELECT} where ${where} order by n.created_at desc, n.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),
-        queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from notices n where ${where}`),
+        sqlRows(db, { n: computed.number }, sql`select count(*)::int as n from notices n where ${where}`),
       ]);
-      return { infos: rows.map(toRow), total: Number(counts[0]?.n ?? 0) };
+      return { infos: rows.map(toRow), total: counts[0]?.n ?? 0 };
     },
 
     async byId(id: number): Promise<NoticeRow | undefined> {
@@ -64,8 +64,9 @@ export function createNoticesRepository(db: Database) {
     },
 
     async insert(f: NoticeFields, creatorId: number): Promise<number> {
-      const [row] = await queryRows<{ id: number }>(
+      const [row] = await sqlRows(
         db,
+        { id: notices.id },
         sql`insert into notices (type, scope, start_time, end_time, effective_time, impact, zh_desc, en_desc, zh_duration, en_duration,
               suggests, creator_id)
             values (${f.type}, ${f.scope}, ${f.startTime}, ${f.endTime}, ${f.effectiveTime}, ${f.impact}, ${f.zhDesc}, ${f.enDesc},
@@ -73,13 +74,14 @@ export function createNoticesRepository(db: Database) {
             returning id`,
       );
       if (!row) throw new Error('notice not inserted');
-      return Number(row.id);
+      return row.id;
     },
 
     /** Replaces a notice's fields unless it is invalid (status 2); false when nothing changed. */
     async update(id: number, f: NoticeFields): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
+      const rows = await sqlRows(
         db,
+        { id: notices.id },
         sql`update notices set type = ${f.type}, scope = ${f.scope}, start_time = ${f.startTime}, end_time = ${f.endTime},
               effective_time = ${f.effectiveTime}, impact = ${f.impact}, zh_desc = ${f.zhDesc}, en_desc = ${f.enDesc},
               zh_duration = ${f.zhDuration}, en_duration = ${f.enDuration}, suggests = ${JSON.stringify(f.suggests)}::jsonb,
@@ -91,8 +93,9 @@ export function createNoticesRepository(db: Database) {
 
     /** Moves a notice from one status to another; false when it was no longer in `from` (a concurrent change). */
     async changeStatus(id: number, from: NoticeStatusValue, to: NoticeStatusValue): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
+      const rows = await sqlRows(
         db,
+        { id: notices.id },
         sql`update notices set status = ${to}, updated_at = now(),
               published_at = case when ${to}::int = 0 then now() else published_at end
             where id = ${id} and status = ${from} returning id`,
@@ -117,10 +120,11 @@ export function createNoticesRepository(db: Database) {
     },
 
     /** Suggestions of the latest notices, newest first, for the form's picker. */
-    async recentSuggests(notices: number): Promise<NoticeRow['suggests']> {
-      const rows = await queryRows<{ suggests: unknown }>(
+    async recentSuggests(count: number): Promise<NoticeRow['suggests']> {
+      const rows = await sqlRows(
         db,
-        sql`select suggests from notices order by created_at desc, id desc limit ${notices}`,
+        { suggests: notices.suggests },
+        sql`select suggests from notices order by created_at desc, id desc limit ${count}`,
       );
       return rows.flatMap((r) => suggestsOf(r.suggests));
     },
