@@ -1,6 +1,6 @@
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
-import { tableRows } from '../../db/rows.js';
+import type { Database } from '../../db/client.js';
+import { computed, sqlRows, tableRows } from '../../db/rows.js';
 import { batchTaskItems, batchTasks, deviceCommands } from '../../db/schema.js';
 
 /** A batch task as stored: the schema's own row type. */
@@ -18,8 +18,9 @@ export function createBatchTasksRepository(db: Database) {
       items: { sn: string; wave: number; skipped?: string }[],
     ): Promise<number> {
       return db.transaction(async (tx) => {
-        const [row] = await queryRows<{ id: number }>(
+        const [row] = await sqlRows(
           tx,
+          { id: batchTasks.id },
           sql`insert into batch_tasks (name, type, firm_id, target_version, run_at, status, canary_percent, failure_threshold_percent, user_id, account, company_id, role_key)
               values (${entry.name}, ${entry.type}, ${entry.firmId}, ${entry.targetVersion}, ${entry.runAt?.toISOString() ?? null}, ${entry.status},
                       ${entry.canaryPercent}, ${entry.failureThresholdPercent}, ${entry.userId}, ${entry.account}, ${entry.companyId}, ${entry.roleKey})
@@ -46,7 +47,7 @@ export function createBatchTasksRepository(db: Database) {
           ? sql`t.user_id = ${filter.userId}`
           : sql`t.company_id = ${filter.companyId}`;
       const [rows, total] = await Promise.all([
-        tableRows<typeof batchTasks, { items: number; successful: number; failed: number; skipped: number }>(
+        tableRows(
           db,
           batchTasks,
           sql`select t.*, (select count(*) from batch_task_items i where i.task_id = t.id)::int as items,
@@ -54,10 +55,11 @@ export function createBatchTasksRepository(db: Database) {
                      (select count(*) from batch_task_items i where i.task_id = t.id and i.status = 'failed')::int as failed,
                      (select count(*) from batch_task_items i where i.task_id = t.id and i.status = 'skipped')::int as skipped
               from batch_tasks t where ${where} order by t.id desc limit ${size} offset ${(page - 1) * size}`,
+          { items: computed.number, successful: computed.number, failed: computed.number, skipped: computed.number },
         ),
-        queryRows<{ n: number }>(db, sql`select count(*)::int as n from batch_tasks t where ${where}`),
+        sqlRows(db, { n: computed.number }, sql`select count(*)::int as n from batch_tasks t where ${where}`),
       ]);
-      return { infos: rows, total: Number(total[0]?.n ?? 0) };
+      return { infos: rows, total: total[0]?.n ?? 0 };
     },
 
     async items(taskId: number) {
@@ -105,8 +107,9 @@ export function createBatchTasksRepository(db: Database) {
 
     /** Failed items go back to pending (retry); answers how many. */
     async retryFailed(taskId: number): Promise<number> {
-      const rows = await queryRows<{ id: number }>(
+      const rows = await sqlRows(
         db,
+        { id: batchTaskItems.id },
         sql`update batch_task_items set status = 'pending', command_id = null, message = null, updated_at = now()
             where task_id = ${taskId} and status = 'failed' returning id`,
       );

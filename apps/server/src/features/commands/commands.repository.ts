@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, sqlRows } from '../../db/rows.js';
+import { companies, deviceCommands, users } from '../../db/schema.js';
 
 export interface CommandRecord {
   id: number;
@@ -16,6 +18,9 @@ export interface StoredOutcome {
 }
 
 /** Who sees which commands (their company's, or their own without one; all for the platform), and the page's filters. */
+/** The JSON a command's outcome is stored as (device_commands.result). */
+const storedOutcome = nullable(computed.json<StoredOutcome>());
+
 export interface CommandLogFilter {
   companyId: number | null;
   all: boolean;
@@ -32,21 +37,26 @@ export interface CommandLogFilter {
 export function createCommandsRepository(db: Database) {
   return {
     async byIdempotencyKey(userId: number, key: string): Promise<CommandRecord | undefined> {
-      const [row] = await queryRows<{ id: number; status: string; result: StoredOutcome | null }>(
+      const [row] = await sqlRows(
         db,
+        { id: deviceCommands.id, status: deviceCommands.status, result: storedOutcome },
         sql`select id, status, result from device_commands where user_id = ${userId} and idempotency_key = ${key}`,
       );
       return row ? { id: Number(row.id), status: row.status, result: row.result } : undefined;
     },
 
     async byId(id: number): Promise<(CommandRecord & { deviceSn: string; userId: number | null }) | undefined> {
-      const [row] = await queryRows<{
-        id: number;
-        status: string;
-        result: StoredOutcome | null;
-        device_sn: string;
-        user_id: number | null;
-      }>(db, sql`select id, status, result, device_sn, user_id from device_commands where id = ${id}`);
+      const [row] = await sqlRows(
+        db,
+        {
+          id: deviceCommands.id,
+          status: deviceCommands.status,
+          result: storedOutcome,
+          device_sn: deviceCommands.deviceSn,
+          user_id: deviceCommands.userId,
+        },
+        sql`select id, status, result, device_sn, user_id from device_commands where id = ${id}`,
+      );
       return row ? { id: Number(row.id), status: row.status, result: row.result, deviceSn: row.device_sn, userId: row.user_id } : undefined;
     },
 
@@ -69,8 +79,9 @@ export function createCommandsRepository(db: Database) {
       /** queued: a gateway upgrade waiting for its gateway to come online. */
       status?: 'pending' | 'refused' | 'queued';
     }): Promise<number | undefined> {
-      const [row] = await queryRows<{ id: number }>(
+      const [row] = await sqlRows(
         db,
+        { id: deviceCommands.id },
         sql`insert into device_commands (user_id, account, company_id, device_id, device_sn, gateway_sn, plant_id, op, request, idempotency_key, status)
             values (${entry.userId}, ${entry.account}, ${entry.companyId}, ${entry.deviceId}, ${entry.deviceSn}, ${entry.gatewaySn}, ${entry.plantId},
                     ${entry.op}, ${JSON.stringify(entry.request ?? null)}::jsonb, ${entry.idempotencyKey}, ${entry.status ?? 'pending'})
@@ -94,14 +105,15 @@ export function createCommandsRepository(db: Database) {
 
     /** The device's latest upgrade command, whoever sent it. */
     async latestUpgrade(deviceSn: string) {
-      const [row] = await queryRows<{
-        id: number;
-        status: string;
-        result: (StoredOutcome & { progress?: number }) | null;
-        request: { version?: string } | null;
-        at: Date | string;
-      }>(
+      const [row] = await sqlRows(
         db,
+        {
+          id: deviceCommands.id,
+          status: deviceCommands.status,
+          result: nullable(computed.json<StoredOutcome & { progress?: number }>()),
+          request: nullable(computed.json<{ version?: string }>()),
+          at: deviceCommands.at,
+        },
         sql`select id, status, result, request, at from device_commands where device_sn = ${deviceSn} and op = 'upgrade' order by id desc limit 1`,
       );
       return row;
@@ -112,8 +124,14 @@ export function createCommandsRepository(db: Database) {
      * database, so a restarted server still sends them.
      */
     async queuedForOnlineGateways(limit: number) {
-      const rows = await queryRows<{ id: number; gateway_sn: string; request: { firmId?: number } | null; user_id: number | null }>(
+      const rows = await sqlRows(
         db,
+        {
+          id: deviceCommands.id,
+          gateway_sn: computed.text,
+          request: nullable(computed.json<{ firmId?: number }>()),
+          user_id: deviceCommands.userId,
+        },
         sql`select c.id, c.gateway_sn, c.request, c.user_id from device_commands c join gateways g on g.sn = c.gateway_sn
             where c.status = 'queued' and g.online
               -- Settled: a gateway subscribes to its commands just after connecting; a report since then (or a few
@@ -127,8 +145,9 @@ export function createCommandsRepository(db: Database) {
 
     /** Takes a queued command for sending; false when another pass (or server) took it first. */
     async claimQueued(id: number): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
+      const rows = await sqlRows(
         db,
+        { id: deviceCommands.id },
         sql`update device_commands set status = 'pending', at = now() where id = ${id} and status = 'queued' returning id`,
       );
       return rows.length > 0;
@@ -149,8 +168,9 @@ export function createCommandsRepository(db: Database) {
 
     /** Whether an upgrade of this device or gateway is waiting or under way. */
     async openUpgrade(deviceSn: string): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
+      const rows = await sqlRows(
         db,
+        { id: deviceCommands.id },
         sql`select id from device_commands where device_sn = ${deviceSn} and op = 'upgrade' and status in ('pending', 'queued') limit 1`,
       );
       return rows.length > 0;
@@ -185,8 +205,9 @@ export function createCommandsRepository(db: Database) {
     /** Devices the company (or, without one, the user) commanded in the last minute. */
     async devicesCommandedLastMinute(companyId: number | null, userId: number): Promise<Set<string>> {
       const who = companyId === null ? sql`user_id = ${userId} and company_id is null` : sql`company_id = ${companyId}`;
-      const rows = await queryRows<{ device_sn: string }>(
+      const rows = await sqlRows(
         db,
+        { device_sn: deviceCommands.deviceSn },
         sql`select distinct device_sn from device_commands where ${who} and at > now() - interval '1 minute' and status <> 'refused'`,
       );
       return new Set(rows.map((r) => r.device_sn));
@@ -194,12 +215,16 @@ export function createCommandsRepository(db: Database) {
 
     async capOf(companyId: number | null, fallback: number): Promise<number> {
       if (companyId === null) return fallback;
-      const [row] = await queryRows<{ cap: number }>(db, sql`select command_cap_per_minute as cap from companies where id = ${companyId}`);
+      const [row] = await sqlRows(
+        db,
+        { cap: companies.commandCapPerMinute },
+        sql`select command_cap_per_minute as cap from companies where id = ${companyId}`,
+      );
       return row ? Number(row.cap) : fallback;
     },
 
     async passwordHash(userId: number): Promise<string | undefined> {
-      const [row] = await queryRows<{ password_hash: string }>(db, sql`select password_hash from users where id = ${userId}`);
+      const [row] = await sqlRows(db, { password_hash: users.passwordHash }, sql`select password_hash from users where id = ${userId}`);
       return row?.password_hash;
     },
 
@@ -214,28 +239,39 @@ export function createCommandsRepository(db: Database) {
       ];
       const where = sql.join(parts, sql` and `);
       const [rows, total] = await Promise.all([
-        queryRows<Record<string, unknown>>(
+        sqlRows(
           db,
+          {
+            id: deviceCommands.id,
+            at: deviceCommands.at,
+            account: deviceCommands.account,
+            device_sn: deviceCommands.deviceSn,
+            op: deviceCommands.op,
+            request: deviceCommands.request,
+            status: deviceCommands.status,
+            result: deviceCommands.result,
+            finished_at: deviceCommands.finishedAt,
+            late_reply_at: deviceCommands.lateReplyAt,
+          },
           sql`select id, at, account, device_sn, op, request, status, result, finished_at, late_reply_at from device_commands
               where ${where} order by at desc, id desc limit ${size} offset ${(page - 1) * size}`,
         ),
-        queryRows<{ n: number }>(db, sql`select count(*)::int as n from device_commands where ${where}`),
+        sqlRows(db, { n: computed.number }, sql`select count(*)::int as n from device_commands where ${where}`),
       ]);
-      const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
       return {
         infos: rows.map((r) => ({
-          id: Number(r.id),
-          at: iso(r.at) ?? '',
-          account: String(r.account),
-          deviceSn: String(r.device_sn),
-          op: String(r.op),
+          id: r.id,
+          at: r.at.toISOString(),
+          account: r.account,
+          deviceSn: r.device_sn,
+          op: r.op,
           request: r.request,
-          status: String(r.status),
+          status: r.status,
           result: r.result,
-          finishedAt: iso(r.finished_at),
-          lateReplyAt: iso(r.late_reply_at),
+          finishedAt: r.finished_at?.toISOString() ?? null,
+          lateReplyAt: r.late_reply_at?.toISOString() ?? null,
         })),
-        total: Number(total[0]?.n ?? 0),
+        total: total[0]?.n ?? 0,
       };
     },
   };
