@@ -60,6 +60,8 @@ export type PageName =
   | 'smsRecords'
   // Download centre (issue 21)
   | 'downloadCenter'
+  // Reports (issue 21)
+  | 'reports'
   | 'eventDescriptions';
 
 export interface PublicRoute {
@@ -196,6 +198,9 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/customer/type', title: 'route.customerTypes', permission: 'customer.type.list.view', page: 'customerTypes' },
     ],
   },
+  // Reports (issue 21): spec 01 §2 names the area without a path ("report info highlights report").
+  { path: '/report', title: 'route.report', permission: 'report.view', page: 'reports' },
+  { path: '/report/info', title: 'route.report', permission: 'report.view', hidden: true, highlight: '/report', page: 'reports' },
   {
     path: '/log',
     title: 'route.logs',

@@ -33,11 +33,14 @@ export function PeriodPicker({
   today,
   onChange,
   testId,
+  tabs,
 }: {
   period: Period;
   today: string;
   onChange(period: Period): void;
   testId: string;
+  /** The tabs offered (default: all four; reports have no lifetime). */
+  tabs?: readonly PeriodTab[];
 }) {
   const { t } = useTranslation();
   const tomorrow = dayjs(addDays(today, 1));
@@ -48,7 +51,7 @@ export function PeriodPicker({
       <Segmented
         size="small"
         value={period.tab}
-        options={PERIOD_TABS.map((tab) => ({ value: tab.value, label: t(tab.label) }))}
+        options={PERIOD_TABS.filter((tab) => !tabs || tabs.includes(tab.value)).map((tab) => ({ value: tab.value, label: t(tab.label) }))}
         onChange={(tab) => onChange({ tab, param: defaultParam(tab, today) })}
         data-testid={`${testId}-tabs`}
       />

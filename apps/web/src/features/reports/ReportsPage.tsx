@@ -1,0 +1,700 @@
+import { DeleteOutlined, DownloadOutlined, FileExcelOutlined, MailOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
+import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from '@sunward/contracts/languages';
+import { localDayOf } from '@sunward/contracts/plant-energy';
+import { type ReportTextKey, reportText } from '@sunward/contracts/report-texts';
+import {
+  REPORT_MAX_PARAMETERS,
+  REPORT_MAX_UNITS,
+  REPORT_PARAMETERS,
+  type Report,
+  type ReportFigures,
+  type ReportParameter,
+  type ReportPeriod,
+  type ReportSchedule,
+  type ReportSend,
+} from '@sunward/contracts/reports';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Checkbox, Empty, Form, Input, Modal, Segmented, Select, Space, Table, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { PageProps } from '../../app/page-props';
+import { useSession } from '../../app/session';
+import { CHART_COLORS, Chart, type ChartOption } from '../../components/Chart';
+import { PageTitle } from '../../components/PageTitle';
+import { type Period, PeriodPicker } from '../../components/PeriodPicker';
+import { refusalMessage } from '../../lib/api-client';
+import { fileNameFromDisposition } from '../../lib/download';
+import { registerTexts } from '../../lib/feature-texts';
+import { exactTime } from '../../lib/format';
+import { currentLanguage } from '../../lib/i18n';
+import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../lib/plant-options';
+import { saveBlob } from '../../lib/save-blob';
+import {
+  addSchedule,
+  deleteConfig,
+  deleteSchedule,
+  downloadReport,
+  exportReport,
+  fetchConfigs,
+  fetchReport,
+  fetchSchedules,
+  fetchSends,
+  type ReportParams,
+  reportKeys,
+  runSchedule,
+  saveConfig,
+} from './api';
+import { fetchCustomerOptions } from './customer-options';
+import { reportsTexts } from './texts';
+
+registerTexts(reportsTexts);
+
+type Scope = 'plant' | 'plants' | 'customer';
+
+const PARAMETER_KEY: Record<ReportParameter, ReportTextKey> = {
+  generation: 'param.generation',
+  consumption: 'param.consumption',
+  feedIn: 'param.feedIn',
+  purchase: 'param.purchase',
+  selfConsumption: 'param.selfConsumption',
+  specificYield: 'param.specificYield',
+  performanceRatio: 'param.performanceRatio',
+  income: 'param.income',
+  availability: 'param.availability',
+};
+
+const SEND_COLOR: Record<ReportSend['status'], string> = { pending: 'processing', sent: 'success', failed: 'error', error: 'error' };
+
+function figure(f: ReportFigures, p: ReportParameter, locale: string, currency: string | null): string {
+  const kwh = (wh: number | null) =>
+    wh === null ? '—' : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(wh / 1000)} kWh`;
+  const pct = (v: number | null) =>
+    v === null ? '—' : new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(v);
+  switch (p) {
+    case 'generation':
+      return kwh(f.generationWh);
+    case 'consumption':
+      return kwh(f.consumptionWh);
+    case 'feedIn':
+      return kwh(f.feedInWh);
+    case 'purchase':
+      return kwh(f.purchaseWh);
+    case 'selfConsumption':
+      return f.selfConsumptionWh === null ? '—' : `${kwh(f.selfConsumptionWh)} (${pct(f.selfConsumptionRate)})`;
+    case 'specificYield':
+      return f.specificYield === null
+        ? '—'
+        : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(f.specificYield)} kWh/kWp`;
+    case 'performanceRatio':
+      return pct(f.performanceRatio);
+    case 'income':
+      return f.income === null
+        ? '—'
+        : currency
+          ? new Intl.NumberFormat(locale, { style: 'currency', currency }).format(f.income)
+          : new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(f.income);
+    case 'availability':
+      return pct(f.availability);
+  }
+}
+
+function chartOption(report: Report, language: Language): ChartOption {
+  const name = (key: ReportTextKey) => reportText(language, key);
+  const kwh = (v: number | null) => (v === null ? null : Math.round(v) / 1000);
+  const series: ChartOption['series'] = [
+    {
+      type: 'bar',
+      name: name('param.generation'),
+      data: report.bars.map((b) => kwh(b.generationWh)),
+      itemStyle: { color: CHART_COLORS.pv },
+    },
+  ];
+  if (report.bars.some((b) => b.consumptionWh !== null))
+    series.push(
+      {
+        type: 'bar',
+        name: name('param.consumption'),
+        data: report.bars.map((b) => kwh(b.consumptionWh)),
+        itemStyle: { color: CHART_COLORS.load },
+      },
+      { type: 'bar', name: name('param.feedIn'), data: report.bars.map((b) => kwh(b.feedInWh)), itemStyle: { color: CHART_COLORS.export } },
+      {
+        type: 'bar',
+        name: name('param.purchase'),
+        data: report.bars.map((b) => kwh(b.purchaseWh)),
+        itemStyle: { color: CHART_COLORS.grid },
+      },
+    );
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { bottom: 0 },
+    grid: { left: 56, right: 16, top: 24, bottom: 48 },
+    xAxis: { type: 'category', data: report.bars.map((b) => (report.period === 'year' ? b.key.slice(5) : b.key.slice(-2))) },
+    yAxis: { type: 'value', name: 'kWh' },
+    series,
+  };
+}
+
+/**
+ * Reports (issue 21): a day, month or year of a plant, several plants or a customer, previewed here as the PDF
+ * shows it (figures, chart, plants, devices, events), downloaded as PDF or .xlsx, saved as a configuration of
+ * the plant, and scheduled weekly or monthly to recipients in their language with a send log.
+ */
+export function ReportsPage({ route }: PageProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const { has } = useSession();
+  const queryClient = useQueryClient();
+  const language = currentLanguage();
+  const locale = LANGUAGE_TAGS[language];
+  const rt = (key: ReportTextKey) => reportText(language, key);
+  const canEdit = has('report.edit');
+  const canCustomers = has('customer.list.view');
+
+  const today = localDayOf(Date.now(), Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const [scope, setScope] = useState<Scope>('plant');
+  const [plantId, setPlantId] = useState<number>();
+  const [plantIds, setPlantIds] = useState<number[]>([]);
+  const [customerId, setCustomerId] = useState<number>();
+  const [period, setPeriod] = useState<Period>({ tab: 'month', param: today.slice(0, 7) });
+  const [configId, setConfigId] = useState<number>();
+  const [configOpen, setConfigOpen] = useState(false);
+
+  const plants = useQuery({ queryKey: PLANT_OPTIONS_KEY, queryFn: fetchPlantOptions, staleTime: 60_000 });
+  const customers = useQuery({
+    queryKey: ['reports', 'customers'],
+    queryFn: fetchCustomerOptions,
+    enabled: canCustomers && scope === 'customer',
+  });
+  const configs = useQuery({
+    queryKey: reportKeys.configs(plantId),
+    queryFn: () => fetchConfigs(plantId ?? 0),
+    enabled: scope === 'plant' && plantId !== undefined,
+  });
+
+  const params: ReportParams | undefined = useMemo(() => {
+    const base = { period: period.tab as ReportPeriod, date: period.param };
+    if (scope === 'plant') return plantId === undefined ? undefined : { ...base, scope, plantId, configId };
+    if (scope === 'plants') return plantIds.length === 0 ? undefined : { ...base, scope, plantIds: plantIds.join(',') };
+    return customerId === undefined ? undefined : { ...base, scope, customerId };
+  }, [scope, plantId, plantIds, customerId, period, configId]);
+
+  const report = useQuery({
+    queryKey: reportKeys.report(params ?? {}),
+    queryFn: () => fetchReport(params ?? {}),
+    enabled: params !== undefined,
+    placeholderData: keepPreviousData,
+  });
+
+  const download = useMutation({
+    mutationFn: async (format: 'pdf' | 'xlsx') => {
+      if (!params) return;
+      if (scope !== 'plant') {
+        await exportReport(params, format);
+        void message.success(t('reports.backgroundDone'));
+        return;
+      }
+      const file = await downloadReport(params, format);
+      saveBlob(file.blob, fileNameFromDisposition(file.disposition) ?? `report.${format}`);
+    },
+  });
+
+  const data = report.data;
+  const columnsOf = (parameters: readonly ReportParameter[]) =>
+    parameters.map((p) => ({
+      title: rt(PARAMETER_KEY[p]),
+      key: p,
+      render: (_: unknown, row: { figures: ReportFigures; currency: string | null }) => figure(row.figures, p, locale, row.currency),
+    }));
+
+  return (
+    <div className="sw-reports" style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
+      <PageTitle route={route} />
+      <Card>
+        <Space wrap size={12} align="center">
+          <Segmented<Scope>
+            value={scope}
+            onChange={(value) => setScope(value)}
+            aria-label={t('reports.scope')}
+            options={[
+              { value: 'plant', label: t('reports.scopePlant') },
+              { value: 'plants', label: t('reports.scopePlants') },
+              ...(canCustomers ? [{ value: 'customer' as const, label: t('reports.scopeCustomer') }] : []),
+            ]}
+            data-testid="report-scope"
+          />
+          {scope === 'plant' && (
+            <Select
+              showSearch
+              optionFilterProp="label"
+              style={{ minWidth: 240 }}
+              placeholder={t('reports.plantPlaceholder')}
+              aria-label={t('reports.plant')}
+              value={plantId}
+              onChange={(value: number) => {
+                setPlantId(value);
+                setConfigId(undefined);
+              }}
+              options={(plants.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+              data-testid="report-plant"
+            />
+          )}
+          {scope === 'plants' && (
+            <Select
+              mode="multiple"
+              showSearch
+              optionFilterProp="label"
+              style={{ minWidth: 320 }}
+              placeholder={t('reports.plantPlaceholder')}
+              aria-label={t('reports.plants')}
+              value={plantIds}
+              onChange={(value: number[]) => setPlantIds(value)}
+              options={(plants.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+              maxTagCount="responsive"
+              data-testid="report-plants"
+            />
+          )}
+          {scope === 'customer' && (
+            <Select
+              showSearch
+              optionFilterProp="label"
+              style={{ minWidth: 240 }}
+              aria-label={t('reports.customer')}
+              placeholder={t('reports.customer')}
+              value={customerId}
+              onChange={(value: number) => setCustomerId(value)}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+              data-testid="report-customer"
+            />
+          )}
+          <PeriodPicker period={period} today={today} onChange={setPeriod} testId="report-period" tabs={['day', 'month', 'year']} />
+          {scope === 'plant' && plantId !== undefined && (
+            <Select
+              allowClear
+              style={{ minWidth: 200 }}
+              aria-label={t('reports.config')}
+              placeholder={t('reports.configDefault')}
+              value={configId}
+              onChange={(value?: number) => setConfigId(value)}
+              options={(configs.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+              data-testid="report-config"
+            />
+          )}
+        </Space>
+        <Space wrap style={{ marginTop: 12 }}>
+          <Button
+            type="primary"
+            icon={<DownloadOutlined />}
+            disabled={!params}
+            loading={download.isPending && download.variables === 'pdf'}
+            onClick={() => download.mutate('pdf')}
+            data-testid="report-pdf"
+          >
+            {scope === 'plant' ? t('reports.pdf') : `${t('reports.pdf')} · ${t('reports.background')}`}
+          </Button>
+          <Button
+            icon={<FileExcelOutlined />}
+            disabled={!params}
+            loading={download.isPending && download.variables === 'xlsx'}
+            onClick={() => download.mutate('xlsx')}
+            data-testid="report-xlsx"
+          >
+            {scope === 'plant' ? t('reports.xlsx') : `${t('reports.xlsx')} · ${t('reports.background')}`}
+          </Button>
+          {canEdit && scope === 'plant' && plantId !== undefined && (
+            <Button icon={<PlusOutlined />} onClick={() => setConfigOpen(true)} data-testid="report-save-config">
+              {t('reports.saveConfig')}
+            </Button>
+          )}
+          {canEdit && configId !== undefined && (
+            <Button
+              danger
+              icon={<DeleteOutlined />}
+              onClick={async () => {
+                await deleteConfig(configId);
+                setConfigId(undefined);
+                await queryClient.invalidateQueries({ queryKey: reportKeys.all });
+              }}
+            >
+              {t('reports.deleteConfig')}
+            </Button>
+          )}
+          {scope !== 'plant' && <Link to="/download-center">{t('route.downloadCenter')}</Link>}
+        </Space>
+      </Card>
+
+      {!params ? (
+        <Card>
+          <Empty description={t('reports.pickHint')} />
+        </Card>
+      ) : report.isError ? (
+        <Alert type="error" showIcon message={refusalMessage(report.error) ?? t('reports.emptyTitle')} />
+      ) : !data ? (
+        <Card loading />
+      ) : (
+        <Card data-testid="report-preview" title={<span data-testid="report-title">{data.title}</span>} extra={`${data.from} – ${data.to}`}>
+          {data.empty && (
+            <Empty
+              data-testid="report-empty"
+              description={
+                <>
+                  <Typography.Text strong>{t('reports.emptyTitle')}</Typography.Text>
+                  <br />
+                  <Typography.Text type="secondary">{t('reports.emptyHint')}</Typography.Text>
+                </>
+              }
+            />
+          )}
+          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: 12, marginBottom: 16 }}>
+            {data.parameters.map((p) => (
+              <div key={p} style={{ padding: 12, borderRadius: 8, background: 'rgba(127,127,127,0.08)' }} data-testid={`report-kpi-${p}`}>
+                <Typography.Text type="secondary">{rt(PARAMETER_KEY[p])}</Typography.Text>
+                <div style={{ fontSize: 20, fontWeight: 600 }}>{figure(data.totals, p, locale, data.currency)}</div>
+              </div>
+            ))}
+          </div>
+          {!data.empty && data.bars.length > 0 && (
+            <>
+              <Typography.Title level={2} style={{ fontSize: 16 }}>
+                {t('reports.chartTitle')}
+              </Typography.Title>
+              <Chart option={chartOption(data, language)} height={300} testId="report-chart" />
+            </>
+          )}
+          {data.plants.length > 1 && (
+            <>
+              <Typography.Title level={2} style={{ fontSize: 16 }}>
+                {rt('section.plants')}
+              </Typography.Title>
+              <Table
+                size="small"
+                rowKey="id"
+                pagination={{ pageSize: 20, hideOnSinglePage: true }}
+                dataSource={data.plants}
+                columns={[{ title: rt('col.plant'), dataIndex: 'name', key: 'name' }, ...columnsOf(data.parameters)]}
+                scroll={{ x: true }}
+              />
+            </>
+          )}
+          <Typography.Title level={2} style={{ fontSize: 16, marginTop: 16 }}>
+            {rt('section.devices')}
+          </Typography.Title>
+          <Table
+            size="small"
+            rowKey="id"
+            pagination={{ pageSize: 20, hideOnSinglePage: true }}
+            dataSource={data.devices}
+            scroll={{ x: true }}
+            columns={[
+              ...(data.plants.length > 1 ? [{ title: rt('col.plant'), dataIndex: 'plantName', key: 'plant' }] : []),
+              { title: rt('col.sn'), dataIndex: 'sn', key: 'sn' },
+              { title: rt('col.device'), key: 'name', render: (_: unknown, d: Report['devices'][number]) => d.alias ?? d.model ?? '' },
+              { title: rt('col.type'), dataIndex: 'family', key: 'family' },
+              {
+                title: rt('col.energy'),
+                key: 'energy',
+                render: (_: unknown, d: Report['devices'][number]) =>
+                  d.energyWh === null
+                    ? '—'
+                    : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(d.energyWh / 1000)} kWh`,
+              },
+              { title: rt('col.events'), dataIndex: 'events', key: 'events' },
+            ]}
+          />
+          <Typography.Title level={2} style={{ fontSize: 16, marginTop: 16 }}>
+            {rt('section.events')} ({data.eventsTotal})
+          </Typography.Title>
+          <Table
+            size="small"
+            rowKey={(e) => `${e.sn}-${e.code}-${e.openedAt}`}
+            pagination={{ pageSize: 10, hideOnSinglePage: true }}
+            dataSource={data.events}
+            scroll={{ x: true }}
+            columns={[
+              { title: rt('col.plant'), dataIndex: 'plantName', key: 'plant' },
+              { title: rt('col.sn'), dataIndex: 'sn', key: 'sn' },
+              { title: rt('col.code'), dataIndex: 'code', key: 'code' },
+              { title: rt('col.description'), dataIndex: 'description', key: 'description' },
+              {
+                title: rt('col.opened'),
+                key: 'opened',
+                render: (_: unknown, e: Report['events'][number]) => exactTime(e.openedAt, locale),
+              },
+              {
+                title: rt('col.duration'),
+                key: 'duration',
+                render: (_: unknown, e: Report['events'][number]) => `${Math.round(e.durationSeconds / 60)} min`,
+              },
+            ]}
+          />
+        </Card>
+      )}
+
+      {canEdit && configOpen && plantId !== undefined && data && (
+        <ConfigDialog plantId={plantId} report={data} onClose={() => setConfigOpen(false)} onSaved={(id) => setConfigId(id)} />
+      )}
+      <Schedules scope={scope} plantId={plantId} customerId={customerId} configId={configId} canEdit={canEdit} />
+    </div>
+  );
+}
+
+function ConfigDialog({
+  plantId,
+  report,
+  onClose,
+  onSaved,
+}: {
+  plantId: number;
+  report: Report;
+  onClose(): void;
+  onSaved(id: number): void;
+}) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ name: string; parameters: ReportParameter[]; units: number[] }>();
+  const [error, setError] = useState<string>();
+  const save = useMutation({
+    mutationFn: async () => {
+      const values = await form.validateFields();
+      return saveConfig({ plantId, name: values.name, period: report.period, parameters: values.parameters, units: values.units ?? [] });
+    },
+    onSuccess: async (config) => {
+      await queryClient.invalidateQueries({ queryKey: reportKeys.all });
+      onSaved(config.id);
+      onClose();
+    },
+    onError: (e) => setError(refusalMessage(e)),
+  });
+  return (
+    <Modal
+      open
+      title={t('reports.saveConfig')}
+      onCancel={onClose}
+      onOk={() => save.mutate()}
+      confirmLoading={save.isPending}
+    >
+      <Form form={form} layout="vertical" initialValues={{ parameters: report.parameters, units: [] }}>
+        <Form.Item name="name" label={t('reports.configName')} rules={[{ required: true, max: 60 }]}>
+          <Input data-testid="config-name" />
+        </Form.Item>
+        <Form.Item name="parameters" label={t('reports.parameters')} extra={t('reports.maxHint')}>
+          <Checkbox.Group options={REPORT_PARAMETERS.map((p) => ({ value: p, label: reportText(language, PARAMETER_KEY[p]) }))} />
+        </Form.Item>
+        <Form.Item name="units" label={t('reports.units')} extra={t('reports.unitsHint')}>
+          <Select
+            mode="multiple"
+            maxCount={REPORT_MAX_UNITS}
+            options={report.devices.map((d) => ({ value: d.id, label: `${d.sn}${d.alias ? ` (${d.alias})` : ''}` }))}
+          />
+        </Form.Item>
+      </Form>
+      {error && <Alert type="error" showIcon message={error} />}
+      <Typography.Text type="secondary">
+        {REPORT_MAX_PARAMETERS} / {REPORT_MAX_UNITS}
+      </Typography.Text>
+    </Modal>
+  );
+}
+
+function Schedules({
+  scope,
+  plantId,
+  customerId,
+  configId,
+  canEdit,
+}: {
+  scope: Scope;
+  plantId: number | undefined;
+  customerId: number | undefined;
+  configId: number | undefined;
+  canEdit: boolean;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const locale = LANGUAGE_TAGS[currentLanguage()];
+  const [frequency, setFrequency] = useState<'weekly' | 'monthly'>('monthly');
+  const [format, setFormat] = useState<'pdf' | 'xlsx'>('pdf');
+  const [recipients, setRecipients] = useState<{ email: string; language: Language }[]>([{ email: '', language: currentLanguage() }]);
+  const [error, setError] = useState<string>();
+  const [sendPage, setSendPage] = useState(1);
+  const schedules = useQuery({ queryKey: reportKeys.schedules, queryFn: fetchSchedules });
+  const sends = useQuery({ queryKey: [...reportKeys.sends, sendPage], queryFn: () => fetchSends(sendPage), refetchInterval: 5000 });
+  const target = scope === 'plant' ? plantId : scope === 'customer' ? customerId : undefined;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: reportKeys.all });
+
+  const create = useMutation({
+    mutationFn: () =>
+      addSchedule({
+        scope: scope === 'customer' ? 'customer' : 'plant',
+        ...(scope === 'customer' ? { customerId } : { plantId }),
+        configId: scope === 'plant' ? (configId ?? null) : null,
+        frequency,
+        format,
+        recipients: recipients.filter((r) => r.email.trim() !== ''),
+      }),
+    onSuccess: async () => {
+      setError(undefined);
+      await refresh();
+    },
+    onError: (e) => setError(refusalMessage(e)),
+  });
+  const run = useMutation({
+    mutationFn: (id: number) => runSchedule(id),
+    onSuccess: async () => {
+      void message.success(t('reports.sentNow'));
+      await refresh();
+    },
+    onError: async (e) => {
+      void message.error(refusalMessage(e) ?? '');
+      await refresh();
+    },
+  });
+
+  return (
+    <>
+      <Card title={<span>{t('reports.schedules')}</span>}>
+        {canEdit && (scope === 'plant' || scope === 'customer') && (
+          <div style={{ marginBottom: 16 }} data-testid="schedule-form">
+            <Space wrap align="start">
+              <Segmented<'weekly' | 'monthly'>
+                value={frequency}
+                onChange={setFrequency}
+                aria-label={t('reports.frequency')}
+                options={[
+                  { value: 'weekly', label: t('reports.weekly') },
+                  { value: 'monthly', label: t('reports.monthly') },
+                ]}
+              />
+              <Segmented<'pdf' | 'xlsx'> value={format} onChange={setFormat} aria-label={t('reports.format')} options={['pdf', 'xlsx']} />
+            </Space>
+            {recipients.map((r, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: recipients are edited in place, by position
+              <Space key={i} wrap style={{ display: 'flex', marginTop: 8 }}>
+                <Input
+                  type="email"
+                  style={{ width: 260 }}
+                  placeholder={t('reports.email')}
+                  aria-label={t('reports.email')}
+                  value={r.email}
+                  onChange={(e) => setRecipients(recipients.map((x, j) => (j === i ? { ...x, email: e.target.value } : x)))}
+                  data-testid={`schedule-email-${i}`}
+                />
+                <Select<Language>
+                  style={{ width: 160 }}
+                  aria-label={t('reports.language')}
+                  value={r.language}
+                  onChange={(language) => setRecipients(recipients.map((x, j) => (j === i ? { ...x, language } : x)))}
+                  options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
+                />
+                {recipients.length > 1 && (
+                  <Button onClick={() => setRecipients(recipients.filter((_, j) => j !== i))}>{t('reports.remove')}</Button>
+                )}
+              </Space>
+            ))}
+            <Space style={{ marginTop: 8 }}>
+              <Button icon={<PlusOutlined />} onClick={() => setRecipients([...recipients, { email: '', language: currentLanguage() }])}>
+                {t('reports.addRecipient')}
+              </Button>
+              <Button
+                type="primary"
+                icon={<MailOutlined />}
+                disabled={target === undefined}
+                loading={create.isPending}
+                onClick={() => create.mutate()}
+                data-testid="schedule-create"
+              >
+                {t('reports.newSchedule')}
+              </Button>
+            </Space>
+            {error && <Alert style={{ marginTop: 8 }} type="error" showIcon message={error} />}
+          </div>
+        )}
+        <Table<ReportSchedule>
+          size="small"
+          rowKey="id"
+          data-testid="schedule-table"
+          dataSource={schedules.data ?? []}
+          pagination={false}
+          scroll={{ x: true }}
+          locale={{ emptyText: <Empty description={t('reports.noSchedules')} /> }}
+          columns={[
+            { title: t('reports.target'), dataIndex: 'targetName', key: 'target' },
+            {
+              title: t('reports.frequency'),
+              key: 'frequency',
+              render: (_, s) => t(s.frequency === 'weekly' ? 'reports.weekly' : 'reports.monthly'),
+            },
+            { title: t('reports.format'), dataIndex: 'format', key: 'format' },
+            {
+              title: t('reports.recipients'),
+              key: 'recipients',
+              render: (_, s) => s.recipients.map((r) => `${r.email} (${r.language})`).join(', '),
+            },
+            {
+              title: t('reports.enabled'),
+              key: 'enabled',
+              render: (_, s) =>
+                s.enabled ? (
+                  <Tag color="success">{t('reports.enabled')}</Tag>
+                ) : (
+                  <Tag color="warning">{t(`reports.disabled.${s.disabledReason ?? 'no_access'}`)}</Tag>
+                ),
+            },
+            { title: t('reports.nextRun'), key: 'next', render: (_, s) => exactTime(s.nextRunAt, locale) },
+            {
+              title: '',
+              key: 'actions',
+              render: (_, s) =>
+                canEdit && (
+                  <Space>
+                    <Button
+                      size="small"
+                      icon={<SendOutlined />}
+                      loading={run.isPending && run.variables === s.id}
+                      onClick={() => run.mutate(s.id)}
+                      data-testid={`schedule-run-${s.id}`}
+                    >
+                      {t('reports.sendNow')}
+                    </Button>
+                    <Button
+                      size="small"
+                      danger
+                      icon={<DeleteOutlined />}
+                      aria-label={t('reports.delete')}
+                      onClick={async () => {
+                        await deleteSchedule(s.id);
+                        await refresh();
+                      }}
+                    />
+                  </Space>
+                ),
+            },
+          ]}
+        />
+      </Card>
+      <Card title={t('reports.sendLog')}>
+        <Table<ReportSend>
+          size="small"
+          rowKey="id"
+          data-testid="send-log"
+          dataSource={sends.data?.records ?? []}
+          pagination={{ current: sendPage, pageSize: 20, total: sends.data?.total ?? 0, onChange: setSendPage, hideOnSinglePage: true }}
+          scroll={{ x: true }}
+          locale={{ emptyText: <Empty description={t('reports.noSends')} /> }}
+          columns={[
+            { title: t('reports.target'), dataIndex: 'targetName', key: 'target' },
+            { title: t('reports.period'), dataIndex: 'period', key: 'period' },
+            { title: t('reports.recipient'), dataIndex: 'recipient', key: 'recipient' },
+            { title: t('reports.language'), dataIndex: 'language', key: 'language' },
+            { title: '', key: 'status', render: (_, s) => <Tag color={SEND_COLOR[s.status]}>{t(`reports.status.${s.status}`)}</Tag> },
+            { title: t('reports.attempts'), dataIndex: 'attempts', key: 'attempts' },
+            { title: t('reports.lastRun'), key: 'at', render: (_, s) => exactTime(s.sentAt ?? s.createdAt, locale) },
+          ]}
+        />
+      </Card>
+    </>
+  );
+}
