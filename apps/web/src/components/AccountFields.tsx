@@ -69,29 +69,22 @@ export function NewPasswordField({ id, label, required }: { id: string; label: s
   );
 }
 
+const CONTACTS = [
+  { name: 'email', label: 'shared.email', valid: isEmail, problem: 'shared.invalidEmail' },
+  { name: 'phone', label: 'shared.phone', valid: isPhone, problem: 'shared.invalidPhone' },
+] as const;
+
 /** Optional e-mail and phone of a person, each checked as typed. */
 export function ContactFields({ idPrefix }: { idPrefix: string }) {
   const { t } = useTranslation();
-  return (
-    <>
-      <Form.Item
-        name="email"
-        label={t('shared.email')}
-        rules={[
-          { validator: (_, v?: string) => (!v || isEmail(v) ? Promise.resolve() : Promise.reject(new Error(t('shared.invalidEmail')))) },
-        ]}
-      >
-        <Input id={`${idPrefix}-email`} />
-      </Form.Item>
-      <Form.Item
-        name="phone"
-        label={t('shared.phone')}
-        rules={[
-          { validator: (_, v?: string) => (!v || isPhone(v) ? Promise.resolve() : Promise.reject(new Error(t('shared.invalidPhone')))) },
-        ]}
-      >
-        <Input id={`${idPrefix}-phone`} />
-      </Form.Item>
-    </>
-  );
+  return CONTACTS.map(({ name, label, valid, problem }) => (
+    <Form.Item
+      key={name}
+      name={name}
+      label={t(label)}
+      rules={[{ validator: (_, v?: string) => (!v || valid(v) ? Promise.resolve() : Promise.reject(new Error(t(problem)))) }]}
+    >
+      <Input id={`${idPrefix}-${name}`} />
+    </Form.Item>
+  ));
 }

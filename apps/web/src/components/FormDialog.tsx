@@ -1,5 +1,6 @@
 import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Form, type FormInstance, Modal } from 'antd';
+import { App, Form, type FormInstance, Input, Modal } from 'antd';
+import type { Rule } from 'antd/es/form';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { registerTexts } from '../lib/feature-texts';
@@ -93,5 +94,36 @@ export function FormDialog<V extends object, R = unknown>({
         {children}
       </Form>
     </Modal>
+  );
+}
+
+/**
+ * A one-line text field of a dialog: its label, an id for the label to point at, and its rules (or
+ * `required` / `max` with the shared messages).
+ */
+export function TextField({
+  name,
+  label,
+  id,
+  rules,
+  required = false,
+  max,
+}: {
+  name: string;
+  label: string;
+  id: string;
+  rules?: Rule[];
+  required?: boolean;
+  max?: number;
+}) {
+  const { t } = useTranslation();
+  const own: Rule[] = [
+    ...(required ? [{ required: true, whitespace: true, message: t('shared.required') }] : []),
+    ...(max === undefined ? [] : [{ max }]),
+  ];
+  return (
+    <Form.Item name={name} label={label} rules={rules ?? own}>
+      <Input id={id} />
+    </Form.Item>
   );
 }

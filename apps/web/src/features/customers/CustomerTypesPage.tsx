@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
-import { FormDialog } from '../../components/FormDialog';
+import { FormDialog, TextField } from '../../components/FormDialog';
 import { LinkActions } from '../../components/LinkActions';
 import { ListPage } from '../../components/ListPage';
 import { PageTitle } from '../../components/PageTitle';
@@ -138,13 +138,7 @@ function TypeModal({
       fieldOf={() => 'name'}
       onClose={onClose}
     >
-      <Form.Item
-        name="name"
-        label={t('customers.typeName')}
-        rules={[{ required: true, whitespace: true, message: t('customers.required') }, { max: CUSTOMER_LIMITS.typeNameMax }]}
-      >
-        <Input id="type-name" />
-      </Form.Item>
+      <TextField name="name" label={t('customers.typeName')} id="type-name" required max={CUSTOMER_LIMITS.typeNameMax} />
       <Form.Item name="parentId" label={t('customers.parent')}>
         <Select
           id="type-parent"

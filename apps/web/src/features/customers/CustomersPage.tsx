@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
 import { AccountField, NewPasswordField } from '../../components/AccountFields';
-import { FormDialog } from '../../components/FormDialog';
+import { FormDialog, TextField } from '../../components/FormDialog';
 import { fetchCustomerInvitations, invitationKeys, withdrawCustomerInvitation } from '../../components/invitations/api';
 import { SentInvitations } from '../../components/invitations/SentInvitations';
 import { LinkActions } from '../../components/LinkActions';
@@ -220,13 +220,7 @@ function CustomerModal({ row, onClose }: { row?: CustomerRow; onClose: () => voi
         }
       />
       {!row && exists !== true && <NewPasswordField id="customer-password" label={t('customers.password')} required={false} />}
-      <Form.Item
-        name="name"
-        label={t('customers.name')}
-        rules={[{ required: true, whitespace: true, message: t('customers.required') }, { max: CUSTOMER_LIMITS.nameMax }]}
-      >
-        <Input id="customer-name" />
-      </Form.Item>
+      <TextField name="name" label={t('customers.name')} id="customer-name" required max={CUSTOMER_LIMITS.nameMax} />
       <Form.Item name="typeId" label={t('customers.type')}>
         <TreeSelect allowClear treeData={types} treeDefaultExpandAll id="customer-type" />
       </Form.Item>

@@ -5,8 +5,9 @@ import {
   type FirmwareType,
   LIBRARY_FIRMWARE_TYPES,
 } from '@sunward/contracts/firmware';
-import { Form, type FormInstance, Input, Select } from 'antd';
+import { Form, type FormInstance, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { TextField } from '../../components/FormDialog';
 import { firmwareKeys, updateFirmware, uploadFirmware } from './api';
 import { type FirmwareFormBase, FirmwareFormShell, trimmedTexts } from './FirmwareFormShell';
 import { useFirmwareRules } from './form-rules';
@@ -23,6 +24,7 @@ const fieldsOf = (values: FormValues): FirmwareFields =>
   }) as FirmwareFields;
 
 const LIBRARY = {
+  uploadTitle: 'firmware.uploadTitle',
   idPrefix: 'firmware',
   ownFields: ['type', 'manufacturer', 'product'],
   versionType: (form: FormInstance<FormValues>) => form.getFieldValue('type') as FirmwareType | undefined,
@@ -58,14 +60,7 @@ export function FirmwareFormModal({ row, onClose }: { row?: FirmwareRow; onClose
     : { type: 'inverter', mode: 'remote' };
 
   return (
-    <FirmwareFormShell<FormValues>
-      form={form}
-      title={row ? t('firmware.editTitle', { name: row.name }) : t('firmware.uploadTitle')}
-      rowId={row?.id}
-      initial={initial}
-      library={LIBRARY}
-      onClose={onClose}
-    >
+    <FirmwareFormShell<FormValues> form={form} row={row} initial={initial} library={LIBRARY} onClose={onClose}>
       <Form.Item name="type" label={t('firmware.fieldType')} rules={[selectRequired]}>
         <Select
           onChange={() => void form.validateFields(['swVersion']).catch(() => undefined)}
@@ -75,12 +70,13 @@ export function FirmwareFormModal({ row, onClose }: { row?: FirmwareRow; onClose
           }))}
         />
       </Form.Item>
-      <Form.Item name="manufacturer" label={t('firmware.fieldManufacturer')} rules={[required, max(FIRMWARE_LIMITS.textMax)]}>
-        <Input id="firmware-manufacturer" />
-      </Form.Item>
-      <Form.Item name="product" label={t('firmware.fieldProduct')} rules={[required, max(FIRMWARE_LIMITS.textMax)]}>
-        <Input id="firmware-product" />
-      </Form.Item>
+      <TextField
+        name="manufacturer"
+        label={t('firmware.fieldManufacturer')}
+        id="firmware-manufacturer"
+        rules={[required, max(FIRMWARE_LIMITS.textMax)]}
+      />
+      <TextField name="product" label={t('firmware.fieldProduct')} id="firmware-product" rules={[required, max(FIRMWARE_LIMITS.textMax)]} />
     </FirmwareFormShell>
   );
 }

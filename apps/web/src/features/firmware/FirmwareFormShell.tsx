@@ -27,9 +27,8 @@ export const COMMON_TEXT_FIELDS = ['name', 'itemNumber', 'hwVersion', 'swVersion
 
 interface Props<V extends FirmwareFormBase> {
   form: FormInstance<V>;
-  title: string;
   /** The row edited (metadata only), or undefined for an upload with its file. */
-  rowId?: number;
+  row?: { id: number; name: string };
   initial: Partial<V>;
   /** The form's own fields (type, maker, product...), placed first in the grid. */
   children: ReactNode;
@@ -40,6 +39,8 @@ interface Props<V extends FirmwareFormBase> {
   library: {
     /** `firmware` (gateway and inverter library) or `battery-firmware`: prefixes every id and test id. */
     idPrefix: string;
+    /** The text key of the upload dialog's title. */
+    uploadTitle: string;
     /** The form's field names the server may name in a code-4 refusal besides the common ones. */
     ownFields: readonly string[];
     /** The image type the software version must be unique within (undefined: not chosen yet). */
@@ -59,11 +60,10 @@ interface Props<V extends FirmwareFormBase> {
  */
 export function FirmwareFormShell<V extends FirmwareFormBase>({
   form,
-  title,
-  rowId,
+  row,
   initial,
   children,
-  library: { idPrefix, ownFields, versionType, fieldsOf, update, upload, invalidate },
+  library: { idPrefix, uploadTitle, ownFields, versionType, fieldsOf, update, upload, invalidate },
   onClose,
 }: Props<V>) {
   const { t } = useTranslation();
@@ -74,6 +74,7 @@ export function FirmwareFormShell<V extends FirmwareFormBase>({
   const picked = useFirmwareFile(form, () => setRefusal(undefined));
   const { file, fileError, setFileError, hashing } = picked;
   const { required, selectRequired, max, pattern } = useFirmwareRules();
+  const rowId = row?.id;
   const editing = rowId !== undefined;
   const formFields: readonly string[] = [...COMMON_TEXT_FIELDS, 'mode', 'md5', ...ownFields];
 
@@ -140,7 +141,7 @@ export function FirmwareFormShell<V extends FirmwareFormBase>({
     <Modal
       open
       width={720}
-      title={title}
+      title={row ? t('firmware.editTitle', { name: row.name }) : t(uploadTitle)}
       okText={editing ? t('firmware.save') : t('firmware.upload')}
       cancelText={t('firmware.cancel')}
       okButtonProps={{ loading: mutation.isPending, disabled: hashing, id: `${idPrefix}-submit` }}

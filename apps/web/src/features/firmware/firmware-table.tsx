@@ -2,10 +2,11 @@ import { DeleteOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icon
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import type { QueryKey } from '@tanstack/react-query';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Empty, Space, Switch, Table, type TableProps, Tooltip, Typography } from 'antd';
+import { App, Empty, Space, Switch, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { IconActions } from '../../components/IconActions';
 import { FilterSelect, pager } from '../../components/ListPage';
 import { ActionsTitle, VisuallyHidden } from '../../components/VisuallyHidden';
 import { exactTime } from '../../lib/format';
@@ -45,38 +46,20 @@ export function RowActions({
 }) {
   const { t } = useTranslation();
   return (
-    <Space size={0}>
-      {onDownload && (
-        <Tooltip title={t('firmware.download')}>
-          <Button size="small" type="text" icon={<DownloadOutlined />} aria-label={t('firmware.download')} onClick={onDownload} />
-        </Tooltip>
-      )}
-      {canEdit && (
-        <>
-          <Tooltip title={t('firmware.edit')}>
-            <Button
-              size="small"
-              type="text"
-              icon={<EditOutlined />}
-              aria-label={t('firmware.edit')}
-              onClick={onEdit}
-              data-testid={`${testPrefix}-edit`}
-            />
-          </Tooltip>
-          <Tooltip title={t('firmware.delete')}>
-            <Button
-              size="small"
-              type="text"
-              danger
-              icon={<DeleteOutlined />}
-              aria-label={t('firmware.delete')}
-              onClick={onDelete}
-              data-testid={`${testPrefix}-delete`}
-            />
-          </Tooltip>
-        </>
-      )}
-    </Space>
+    <IconActions
+      actions={[
+        onDownload && { key: 'download', label: t('firmware.download'), icon: <DownloadOutlined />, onClick: onDownload },
+        canEdit && { key: 'edit', label: t('firmware.edit'), icon: <EditOutlined />, onClick: onEdit, testId: `${testPrefix}-edit` },
+        canEdit && {
+          key: 'delete',
+          label: t('firmware.delete'),
+          icon: <DeleteOutlined />,
+          danger: true,
+          onClick: onDelete,
+          testId: `${testPrefix}-delete`,
+        },
+      ]}
+    />
   );
 }
 

@@ -2,11 +2,12 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import type { VersionRow } from '@sunward/contracts/versions';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Empty, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
+import { IconActions } from '../../components/IconActions';
 import { PageTitle } from '../../components/PageTitle';
 import { ActionsTitle } from '../../components/VisuallyHidden';
 import { refusalMessage } from '../../lib/api-client';
@@ -98,21 +99,12 @@ export function VersionListPage({ route }: PageProps) {
       title: <ActionsTitle />,
       width: 90,
       render: (_, row) => (
-        <Space size={0}>
-          <Tooltip title={t('versions.edit')}>
-            <Button size="small" type="text" icon={<EditOutlined />} aria-label={t('versions.edit')} onClick={() => setDialog({ row })} />
-          </Tooltip>
-          <Tooltip title={t('versions.delete')}>
-            <Button
-              size="small"
-              type="text"
-              danger
-              icon={<DeleteOutlined />}
-              aria-label={t('versions.delete')}
-              onClick={() => confirmDelete(row)}
-            />
-          </Tooltip>
-        </Space>
+        <IconActions
+          actions={[
+            { key: 'edit', label: t('versions.edit'), icon: <EditOutlined />, onClick: () => setDialog({ row }) },
+            { key: 'delete', label: t('versions.delete'), icon: <DeleteOutlined />, danger: true, onClick: () => confirmDelete(row) },
+          ]}
+        />
       ),
     },
   ];

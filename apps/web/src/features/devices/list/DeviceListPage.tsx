@@ -8,7 +8,7 @@ import { DEVICE_KIND_ACCESS, type PermissionKey } from '@sunward/contracts/permi
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
 import { isDeviceAlias } from '@sunward/contracts/validators';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Input, Modal, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Empty, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -35,6 +35,7 @@ import {
 import { detailPathOf, inverterTypeName } from '../device-format';
 import { BatteryBatchUpgrade } from './BatteryBatchUpgrade';
 import './device-list.css';
+import { IconActions } from '../../../components/IconActions';
 import { ActionsTitle } from '../../../components/VisuallyHidden';
 import { usePageSize } from '../../../lib/personalized';
 
@@ -286,25 +287,25 @@ export function DeviceListPage({ kind, title, header }: Props) {
       key: 'actions',
       title: <ActionsTitle />,
       render: (_, row) => (
-        <Space>
-          {has(keys.edit) && row.access !== 'view' && (
-            <Tooltip title={t('devices.rename')}>
-              <Button size="small" type="text" icon={<EditOutlined />} aria-label={t('devices.rename')} onClick={() => setRenaming(row)} />
-            </Tooltip>
-          )}
-          {has(keys.remove) && row.access === 'manage' && (
-            <Tooltip title={t('devices.delete')}>
-              <Button
-                size="small"
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('devices.delete')}
-                onClick={() => void confirmDelete([row])}
-              />
-            </Tooltip>
-          )}
-        </Space>
+        <IconActions
+          actions={[
+            has(keys.edit) &&
+              row.access !== 'view' && {
+                key: 'rename',
+                label: t('devices.rename'),
+                icon: <EditOutlined />,
+                onClick: () => setRenaming(row),
+              },
+            has(keys.remove) &&
+              row.access === 'manage' && {
+                key: 'delete',
+                label: t('devices.delete'),
+                icon: <DeleteOutlined />,
+                danger: true,
+                onClick: () => void confirmDelete([row]),
+              },
+          ]}
+        />
       ),
     },
   ];

@@ -22,6 +22,7 @@ const fieldsOf = (values: FormValues): BatteryFirmwareFields => {
 };
 
 const LIBRARY = {
+  uploadTitle: 'batteryFirmware.uploadTitle',
   idPrefix: 'battery-firmware',
   ownFields: ['batteryTypeId', 'batteryProductId'],
   versionType: () => 'battery' as const,
@@ -72,14 +73,7 @@ export function BatteryFirmwareFormModal({
     : { mode: 'remote', batteryTypeId: batteryTypeId !== undefined && secondaryIds.has(batteryTypeId) ? batteryTypeId : undefined };
 
   return (
-    <FirmwareFormShell<FormValues>
-      form={form}
-      title={row ? t('firmware.editTitle', { name: row.name }) : t('batteryFirmware.uploadTitle')}
-      rowId={row?.id}
-      initial={initial}
-      library={LIBRARY}
-      onClose={onClose}
-    >
+    <FirmwareFormShell<FormValues> form={form} row={row} initial={initial} library={LIBRARY} onClose={onClose}>
       <Form.Item name="batteryTypeId" label={t('batteryFirmware.fieldType')} rules={[selectRequired]}>
         <Select
           id="battery-firmware-type"
