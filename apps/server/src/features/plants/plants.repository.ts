@@ -11,7 +11,9 @@ import type {
   Tariff,
 } from '@sunward/contracts/plants';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, type RowOf, sqlRows } from '../../db/rows.js';
+import { devices, gateways, plantLayouts, plantShares, plants, users } from '../../db/schema.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { levelOf, visibleCondition } from './plant-access.js';
@@ -61,42 +63,46 @@ function filterCondition(auth: AuthContext, f: PlantFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-interface RowRecord {
-  id: number;
-  name: string;
-  picture: string | null;
-  plant_type: number;
-  capacity_kwp: number;
-  status: number;
-  power_w: number | null;
-  energy_today_wh: number | null;
-  energy_total_wh: number | null;
-  last_update_at: Date | string | null;
-  region: string | null;
-  address: string | null;
-  timezone: string;
-  created_at: Date | string;
-  owner_id: number | null;
-  company_id: number | null;
-  share_role: string | null;
-}
+/** A plant as the list shows it, with the caller's share role when the plant is shared with them. */
+const PLANT_ROW = {
+  id: plants.id,
+  name: plants.name,
+  picture: plants.picture,
+  plant_type: plants.plantType,
+  capacity_kwp: plants.capacityKwp,
+  status: plants.status,
+  power_w: plants.powerW,
+  energy_today_wh: plants.energyTodayWh,
+  energy_total_wh: plants.energyTotalWh,
+  last_update_at: plants.lastUpdateAt,
+  region: plants.region,
+  address: plants.address,
+  timezone: plants.timezone,
+  created_at: plants.createdAt,
+  owner_id: plants.ownerId,
+  company_id: plants.companyId,
+  share_role: nullable(plantShares.role),
+};
+type RowRecord = RowOf<typeof PLANT_ROW>;
 
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
-const num = (value: number | string | null): number | null => (value === null ? null : Number(value));
+/** The tariff as the wizard sent it (validated by TariffSchema before it is stored). */
+const tariff = nullable(computed.json<Tariff>());
+
+const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
 function toRow(auth: AuthContext, r: RowRecord): PlantRow {
-  const capacity = Number(r.capacity_kwp);
-  const today = num(r.energy_today_wh);
+  const capacity = r.capacity_kwp;
+  const today = r.energy_today_wh;
   return {
-    id: Number(r.id),
+    id: r.id,
     name: r.name,
     picture: r.picture,
-    plantType: Number(r.plant_type),
+    plantType: r.plant_type,
     capacityKwp: capacity,
-    status: Number(r.status),
-    powerW: num(r.power_w),
+    status: r.status,
+    powerW: r.power_w,
     energyTodayWh: today,
-    energyTotalWh: num(r.energy_total_wh),
+    energyTotalWh: r.energy_total_wh,
     specificYield: today === null || capacity <= 0 ? null : today / 1000 / capacity,
     lastUpdateAt: iso(r.last_update_at),
     region: r.region,
@@ -127,21 +133,23 @@ export function createPlantsRepository(db: Database) {
       const column = SORT_COLUMNS[sort] ?? SORT_COLUMNS.createdAt;
       const direction = order === 'asc' ? sql`asc nulls first` : sql`desc nulls last`;
       const [rows, [count]] = await Promise.all([
-        queryRows<RowRecord>(
+        sqlRows(
           db,
+          PLANT_ROW,
           sql`select ${ROW_COLUMNS}, (select s.role from plant_shares s where s.plant_id = plants.id and s.user_id = ${auth.userId}) as share_role
               from plants where ${where}
               order by ${column} ${direction}, plants.id ${order === 'asc' ? sql`asc` : sql`desc`}
               limit ${size} offset ${(page - 1) * size}`,
         ),
-        queryRows<{ total: number | string }>(db, sql`select count(*) as total from plants where ${where}`),
+        sqlRows(db, { total: computed.number }, sql`select count(*) as total from plants where ${where}`),
       ]);
-      return { total: Number(count?.total ?? 0), records: rows.map((r) => toRow(auth, r)) };
+      return { total: count?.total ?? 0, records: rows.map((r) => toRow(auth, r)) };
     },
 
     async row(auth: AuthContext, plantId: number): Promise<PlantRow | undefined> {
-      const [r] = await queryRows<RowRecord>(
+      const [r] = await sqlRows(
         db,
+        PLANT_ROW,
         sql`select ${ROW_COLUMNS}, (select s.role from plant_shares s where s.plant_id = plants.id and s.user_id = ${auth.userId}) as share_role
             from plants where plants.id = ${plantId}`,
       );
@@ -149,8 +157,17 @@ export function createPlantsRepository(db: Database) {
     },
 
     async statusCount(auth: AuthContext, filter: PlantFilter = {}): Promise<PlantStatusCount> {
-      const [r] = await queryRows<Record<keyof PlantStatusCount, number | string>>(
+      const [r] = await sqlRows(
         db,
+        {
+          total: computed.number,
+          normal: computed.number,
+          offline: computed.number,
+          warning: computed.number,
+          fault: computed.number,
+          upgrading: computed.number,
+          protect: computed.number,
+        },
         sql`select count(*) as total,
               count(*) filter (where status = 1) as normal, count(*) filter (where status = 2) as offline,
               count(*) filter (where status = 3) as warning, count(*) filter (where status = 4) as fault,
@@ -158,27 +175,29 @@ export function createPlantsRepository(db: Database) {
             from plants where ${filterCondition(auth, filter)}`,
       );
       return {
-        total: Number(r?.total ?? 0),
-        normal: Number(r?.normal ?? 0),
-        offline: Number(r?.offline ?? 0),
-        warning: Number(r?.warning ?? 0),
-        fault: Number(r?.fault ?? 0),
-        upgrading: Number(r?.upgrading ?? 0),
-        protect: Number(r?.protect ?? 0),
+        total: r?.total ?? 0,
+        normal: r?.normal ?? 0,
+        offline: r?.offline ?? 0,
+        warning: r?.warning ?? 0,
+        fault: r?.fault ?? 0,
+        upgrading: r?.upgrading ?? 0,
+        protect: r?.protect ?? 0,
       };
     },
 
     async mapMarkers(auth: AuthContext, filter: PlantFilter): Promise<[number, number, number, number][]> {
-      const rows = await queryRows<{ id: number; latitude: number; longitude: number; status: number }>(
+      const rows = await sqlRows(
         db,
+        { id: plants.id, latitude: plants.latitude, longitude: plants.longitude, status: plants.status },
         sql`select id, latitude, longitude, status from plants where ${filterCondition(auth, filter)}`,
       );
-      return rows.map((r) => [Number(r.id), Number(r.latitude), Number(r.longitude), Number(r.status)]);
+      return rows.map((r) => [r.id, r.latitude, r.longitude, r.status]);
     },
 
     async regions(auth: AuthContext): Promise<string[]> {
-      const rows = await queryRows<{ region: string }>(
+      const rows = await sqlRows(
         db,
+        { region: computed.text },
         sql`select distinct region from plants where region is not null and ${visibleCondition(auth)} order by region`,
       );
       return rows.map((r) => r.region);
@@ -187,52 +206,53 @@ export function createPlantsRepository(db: Database) {
     /** Plants the caller can pick (selectors, comparison): id and name, by name. */
     async options(auth: AuthContext, ownOnly: boolean): Promise<{ id: number; name: string; plantType: number }[]> {
       const where = ownOnly ? sql`plants.owner_id = ${auth.userId}` : visibleCondition(auth);
-      const rows = await queryRows<{ id: number; name: string; plant_type: number }>(
+      const rows = await sqlRows(
         db,
+        { id: plants.id, name: plants.name, plant_type: plants.plantType },
         sql`select id, name, plant_type from plants where ${where} order by name limit 10000`,
       );
-      return rows.map((r) => ({ id: Number(r.id), name: r.name, plantType: Number(r.plant_type) }));
+      return rows.map((r) => ({ id: r.id, name: r.name, plantType: r.plant_type }));
     },
 
     async record(plantId: number): Promise<PlantRecord | undefined> {
-      const [r] = await queryRows<{ id: number; owner_id: number | null; company_id: number | null; plant_type: number; name: string }>(
+      const [r] = await sqlRows(
         db,
+        { id: plants.id, owner_id: plants.ownerId, company_id: plants.companyId, plant_type: plants.plantType, name: plants.name },
         sql`select id, owner_id, company_id, plant_type, name from plants where id = ${plantId}`,
       );
-      return r
-        ? { id: Number(r.id), ownerId: num(r.owner_id), companyId: num(r.company_id), plantType: Number(r.plant_type), name: r.name }
-        : undefined;
+      return r ? { id: r.id, ownerId: r.owner_id, companyId: r.company_id, plantType: r.plant_type, name: r.name } : undefined;
     },
 
     /** The plant as its detail page shows it; `shared` says whether it is shared with `viewerId`. */
     async detail(plantId: number, access: PlantAccessLevel, viewerId: number): Promise<PlantDetail | undefined> {
-      const [r] = await queryRows<{
-        id: number;
-        name: string;
-        alias: string | null;
-        plant_type: number;
-        capacity_kwp: number;
-        grid_date: string | null;
-        latitude: number;
-        longitude: number;
-        address: string | null;
-        region: string | null;
-        timezone: string;
-        picture: string | null;
-        contact_name: string | null;
-        contact_phone: string | null;
-        installer: string | null;
-        owner_name: string | null;
-        metering_topology: string;
-        status: number;
-        company_id: number | null;
-        owner_id: number | null;
-        owner_account: string | null;
-        created_at: Date | string;
-        tariff: Tariff | null;
-        shared: boolean;
-      }>(
+      const [r] = await sqlRows(
         db,
+        {
+          id: plants.id,
+          name: plants.name,
+          alias: plants.alias,
+          plant_type: plants.plantType,
+          capacity_kwp: plants.capacityKwp,
+          grid_date: plants.gridDate,
+          latitude: plants.latitude,
+          longitude: plants.longitude,
+          address: plants.address,
+          region: plants.region,
+          timezone: plants.timezone,
+          picture: plants.picture,
+          contact_name: plants.contactName,
+          contact_phone: plants.contactPhone,
+          installer: plants.installer,
+          owner_name: plants.ownerName,
+          metering_topology: plants.meteringTopology,
+          status: plants.status,
+          company_id: plants.companyId,
+          owner_id: plants.ownerId,
+          owner_account: nullable(users.account),
+          created_at: plants.createdAt,
+          tariff,
+          shared: computed.boolean,
+        },
         sql`select p.id, p.name, p.alias, p.plant_type, p.capacity_kwp, to_char(p.grid_date, 'YYYY-MM-DD') as grid_date, p.latitude, p.longitude,
               p.address, p.region, p.timezone, p.picture, p.contact_name, p.contact_phone, p.installer, p.owner_name, p.metering_topology,
               p.status, p.company_id, p.owner_id, u.account as owner_account, p.created_at, p.tariff,
@@ -241,14 +261,14 @@ export function createPlantsRepository(db: Database) {
       );
       if (!r) return undefined;
       return {
-        id: Number(r.id),
+        id: r.id,
         name: r.name,
         alias: r.alias,
-        plantType: Number(r.plant_type),
-        capacityKwp: Number(r.capacity_kwp),
+        plantType: r.plant_type,
+        capacityKwp: r.capacity_kwp,
         gridDate: r.grid_date,
-        latitude: Number(r.latitude),
-        longitude: Number(r.longitude),
+        latitude: r.latitude,
+        longitude: r.longitude,
         address: r.address,
         region: r.region,
         timezone: r.timezone,
@@ -258,9 +278,9 @@ export function createPlantsRepository(db: Database) {
         installer: r.installer,
         ownerName: r.owner_name,
         meteringTopology: r.metering_topology === 'net' ? 'net' : 'gross',
-        status: Number(r.status),
-        companyId: num(r.company_id),
-        ownerId: num(r.owner_id),
+        status: r.status,
+        companyId: r.company_id,
+        ownerId: r.owner_id,
         ownerAccount: r.owner_account,
         createdAt: iso(r.created_at) ?? '',
         access,
@@ -277,8 +297,9 @@ export function createPlantsRepository(db: Database) {
       gatewayIds: readonly number[],
     ): Promise<number> {
       return db.transaction(async (tx) => {
-        const [row] = await queryRows<{ id: number }>(
+        const [row] = await sqlRows(
           tx,
+          { id: plants.id },
           sql`insert into plants (name, alias, company_id, owner_id, plant_type, capacity_kwp, latitude, longitude, timezone, address, region,
                 grid_date, picture, contact_name, contact_phone, installer, owner_name, metering_topology, tariff)
               values (${fields.name}, ${fields.alias ?? null}, ${companyId}, ${ownerId}, ${fields.plantType}, ${fields.capacityKwp},
@@ -288,7 +309,7 @@ export function createPlantsRepository(db: Database) {
               returning id`,
         );
         if (!row) throw new Error('plant not created');
-        const plantId = Number(row.id);
+        const plantId = row.id;
         await bindGateways(tx, plantId, gatewayIds);
         return plantId;
       });
@@ -308,18 +329,14 @@ export function createPlantsRepository(db: Database) {
     },
 
     async tariff(plantId: number): Promise<Tariff | null> {
-      const [r] = await queryRows<{ tariff: Tariff | null }>(db, sql`select tariff from plants where id = ${plantId}`);
+      const [r] = await sqlRows(db, { tariff }, sql`select tariff from plants where id = ${plantId}`);
       return r?.tariff ?? null;
     },
 
     async contacts(plantId: number) {
-      const [r] = await queryRows<{
-        contactName: string | null;
-        contactPhone: string | null;
-        installer: string | null;
-        ownerName: string | null;
-      }>(
+      const [r] = await sqlRows(
         db,
+        { contactName: plants.contactName, contactPhone: plants.contactPhone, installer: plants.installer, ownerName: plants.ownerName },
         sql`select contact_name as "contactName", contact_phone as "contactPhone", installer, owner_name as "ownerName" from plants where id = ${plantId}`,
       );
       return r;
@@ -339,57 +356,51 @@ export function createPlantsRepository(db: Database) {
     },
 
     async gateways(plantId: number): Promise<PlantGateway[]> {
-      const rows = await queryRows<{
-        id: number;
-        sn: string;
-        alias: string | null;
-        online: boolean;
-        status: number;
-        last_online_at: Date | string | null;
-        fw_version: string | null;
-        rssi: number | null;
-        device_count: number | string;
-      }>(
+      const rows = await sqlRows(
         db,
+        {
+          id: gateways.id,
+          sn: gateways.sn,
+          alias: gateways.alias,
+          online: gateways.online,
+          status: gateways.status,
+          last_online_at: gateways.lastOnlineAt,
+          fw_version: gateways.fwVersion,
+          rssi: gateways.rssi,
+          device_count: computed.number,
+        },
         sql`select g.id, g.sn, g.alias, g.online, g.status, g.last_online_at, g.fw_version, g.rssi,
               (select count(*) from devices d where d.gateway_id = g.id) as device_count
             from gateways g where g.plant_id = ${plantId} order by g.sn`,
       );
       return rows.map((g) => ({
-        id: Number(g.id),
+        id: g.id,
         sn: g.sn,
         alias: g.alias,
         online: g.online,
-        status: Number(g.status),
+        status: g.status,
         lastOnlineAt: iso(g.last_online_at),
         fwVersion: g.fw_version,
-        rssi: num(g.rssi),
-        deviceCount: Number(g.device_count),
+        rssi: g.rssi,
+        deviceCount: g.device_count,
       }));
     },
 
     /** The registry entry of a gateway: its key hash and binding, to check a binding request. */
     async gatewayBySn(sn: string) {
-      const [r] = await queryRows<{
-        id: number;
-        key_hash: string;
-        plant_id: number | null;
-        online: boolean;
-        device_count: number | string;
-      }>(
+      const [r] = await sqlRows(
         db,
+        { id: gateways.id, key_hash: gateways.keyHash, plant_id: gateways.plantId, online: gateways.online, device_count: computed.number },
         sql`select g.id, g.key_hash, g.plant_id, g.online, (select count(*) from devices d where d.gateway_id = g.id) as device_count
             from gateways g where lower(g.sn) = lower(${sn})`,
       );
-      return r
-        ? { id: Number(r.id), keyHash: r.key_hash, plantId: num(r.plant_id), online: r.online, deviceCount: Number(r.device_count) }
-        : undefined;
+      return r ? { id: r.id, keyHash: r.key_hash, plantId: r.plant_id, online: r.online, deviceCount: r.device_count } : undefined;
     },
 
     /** Statuses of the plant's devices, to derive the plant's own after a binding. */
     async deviceStatuses(plantId: number): Promise<number[]> {
-      const rows = await queryRows<{ status: number }>(db, sql`select status from devices where plant_id = ${plantId}`);
-      return rows.map((r) => Number(r.status));
+      const rows = await sqlRows(db, { status: devices.status }, sql`select status from devices where plant_id = ${plantId}`);
+      return rows.map((r) => r.status);
     },
 
     async setStatus(plantId: number, status: number): Promise<void> {
@@ -401,13 +412,20 @@ export function createPlantsRepository(db: Database) {
     },
 
     async shareUsers(plantId: number): Promise<ShareUser[]> {
-      const rows = await queryRows<{ user_id: number; account: string; nickname: string; role: ShareRole; created_at: Date | string }>(
+      const rows = await sqlRows(
         db,
+        {
+          user_id: plantShares.userId,
+          account: users.account,
+          nickname: users.nickname,
+          role: plantShares.role,
+          created_at: plantShares.createdAt,
+        },
         sql`select s.user_id, u.account, u.nickname, s.role, s.created_at from plant_shares s join users u on u.id = s.user_id
             where s.plant_id = ${plantId} order by s.created_at`,
       );
       return rows.map((r) => ({
-        userId: Number(r.user_id),
+        userId: r.user_id,
         account: r.account,
         nickname: r.nickname,
         role: r.role,
@@ -421,8 +439,9 @@ export function createPlantsRepository(db: Database) {
     },
 
     async cancelShare(plantId: number, userId: number): Promise<boolean> {
-      const rows = await queryRows<{ user_id: number }>(
+      const rows = await sqlRows(
         db,
+        { user_id: plantShares.userId },
         sql`delete from plant_shares where plant_id = ${plantId} and user_id = ${userId} returning user_id`,
       );
       return rows.length > 0;
@@ -454,43 +473,45 @@ export function createPlantsRepository(db: Database) {
     },
 
     async userByAccount(account: string) {
-      const [r] = await queryRows<{ id: number; company_id: number | null; password_hash: string; disabled_at: Date | null }>(
+      const [r] = await sqlRows(
         db,
+        { id: users.id, company_id: users.companyId, password_hash: users.passwordHash, disabled_at: users.disabledAt },
         sql`select id, company_id, password_hash, disabled_at from users where account = ${account.trim().toLowerCase()}`,
       );
-      return r
-        ? { id: Number(r.id), companyId: num(r.company_id), passwordHash: r.password_hash, disabled: r.disabled_at !== null }
-        : undefined;
+      return r ? { id: r.id, companyId: r.company_id, passwordHash: r.password_hash, disabled: r.disabled_at !== null } : undefined;
     },
 
     async passwordHash(userId: number): Promise<string | undefined> {
-      const [r] = await queryRows<{ password_hash: string }>(db, sql`select password_hash from users where id = ${userId}`);
+      const [r] = await sqlRows(db, { password_hash: users.passwordHash }, sql`select password_hash from users where id = ${userId}`);
       return r?.password_hash;
     },
 
     async plantCountOfUser(userId: number): Promise<number> {
-      const [r] = await queryRows<{ n: number | string }>(
+      const [r] = await sqlRows(
         db,
+        { n: computed.number },
         sql`select count(*) as n from plants where owner_id = ${userId} or exists (select 1 from plant_shares s where s.plant_id = plants.id and s.user_id = ${userId})`,
       );
-      return Number(r?.n ?? 0);
+      return r?.n ?? 0;
     },
 
     async openEventCount(where: SQL): Promise<{ total: number; open: number }> {
-      const [r] = await queryRows<{ total: number | string; open: number | string }>(
+      const [r] = await sqlRows(
         db,
+        { total: computed.number, open: computed.number },
         sql`select count(*) as total, count(*) filter (where e.cleared_at is null) as open
             from device_events e join plants on plants.id = e.plant_id where ${where}`,
       );
-      return { total: Number(r?.total ?? 0), open: Number(r?.open ?? 0) };
+      return { total: r?.total ?? 0, open: r?.open ?? 0 };
     },
 
     async deviceSummary(plantId: number): Promise<{ deviceCount: number; gatewayCount: number }> {
-      const [r] = await queryRows<{ devices: number | string; gateways: number | string }>(
+      const [r] = await sqlRows(
         db,
+        { devices: computed.number, gateways: computed.number },
         sql`select (select count(*) from devices where plant_id = ${plantId}) as devices, (select count(*) from gateways where plant_id = ${plantId}) as gateways`,
       );
-      return { deviceCount: Number(r?.devices ?? 0), gatewayCount: Number(r?.gateways ?? 0) };
+      return { deviceCount: r?.devices ?? 0, gatewayCount: r?.gateways ?? 0 };
     },
 
     async savePredictions(plantId: number, rows: readonly { day: string; energyWh: number }[]): Promise<void> {
@@ -501,8 +522,9 @@ export function createPlantsRepository(db: Database) {
     },
 
     async layout(plantId: number, view: string, type: string): Promise<unknown> {
-      const [r] = await queryRows<{ content: unknown }>(
+      const [r] = await sqlRows(
         db,
+        { content: plantLayouts.content },
         sql`select content from plant_layouts where plant_id = ${plantId} and view = ${view} and type = ${type}`,
       );
       return r?.content ?? null;
@@ -520,8 +542,9 @@ async function bindGateways(tx: Database, plantId: number, gatewayIds: readonly 
   if (gatewayIds.length === 0) return;
   // Only unbound gateways are taken, in the same statement that checks it: two plants racing for one
   // gateway cannot both get it; the loser's transaction rolls back with 301.
-  const bound = await queryRows<{ id: number }>(
+  const bound = await sqlRows(
     tx,
+    { id: gateways.id },
     // Spec 02 §6: an unassigned gateway goes to the company of the user binding it (the plant's company).
     sql`update gateways set plant_id = ${plantId}, company_id = coalesce(company_id, (select company_id from plants where id = ${plantId}))
         where id = any(${sql.param([...gatewayIds])}::int[]) and plant_id is null returning id`,
