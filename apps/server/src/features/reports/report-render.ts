@@ -35,8 +35,13 @@ const PARAMETER_KEY: Record<ReportParameter, ReportTextKey> = {
 /** A parameter's value as text in the language (energy in kWh, rates in %). */
 export function parameterValue(f: ReportFigures, p: ReportParameter, language: Language, currency: string | null): string {
   const tag = LANGUAGE_TAGS[language];
+  // Below 1 kWh in Wh, so a day that has just begun does not read as nothing.
   const kwh = (wh: number | null) =>
-    wh === null ? '—' : `${new Intl.NumberFormat(tag, { maximumFractionDigits: wh >= 1_000_000 ? 0 : 1 }).format(wh / 1000)} kWh`;
+    wh === null
+      ? '—'
+      : Math.abs(wh) < 1000
+        ? `${new Intl.NumberFormat(tag, { maximumFractionDigits: 0 }).format(wh)} Wh`
+        : `${new Intl.NumberFormat(tag, { maximumFractionDigits: wh >= 1_000_000 ? 0 : 1 }).format(wh / 1000)} kWh`;
   const pct = (v: number | null) =>
     v === null ? '—' : new Intl.NumberFormat(tag, { style: 'percent', maximumFractionDigits: 1 }).format(v);
   switch (p) {

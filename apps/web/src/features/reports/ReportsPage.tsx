@@ -67,8 +67,13 @@ const PARAMETER_KEY: Record<ReportParameter, ReportTextKey> = {
 const SEND_COLOR: Record<ReportSend['status'], string> = { pending: 'processing', sent: 'success', failed: 'error', error: 'error' };
 
 function figure(f: ReportFigures, p: ReportParameter, locale: string, currency: string | null): string {
+  // Below 1 kWh in Wh, so a day that has just begun does not read as nothing.
   const kwh = (wh: number | null) =>
-    wh === null ? '—' : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(wh / 1000)} kWh`;
+    wh === null
+      ? '—'
+      : Math.abs(wh) < 1000
+        ? `${new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(wh)} Wh`
+        : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(wh / 1000)} kWh`;
   const pct = (v: number | null) =>
     v === null ? '—' : new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(v);
   switch (p) {
@@ -468,13 +473,7 @@ function ConfigDialog({
     onError: (e) => setError(refusalMessage(e)),
   });
   return (
-    <Modal
-      open
-      title={t('reports.saveConfig')}
-      onCancel={onClose}
-      onOk={() => save.mutate()}
-      confirmLoading={save.isPending}
-    >
+    <Modal open title={t('reports.saveConfig')} onCancel={onClose} onOk={() => save.mutate()} confirmLoading={save.isPending}>
       <Form form={form} layout="vertical" initialValues={{ parameters: report.parameters, units: [] }}>
         <Form.Item name="name" label={t('reports.configName')} rules={[{ required: true, max: 60 }]}>
           <Input data-testid="config-name" />

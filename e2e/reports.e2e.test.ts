@@ -1,0 +1,141 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PlantCreate } from '@sunward/contracts/plants';
+import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
+import { call, signIn } from '@sunward/server/test/client';
+import { ADMIN, type TestServer } from '@sunward/server/test/harness';
+import ExcelJS from 'exceljs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { seriousAccessibilityProblems } from './support/axe.js';
+import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { startProduct } from './support/product.js';
+import { noonLongitude, runSimulator } from './support/simulator.js';
+
+/*
+ * Issue 21: a month report of a simulated plant, previewed, downloaded as PDF and .xlsx, scheduled to a
+ * recipient and sent: the e-mail with the PDF lands in the outbox and the send log says so.
+ */
+
+const ZONE = 'Africa/Abidjan';
+const GATEWAY = { sn: 'GWRP000001', key: 'reportkey01' };
+const dataDir = mkdtempSync(join(tmpdir(), 'sunward-e2e-reports-'));
+let server: TestServer;
+let browser: Browser;
+let simulator: ReturnType<typeof runSimulator> | undefined;
+let plantId = 0;
+let token = '';
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startProduct({ DATA_DIR: dataDir }), launchBrowser()]);
+  token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
+  const longitude = noonLongitude();
+  await server.registerGateway(GATEWAY.sn, GATEWAY.key);
+  const body: PlantCreate = {
+    name: 'Report Home',
+    capacityKwp: 10,
+    plantType: 3,
+    latitude: 5,
+    longitude,
+    timezone: ZONE,
+    meteringTopology: 'net',
+    gateways: [GATEWAY],
+    tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.2 },
+  };
+  const plant = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', { token, json: body });
+  if (plant.body.code !== 0) throw new Error(`plant not created: ${JSON.stringify(plant.body)}`);
+  plantId = plant.body.data.id;
+  const fleet: SimulatedFleet = {
+    seed: 21,
+    mqttUrl: `mqtt://127.0.0.1:${server.telemetry.mqttPort}`,
+    gateways: [
+      {
+        ...GATEWAY,
+        intervalSeconds: 2,
+        plant: { name: 'Report Home', latitude: 5, longitude, timezone: ZONE, capacityKwp: 10, plantType: 3, load: 'household' },
+        devices: [
+          { sn: 'HYRP000001', protocolId: 'sunspec-hybrid-lv', family: 'hybrid_inverter', ratedPowerW: 10_000 },
+          { sn: 'BTRP000001', protocolId: 'sunspec-battery-bms', family: 'battery', capacityKwh: 12 },
+          { sn: 'MTRP000001', protocolId: 'sunspec-meter-3p', family: 'meter' },
+        ],
+      },
+    ],
+  };
+  simulator = runSimulator(fleet);
+  // Generation measured today (a few readings of the simulator at noon).
+  await vi.waitFor(
+    async () => {
+      const realtime = await call<{ energyTodayWh: number }>(server.app, 'GET', `/api/v1/plant/${plantId}/realtime`, { token });
+      if (!(realtime.body.data?.energyTodayWh >= 10)) throw new Error('no energy yet');
+    },
+    { timeout: 90_000, interval: 500 },
+  );
+}, 150_000);
+
+afterAll(async () => {
+  simulator?.stop();
+  await browser?.close();
+  await server?.close();
+});
+
+describe('reports', () => {
+  it('previews a month report, downloads it as PDF and .xlsx, schedules it and sees it sent', async () => {
+    const { page, context, errors } = await openPage(browser, server.url);
+    await signInThroughForm(page, ADMIN.account, ADMIN.password);
+    await page.goto('/report');
+    await page.getByTestId('page-title').waitFor();
+
+    await page.getByTestId('report-plant').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('Report Home', { exact: true }).click();
+    await page.getByTestId('report-preview').waitFor();
+    await expect.poll(() => page.getByTestId('report-title').textContent()).toContain('Report Home');
+    await expect.poll(() => page.getByTestId('report-kpi-generation').textContent(), { timeout: 20_000 }).toMatch(/[1-9]/);
+    await page.getByTestId('report-chart').locator('canvas').first().waitFor();
+
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+
+    // The month's generation in the report is the overview's month figure (read after the report, so ≥ it).
+    const month = new Date().toISOString().slice(0, 7);
+    const report = await call<{ totals: { generationWh: number } }>(
+      server.app,
+      'GET',
+      `/api/v1/reports?scope=plant&plantId=${plantId}&period=month&date=${month}`,
+      { token },
+    );
+    expect(report.body.data.totals.generationWh).toBeGreaterThan(0);
+
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-pdf').click()]);
+    expect(pdf.suggestedFilename()).toMatch(/Report Home .*\.pdf$/);
+    const pdfPath = await pdf.path();
+    expect(readFileSync(pdfPath).subarray(0, 5).toString()).toBe('%PDF-');
+    // The PDF renders (poppler): at least one A4 page as an image.
+    const pngDir = mkdtempSync(join(tmpdir(), 'sunward-report-png-'));
+    execFileSync('pdftoppm', ['-png', '-r', '30', pdfPath, join(pngDir, 'page')]);
+    expect(readdirSync(pngDir).length).toBeGreaterThanOrEqual(1);
+
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-xlsx').click()]);
+    expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await xlsx.path());
+    expect(book.worksheets.map((w) => w.name)).toContain('Devices');
+
+    // Schedule it monthly to a recipient in German, then send it now.
+    await page.getByTestId('schedule-email-0').fill('owner@example.com');
+    await page.getByTestId('schedule-create').click();
+    await expect.poll(() => page.getByTestId('schedule-table').textContent()).toContain('owner@example.com');
+    await page.locator('[data-testid^="schedule-run-"]').first().click();
+    await expect.poll(() => page.getByTestId('send-log').textContent(), { timeout: 30_000 }).toContain('Sent');
+
+    const outbox = join(dataDir, 'outbox');
+    const mails = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8'));
+    const mail = mails.find((m) => m.includes('owner@example.com'));
+    expect(mail).toContain('application/pdf');
+    expect(mail).toContain('Report Home');
+
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
