@@ -62,6 +62,14 @@ export const computed = {
   boolean: notNull((v) => v === true || v === 't' || v === 'true'),
   /** A timestamp (timestamptz arrives as text in raw queries on both drivers). */
   date: notNull(toDate),
+  /** Text that is one of a closed list (a status, a kind): any other value is refused rather than passed on. */
+  oneOf: <const T extends string>(values: readonly T[]) =>
+    notNull((v): T => {
+      const text = String(v);
+      if (!(values as readonly string[]).includes(text))
+        throw new TypeError(`a raw query answered "${text}", not one of ${values.join(', ')}`);
+      return text as T;
+    }),
   /** An array of numbers (float8[]): SQL null items read as NaN, as the stored point arrays mean "no value". */
   numbers: notNull((v): number[] => {
     if (!Array.isArray(v)) throw new TypeError('a raw query answered no array where its columns say numbers');

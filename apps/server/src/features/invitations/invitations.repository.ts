@@ -1,9 +1,20 @@
-import type { InvitationKind, ReceivedInvitation, SentInvitation } from '@sunward/contracts/invitations';
+import { INVITATION_KINDS, type InvitationKind, type ReceivedInvitation, type SentInvitation } from '@sunward/contracts/invitations';
 import { sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
-import { companyAgents, companyCustomerPlants, companyCustomers } from '../../db/schema.js';
+import type { Database } from '../../db/client.js';
+import { computed, sqlRows } from '../../db/rows.js';
+import {
+  companies,
+  companyAgents,
+  companyCustomerPlants,
+  companyCustomers,
+  customerTypes,
+  invitations,
+  plants,
+  roles,
+  users,
+} from '../../db/schema.js';
 
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+const kind = computed.oneOf(INVITATION_KINDS);
 
 /** What a customer invitation links on acceptance (stored in invitations.details). */
 export interface CustomerDetails {
@@ -70,53 +81,63 @@ export function createInvitationsRepository(db: Database) {
           sql`update invitations set status = 'expired' where kind = ${input.kind} and company_id = ${input.companyId}
               and account = ${input.account} and status = 'pending' and expires_at <= now()`,
         );
-        const [declined] = await queryRows<{ id: number }>(
+        const [declined] = await sqlRows(
           tx,
+          { id: invitations.id },
           sql`select i.id from invitations i where i.kind = ${input.kind} and i.company_id = ${input.companyId}
               and i.account = ${input.account} and ${OPEN_TO_INVITER}`,
         );
         if (declined) return undefined;
-        const [row] = await queryRows<{ id: number; expires_at: Date | string }>(
+        const [row] = await sqlRows(
           tx,
+          { id: invitations.id, expires_at: invitations.expiresAt },
           sql`insert into invitations (kind, company_id, invited_by, account, details, expires_at)
               values (${input.kind}, ${input.companyId}, ${input.invitedBy}, ${input.account},
                       ${input.details === null ? null : JSON.stringify(input.details)}::jsonb,
                       now() + make_interval(days => ${input.validDays}))
               on conflict do nothing returning id, expires_at`,
         );
-        return row ? { id: Number(row.id), expiresAt: iso(row.expires_at) } : undefined;
+        return row ? { id: row.id, expiresAt: row.expires_at.toISOString() } : undefined;
       });
     },
 
     /** The invitations a company sent that are open to it (declined ones too, until they expire), oldest first. */
     async sent(companyId: number, kind: InvitationKind): Promise<SentInvitation[]> {
-      const rows = await queryRows<{ id: number; account: string; details: unknown; created_at: Date | string; expires_at: Date | string }>(
+      const rows = await sqlRows(
         db,
+        {
+          id: invitations.id,
+          account: invitations.account,
+          details: invitations.details,
+          created_at: invitations.createdAt,
+          expires_at: invitations.expiresAt,
+        },
         sql`select i.id, i.account, i.details, i.created_at, i.expires_at from invitations i
             where i.company_id = ${companyId} and i.kind = ${kind} and ${OPEN_TO_INVITER} order by i.id`,
       );
       return rows.map((r) => ({
-        id: Number(r.id),
+        id: r.id,
         kind,
         account: r.account,
-        name: customerDetails(typeof r.details === 'string' ? JSON.parse(r.details) : r.details)?.name ?? null,
-        createdAt: iso(r.created_at),
-        expiresAt: iso(r.expires_at),
+        name: customerDetails(r.details)?.name ?? null,
+        createdAt: r.created_at.toISOString(),
+        expiresAt: r.expires_at.toISOString(),
       }));
     },
 
     /** The open invitations addressed to an account, of the kinds given, oldest first. */
     async received(account: string, kinds: readonly InvitationKind[]): Promise<ReceivedInvitation[]> {
       if (kinds.length === 0) return [];
-      const rows = await queryRows<{
-        id: number;
-        kind: InvitationKind;
-        company_name: string;
-        plants: number | string;
-        created_at: Date | string;
-        expires_at: Date | string;
-      }>(
+      const rows = await sqlRows(
         db,
+        {
+          id: invitations.id,
+          kind,
+          company_name: companies.name,
+          plants: computed.number,
+          created_at: invitations.createdAt,
+          expires_at: invitations.expiresAt,
+        },
         sql`select i.id, i.kind, c.name as company_name, i.created_at, i.expires_at,
                    (select count(*) from plants p where p.company_id = i.company_id
                       and p.id in (select (jsonb_array_elements_text(coalesce(i.details -> 'plantIds', '[]'::jsonb)))::int)) as plants
@@ -124,57 +145,58 @@ export function createInvitationsRepository(db: Database) {
             where i.account = ${account} and i.kind = any(${sql.param([...kinds])}::text[]) and ${OPEN} order by i.id`,
       );
       return rows.map((r) => ({
-        id: Number(r.id),
+        id: r.id,
         kind: r.kind,
         companyName: r.company_name,
-        plantCount: Number(r.plants),
-        createdAt: iso(r.created_at),
-        expiresAt: iso(r.expires_at),
+        plantCount: r.plants,
+        createdAt: r.created_at.toISOString(),
+        expiresAt: r.expires_at.toISOString(),
       }));
     },
 
     /** An open invitation addressed to the account, or undefined (unknown id, someone else's, answered, expired). */
     async openFor(id: number, account: string): Promise<InvitationRecord | undefined> {
-      const [row] = await queryRows<{ id: number; kind: InvitationKind; company_id: number; account: string; details: unknown }>(
+      const [row] = await sqlRows(
         db,
+        { id: invitations.id, kind, company_id: invitations.companyId, account: invitations.account, details: invitations.details },
         sql`select i.id, i.kind, i.company_id, i.account, i.details from invitations i
             where i.id = ${id} and i.account = ${account} and ${OPEN}`,
       );
       if (!row) return undefined;
-      const details = typeof row.details === 'string' ? JSON.parse(row.details) : row.details;
       return {
-        id: Number(row.id),
+        id: row.id,
         kind: row.kind,
-        companyId: Number(row.company_id),
+        companyId: row.company_id,
         account: row.account,
-        details: customerDetails(details),
+        details: customerDetails(row.details),
       };
     },
 
     async companyName(companyId: number): Promise<string | undefined> {
-      const [row] = await queryRows<{ name: string }>(db, sql`select name from companies where id = ${companyId}`);
+      const [row] = await sqlRows(db, { name: companies.name }, sql`select name from companies where id = ${companyId}`);
       return row?.name;
     },
 
     /** The account by its sign-in name (lower case), with what answering an invitation depends on. */
     async invitee(account: string): Promise<InviteeRecord | undefined> {
-      const [row] = await queryRows<{
-        id: number;
-        account: string;
-        company_id: number | null;
-        role_key: string;
-        language: string;
-        disabled_at: Date | string | null;
-      }>(
+      const [row] = await sqlRows(
         db,
+        {
+          id: users.id,
+          account: users.account,
+          company_id: users.companyId,
+          role_key: roles.key,
+          language: users.language,
+          disabled_at: users.disabledAt,
+        },
         sql`select u.id, u.account, u.company_id, r.key as role_key, u.language, u.disabled_at
             from users u join roles r on r.id = u.role_id where u.account = ${account}`,
       );
       if (!row) return undefined;
       return {
-        id: Number(row.id),
+        id: row.id,
         account: row.account,
-        companyId: row.company_id === null ? null : Number(row.company_id),
+        companyId: row.company_id === null ? null : row.company_id,
         roleKey: row.role_key,
         language: row.language,
         disabled: row.disabled_at !== null,
@@ -183,13 +205,18 @@ export function createInvitationsRepository(db: Database) {
 
     /** The company whose agent the user is, if any. */
     async agentOf(userId: number): Promise<number | undefined> {
-      const [row] = await queryRows<{ company_id: number }>(db, sql`select company_id from company_agents where agent_user_id = ${userId}`);
-      return row ? Number(row.company_id) : undefined;
+      const [row] = await sqlRows(
+        db,
+        { company_id: companyAgents.companyId },
+        sql`select company_id from company_agents where agent_user_id = ${userId}`,
+      );
+      return row ? row.company_id : undefined;
     },
 
     async isCustomerOf(companyId: number, userId: number): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
+      const rows = await sqlRows(
         db,
+        { id: companyCustomers.id },
         sql`select id from company_customers where company_id = ${companyId} and user_id = ${userId}`,
       );
       return rows.length > 0;
@@ -197,8 +224,9 @@ export function createInvitationsRepository(db: Database) {
 
     /** Declines an open invitation addressed to the account; false when it was not open. */
     async decline(id: number, account: string): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
+      const rows = await sqlRows(
         db,
+        { id: invitations.id },
         sql`update invitations i set status = 'declined', answered_at = now() where i.id = ${id} and i.account = ${account} and ${OPEN}
             returning i.id`,
       );
@@ -207,8 +235,9 @@ export function createInvitationsRepository(db: Database) {
 
     /** Withdraws an invitation open to the company (declined ones too), of that kind; false when it was not. */
     async withdraw(companyId: number, kind: InvitationKind, id: number): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
+      const rows = await sqlRows(
         db,
+        { id: invitations.id },
         sql`update invitations i set status = 'withdrawn', answered_at = now()
             where i.id = ${id} and i.company_id = ${companyId} and i.kind = ${kind} and ${OPEN_TO_INVITER} returning i.id`,
       );
@@ -224,8 +253,9 @@ export function createInvitationsRepository(db: Database) {
     async accept(invitation: InvitationRecord, userId: number): Promise<'accepted' | 'closed' | 'taken'> {
       return db
         .transaction(async (tx) => {
-          const marked = await queryRows<{ id: number }>(
+          const marked = await sqlRows(
             tx,
+            { id: invitations.id },
             sql`update invitations i set status = 'accepted', answered_at = now() where i.id = ${invitation.id} and ${OPEN} returning i.id`,
           );
           if (marked.length === 0) return 'closed';
@@ -242,8 +272,9 @@ export function createInvitationsRepository(db: Database) {
           const [type] =
             details.typeId === null
               ? []
-              : await queryRows<{ id: number }>(
+              : await sqlRows(
                   tx,
+                  { id: customerTypes.id },
                   sql`select id from customer_types where id = ${details.typeId} and company_id = ${invitation.companyId}`,
                 );
           const [row] = await tx
@@ -252,21 +283,21 @@ export function createInvitationsRepository(db: Database) {
               companyId: invitation.companyId,
               userId,
               name: details.name,
-              typeId: type ? Number(type.id) : null,
+              typeId: type ? type.id : null,
               remark: details.remark,
             })
             .onConflictDoNothing()
             .returning({ id: companyCustomers.id });
           if (!row) throw new LinkTaken();
-          const plants =
+          const linked =
             details.plantIds.length === 0
               ? []
-              : await queryRows<{ id: number }>(
+              : await sqlRows(
                   tx,
+                  { id: plants.id },
                   sql`select id from plants where company_id = ${invitation.companyId} and id = any(${sql.param(details.plantIds)}::int[])`,
                 );
-          if (plants.length > 0)
-            await tx.insert(companyCustomerPlants).values(plants.map((p) => ({ customerId: row.id, plantId: Number(p.id) })));
+          if (linked.length > 0) await tx.insert(companyCustomerPlants).values(linked.map((p) => ({ customerId: row.id, plantId: p.id })));
           return 'accepted';
         })
         .catch((error: unknown) => {
