@@ -79,3 +79,39 @@ export function openTableFile(
 ): Promise<TableFileWriter> {
   return format === 'csv' ? csvWriter(path, columns) : xlsxWriter(path, columns, sheetName);
 }
+
+/** A keyset position in a list read newest first: the row's time (full precision, as text) and id. */
+export type KeysetCursor<C> = C | null;
+
+/**
+ * A whole list written to a file in batches (background exports): `next` reads the batch after a cursor
+ * (keyset, so each batch costs the same however deep), `cells` turns a row into the columns' cells, and
+ * `progress` hears rows done of `total` after each batch. Memory holds one batch at a time.
+ */
+export async function writeTableInBatches<R, C>(options: {
+  file: string;
+  format: 'csv' | 'xlsx';
+  columns: readonly TableColumn[];
+  sheetName: string;
+  total: number;
+  batchSize: number;
+  next: (cursor: KeysetCursor<C>) => Promise<{ records: readonly R[]; cursor: KeysetCursor<C> }>;
+  cells: (row: R) => readonly Cell[];
+  progress: (done: number, total: number) => void;
+}): Promise<{ rows: number }> {
+  const out = await openTableFile(options.file, options.format, options.columns, options.sheetName);
+  let done = 0;
+  let cursor: KeysetCursor<C> = null;
+  try {
+    do {
+      const batch = await options.next(cursor);
+      for (const row of batch.records) await out.addRow(options.cells(row));
+      done += batch.records.length;
+      cursor = batch.records.length < options.batchSize ? null : batch.cursor;
+      options.progress(done, Math.max(options.total, done));
+    } while (cursor);
+  } finally {
+    await out.close();
+  }
+  return { rows: done };
+}

@@ -4,7 +4,7 @@ import { boundInstant, EVENT_LIMITS, type EventCounts, type EventFilter, type Ev
 import type { DownloadRecord } from '@sunward/contracts/files';
 import type { Language } from '@sunward/contracts/languages';
 import { ApiError } from '../../lib/envelope.js';
-import { openTableFile } from '../../lib/table-file.js';
+import { writeTableInBatches } from '../../lib/table-file.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { DownloadCentre } from '../files/files.service.js';
 import { eventsDescribedBy, eventText } from './event-text.js';
@@ -104,23 +104,18 @@ export function createEventsService(deps: { repository: EventsRepository; downlo
         { userId: auth.userId, companyId: auth.companyId, language },
         { kind: 'events', fileName: `events-${stamp}.${q.format}`, format: q.format },
         async (job) => {
-          const total = await repository.count(auth, filter);
-          const out = await openTableFile(job.file, q.format, eventColumns(language), 'Events');
           const now = Date.now();
-          let done = 0;
-          let cursor: { openedAt: string; id: number } | null = null;
-          try {
-            do {
-              const batch = await repository.batch(auth, filter, cursor, EXPORT_BATCH);
-              for (const r of batch.records) await out.addRow(eventCells(presentEvent(r, language), language, now));
-              done += batch.records.length;
-              cursor = batch.records.length < EXPORT_BATCH ? null : batch.cursor;
-              job.progress(done, Math.max(total, done));
-            } while (cursor);
-          } finally {
-            await out.close();
-          }
-          return { rows: done };
+          return writeTableInBatches({
+            file: job.file,
+            format: q.format,
+            columns: eventColumns(language),
+            sheetName: 'Events',
+            total: await repository.count(auth, filter),
+            batchSize: EXPORT_BATCH,
+            next: (cursor: { openedAt: string; id: number } | null) => repository.batch(auth, filter, cursor, EXPORT_BATCH),
+            cells: (r) => eventCells(presentEvent(r, language), language, now),
+            progress: job.progress,
+          });
         },
       );
     },

@@ -152,6 +152,15 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
     }
   }
 
+  const insert = (owner: ExportOwner, meta: ExportJobMeta) =>
+    repository.insert({
+      userId: owner.userId,
+      companyId: owner.companyId,
+      kind: meta.kind,
+      fileName: safeFileName(meta.fileName),
+      format: meta.format,
+    });
+
   function pump() {
     while (!closing && running.size < maxRunning && waiting.length > 0) {
       const next = waiting.shift();
@@ -173,13 +182,7 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
     async runExportJob(owner: ExportOwner, meta: ExportJobMeta, work: ExportJobWork): Promise<DownloadRecord> {
       if ((await repository.activeCount(owner.userId)) >= FILE_LIMITS.activePerUserMax)
         throw new ApiError(Code.EXPORT_JOBS_BUSY, { max: FILE_LIMITS.activePerUserMax });
-      const row = await repository.insert({
-        userId: owner.userId,
-        companyId: owner.companyId,
-        kind: meta.kind,
-        fileName: safeFileName(meta.fileName),
-        format: meta.format,
-      });
+      const row = await insert(owner, meta);
       waiting.push({ row, owner, work });
       pump();
       return presentRecord(row);
@@ -192,13 +195,7 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
       bytes: Buffer | Uint8Array,
       rows: number | null = null,
     ): Promise<DownloadRecord> {
-      const row = await repository.insert({
-        userId: owner.userId,
-        companyId: owner.companyId,
-        kind: meta.kind,
-        fileName: safeFileName(meta.fileName),
-        format: meta.format,
-      });
+      const row = await insert(owner, meta);
       await mkdir(join(root, String(row.userId)), { recursive: true });
       await repository.start(row.id, `${row.userId}/${row.id}.${row.format}`);
       await writeFile(pathOf(row), bytes);

@@ -11,7 +11,7 @@ import type {
   MaintenanceLogRow,
 } from '@sunward/contracts/logs';
 import { isMessageKey, type MessageKey, translate } from '@sunward/contracts/messages';
-import { openTableFile } from '../../lib/table-file.js';
+import { writeTableInBatches } from '../../lib/table-file.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { DownloadCentre } from '../files/files.service.js';
 import type { ConnectionFilter, ConnectionRecord, LogsRepository, MaintenanceFilter, MaintenanceRecord } from './logs.repository.js';
@@ -58,33 +58,6 @@ export function createLogsService(deps: { repository: LogsRepository; downloads:
   const { repository, downloads } = deps;
   const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 
-  /** Reads `count` rows in keyset batches into a file, reporting progress. */
-  async function writeAll<R>(
-    job: { file: string; progress(done: number, total: number): void },
-    format: 'csv' | 'xlsx',
-    columns: { header: string; width: number }[],
-    sheet: string,
-    total: number,
-    next: (cursor: { at: string; id: number } | null) => Promise<{ records: R[]; cursor: { at: string; id: number } | null }>,
-    cells: (r: R) => (string | number | null)[],
-  ): Promise<{ rows: number }> {
-    const out = await openTableFile(job.file, format, columns, sheet);
-    let done = 0;
-    let cursor: { at: string; id: number } | null = null;
-    try {
-      do {
-        const batch = await next(cursor);
-        for (const r of batch.records) await out.addRow(cells(r));
-        done += batch.records.length;
-        cursor = batch.records.length < EXPORT_BATCH ? null : batch.cursor;
-        job.progress(done, Math.max(total, done));
-      } while (cursor);
-    } finally {
-      await out.close();
-    }
-    return { rows: done };
-  }
-
   return {
     async connections(auth: AuthContext, q: ConnectionLogQuery): Promise<ConnectionLogPage> {
       const { records, total } = await repository.connections(auth, connectionFilter(q), q.page, q.size);
@@ -102,10 +75,12 @@ export function createLogsService(deps: { repository: LogsRepository; downloads:
         { userId: auth.userId, companyId: auth.companyId, language },
         { kind: 'connection-log', fileName: `communication-log-${stamp()}.${q.format}`, format: q.format },
         async (job) =>
-          writeAll(
-            job,
-            q.format,
-            [
+          writeTableInBatches({
+            file: job.file,
+            format: q.format,
+            progress: job.progress,
+            batchSize: EXPORT_BATCH,
+            columns: [
               header(language, 'logs.col.at', 20),
               header(language, 'logs.col.gatewaySn', 18),
               header(language, 'logs.col.kind', 16),
@@ -114,11 +89,19 @@ export function createLogsService(deps: { repository: LogsRepository; downloads:
               header(language, 'logs.col.session', 12),
               header(language, 'logs.col.count', 10),
             ],
-            'Communication',
-            await repository.connectionCount(auth, filter),
-            (cursor) => repository.connectionBatch(auth, filter, cursor, EXPORT_BATCH),
-            (r) => [utc(r.at), r.gatewaySn, word(language, `logs.kind.${r.kind}`, r.kind), r.address, r.reason, r.sessionSeconds, r.count],
-          ),
+            sheetName: 'Communication',
+            total: await repository.connectionCount(auth, filter),
+            next: (cursor: { at: string; id: number } | null) => repository.connectionBatch(auth, filter, cursor, EXPORT_BATCH),
+            cells: (r) => [
+              utc(r.at),
+              r.gatewaySn,
+              word(language, `logs.kind.${r.kind}`, r.kind),
+              r.address,
+              r.reason,
+              r.sessionSeconds,
+              r.count,
+            ],
+          }),
       );
     },
 
@@ -128,10 +111,12 @@ export function createLogsService(deps: { repository: LogsRepository; downloads:
         { userId: auth.userId, companyId: auth.companyId, language },
         { kind: 'operation-log', fileName: `maintenance-log-${stamp()}.${q.format}`, format: q.format },
         async (job) =>
-          writeAll(
-            job,
-            q.format,
-            [
+          writeTableInBatches({
+            file: job.file,
+            format: q.format,
+            progress: job.progress,
+            batchSize: EXPORT_BATCH,
+            columns: [
               header(language, 'logs.col.at', 20),
               header(language, 'logs.col.account', 24),
               header(language, 'logs.col.action', 20),
@@ -140,11 +125,11 @@ export function createLogsService(deps: { repository: LogsRepository; downloads:
               header(language, 'logs.col.result', 10),
               header(language, 'logs.col.detail', 40),
             ],
-            'Maintenance',
-            await repository.maintenanceCount(auth, filter),
-            (cursor) => repository.maintenanceBatch(auth, filter, cursor, EXPORT_BATCH),
-            (r) => [utc(r.at), r.account, r.action, r.targetType, r.target, r.result, r.detail],
-          ),
+            sheetName: 'Maintenance',
+            total: await repository.maintenanceCount(auth, filter),
+            next: (cursor: { at: string; id: number } | null) => repository.maintenanceBatch(auth, filter, cursor, EXPORT_BATCH),
+            cells: (r) => [utc(r.at), r.account, r.action, r.targetType, r.target, r.result, r.detail],
+          }),
       );
     },
   };

@@ -2,19 +2,18 @@ import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
 import { DOWNLOAD_STATUSES, type DownloadRecord, type DownloadStatus } from '@sunward/contracts/files';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Input, Popconfirm, Progress, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Empty, Popconfirm, Progress, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
+import { FilterSelect, ListPage, ListSearch, useListState } from '../../components/ListPage';
 import { PageTitle } from '../../components/PageTitle';
 import { refusalMessage } from '../../lib/api-client';
 import { fileNameFromDisposition } from '../../lib/download';
 import { registerTexts } from '../../lib/feature-texts';
 import { exactTime } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
-import { usePageSize } from '../../lib/personalized';
 import { saveBlob } from '../../lib/save-blob';
-import { useUrlList } from '../../lib/use-url-list';
 import { deleteDownloadRecords, downloadKeys, downloadRecordFile, fetchDownloadRecords } from './api';
 import { downloadTexts } from './texts';
 
@@ -49,16 +48,12 @@ function formatSize(bytes: number | null, locale: string): string {
  */
 export function DownloadCenterPage({ route }: PageProps) {
   const { t } = useTranslation();
-  const pageSize = usePageSize();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const locale = LANGUAGE_TAGS[currentLanguage()];
-  const { search, update, page } = useUrlList([], '');
-  const status = (DOWNLOAD_STATUSES as readonly string[]).includes(search.get('status') ?? '')
-    ? (search.get('status') ?? undefined)
-    : undefined;
-  const keyword = search.get('keyword') ?? undefined;
-  const query = { page, size: pageSize, status, keyword };
+  const state = useListState();
+  const status = DOWNLOAD_STATUSES.find((s) => s === state.text('status'));
+  const query = { page: state.page, size: state.size, status, keyword: state.text('keyword') };
   const list = useQuery({
     queryKey: downloadKeys.page(query),
     queryFn: () => fetchDownloadRecords(query),
@@ -94,27 +89,23 @@ export function DownloadCenterPage({ route }: PageProps) {
   };
 
   return (
-    <Card title={<PageTitle route={route} />} data-testid="download-center">
+    <ListPage
+      title={<PageTitle route={route} />}
+      testId="download-center"
+      tools={
+        <>
+          <ListSearch list={state} placeholder={t('downloads.keyword')} width={260} />
+          <FilterSelect<DownloadStatus>
+            label={t('downloads.colStatus')}
+            width={180}
+            value={status}
+            onChange={(value) => state.update({ status: value })}
+            options={DOWNLOAD_STATUSES.map((s) => ({ value: s, label: t(`downloads.status.${s}`) }))}
+          />
+        </>
+      }
+    >
       <Typography.Paragraph type="secondary">{t('downloads.intro')}</Typography.Paragraph>
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
-          placeholder={t('downloads.keyword')}
-          aria-label={t('downloads.keyword')}
-          defaultValue={keyword}
-          onSearch={(value) => update({ keyword: value.trim() || undefined })}
-          style={{ width: 260 }}
-        />
-        <Select
-          allowClear
-          placeholder={t('downloads.allStatuses')}
-          aria-label={t('downloads.colStatus')}
-          style={{ width: 180 }}
-          value={status}
-          onChange={(value?: string) => update({ status: value })}
-          options={DOWNLOAD_STATUSES.map((s) => ({ value: s, label: t(`downloads.status.${s}`) }))}
-        />
-      </Space>
       <Table<DownloadRecord>
         rowKey="id"
         size="middle"
@@ -122,13 +113,7 @@ export function DownloadCenterPage({ route }: PageProps) {
         dataSource={list.data?.infos ?? []}
         scroll={{ x: 960 }}
         locale={{ emptyText: <Empty description={t('downloads.empty')} /> }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: false,
-          onChange: (next) => update({ page: String(next) }),
-        }}
+        pagination={state.pagination(list.data?.total)}
         columns={[
           {
             title: t('downloads.colFile'),
@@ -212,6 +197,6 @@ export function DownloadCenterPage({ route }: PageProps) {
           },
         ]}
       />
-    </Card>
+    </ListPage>
   );
 }

@@ -2,17 +2,16 @@ import { UploadOutlined } from '@ant-design/icons';
 import type { EventDescriptionRow } from '@sunward/contracts/event-descriptions';
 import { LANGUAGES, type Language } from '@sunward/contracts/languages';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Empty, Select, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
 import { ImportDialog } from '../../../components/ImportDialog';
+import { ListPage, ListSearch, useListState } from '../../../components/ListPage';
 import { PageTitle } from '../../../components/PageTitle';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
-import { usePageSize } from '../../../lib/personalized';
-import { useUrlList } from '../../../lib/use-url-list';
 import { eventDescriptionTexts } from '../texts/event-descriptions';
 import { eventTexts } from '../texts/events';
 import { eventDescriptionKeys, fetchEventDescriptions, importEventDescriptions } from './api';
@@ -42,14 +41,10 @@ export function EventDescriptionsPage({ route }: PageProps) {
   const { has } = useSession();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const pageSize = usePageSize();
-  const { search, update, page } = useUrlList([], '');
-  const language = (LANGUAGES as readonly string[]).includes(search.get('language') ?? '')
-    ? (search.get('language') as Language)
-    : currentLanguage();
-  const protocol = search.get('protocol') ?? undefined;
-  const keyword = search.get('keyword') ?? undefined;
-  const query = { protocol, language, keyword, page, size: pageSize };
+  const state = useListState();
+  const language = LANGUAGES.find((l) => l === state.text('language')) ?? currentLanguage();
+  const protocol = state.text('protocol');
+  const query = { protocol, language, keyword: state.text('keyword'), page: state.page, size: state.size };
   const list = useQuery({
     queryKey: eventDescriptionKeys.page(query),
     queryFn: () => fetchEventDescriptions(query),
@@ -59,57 +54,44 @@ export function EventDescriptionsPage({ route }: PageProps) {
   const locale = currentLanguage() === 'cn' ? 'zh' : currentLanguage();
 
   return (
-    <Card
+    <ListPage
       title={<PageTitle route={route} />}
-      data-testid="event-descriptions"
-      extra={
-        has('event.description.import') && (
-          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="event-descriptions-import">
-            {t('eventDesc.import')}
-          </Button>
-        )
+      testId="event-descriptions"
+      tools={
+        <>
+          <Select
+            aria-label={t('eventDesc.protocol')}
+            style={{ width: 280 }}
+            value={list.data?.protocol ?? protocol}
+            onChange={(value: string) => state.update({ protocol: value })}
+            options={(list.data?.protocols ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.events})` }))}
+            data-testid="event-descriptions-protocol"
+          />
+          <Select
+            aria-label={t('eventDesc.language')}
+            style={{ width: 180 }}
+            value={language}
+            onChange={(value: Language) => state.update({ language: value })}
+            options={LANGUAGES.map((l) => ({ value: l, label: languageName(l, locale) }))}
+            data-testid="event-descriptions-language"
+          />
+          <ListSearch list={state} placeholder={t('eventDesc.search')} />
+          {has('event.description.import') && (
+            <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="event-descriptions-import">
+              {t('eventDesc.import')}
+            </Button>
+          )}
+        </>
       }
     >
       <Typography.Paragraph type="secondary">{t('eventDesc.intro')}</Typography.Paragraph>
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Select
-          aria-label={t('eventDesc.protocol')}
-          style={{ width: 280 }}
-          value={list.data?.protocol ?? protocol}
-          onChange={(value: string) => update({ protocol: value })}
-          options={(list.data?.protocols ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.events})` }))}
-          data-testid="event-descriptions-protocol"
-        />
-        <Select
-          aria-label={t('eventDesc.language')}
-          style={{ width: 180 }}
-          value={language}
-          onChange={(value: Language) => update({ language: value })}
-          options={LANGUAGES.map((l) => ({ value: l, label: languageName(l, locale) }))}
-          data-testid="event-descriptions-language"
-        />
-        <Input.Search
-          allowClear
-          placeholder={t('eventDesc.search')}
-          aria-label={t('eventDesc.search')}
-          defaultValue={keyword}
-          onSearch={(value) => update({ keyword: value.trim() || undefined })}
-          style={{ width: 240 }}
-        />
-      </Space>
       <Table<EventDescriptionRow>
         rowKey="code"
         size="middle"
         loading={list.isLoading}
         dataSource={list.data?.infos ?? []}
         scroll={{ x: 900 }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: false,
-          onChange: (p) => update({ page: String(p) }),
-        }}
+        pagination={state.pagination(list.data?.total)}
         locale={{ emptyText: <Empty description={t('eventDesc.empty')} image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
         columns={[
           { title: t('eventDesc.colCode'), dataIndex: 'code', width: 90 },
@@ -148,6 +130,6 @@ export function EventDescriptionsPage({ route }: PageProps) {
           }}
         />
       )}
-    </Card>
+    </ListPage>
   );
 }

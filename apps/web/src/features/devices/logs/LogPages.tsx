@@ -2,19 +2,19 @@ import '../texts';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { DownloadRecord } from '@sunward/contracts/files';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
-import type { ConnectionLogRow, MaintenanceLogRow } from '@sunward/contracts/logs';
+import type { ConnectionLogKind, ConnectionLogRow, MaintenanceLogRow } from '@sunward/contracts/logs';
 import { CONNECTION_LOG_KINDS, OPERATION_RESULTS } from '@sunward/contracts/logs';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Empty, Input, Select, Space, Table, Tabs, Tag } from 'antd';
+import { App, Button, DatePicker, Empty, Table, Tabs, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PageProps } from '../../../app/page-props';
+import { FilterSelect, ListPage, ListSearch, useListState } from '../../../components/ListPage';
 import { PageTitle } from '../../../components/PageTitle';
 import { exactTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
-import { usePageSize } from '../../../lib/personalized';
 import { useUrlList } from '../../../lib/use-url-list';
 import { exportConnectionLog, exportMaintenanceLog, fetchConnectionLog, fetchMaintenanceLog } from './api';
 import { CommunicationLogPage, UpgradeLogPage } from './CommandLogPages';
@@ -31,14 +31,6 @@ export function sessionLength(seconds: number | null): string {
   if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
   if (m > 0) return `${m} min ${String(s).padStart(2, '0')} s`;
   return `${s} s`;
-}
-
-/** The period filter both logs share: two days in the address (from, to). */
-function usePeriod() {
-  const { search, update, page } = useUrlList([], '');
-  const from = search.get('from') ?? undefined;
-  const to = search.get('to') ?? undefined;
-  return { search, update, page, from, to };
 }
 
 /** Starts a background export and says where to follow it. */
@@ -70,78 +62,71 @@ function useBackgroundExport(start: () => Promise<DownloadRecord>) {
   return { busy, run };
 }
 
-function PeriodPicker({ from, to, update }: { from?: string; to?: string; update: (c: Record<string, string | undefined>) => void }) {
+/** The period filter both logs share: two days in the address (from, to). */
+function DayRange({ state }: { state: Pick<ReturnType<typeof useListState>, 'text' | 'update'> }) {
   const { t } = useTranslation();
+  const from = state.text('from');
+  const to = state.text('to');
   return (
     <DatePicker.RangePicker
       aria-label={t('logs.period')}
       value={from && to ? [dayjs(from), dayjs(to)] : null}
       onChange={(range) =>
-        update({ from: range?.[0]?.format('YYYY-MM-DD') ?? undefined, to: range?.[1]?.format('YYYY-MM-DD') ?? undefined })
+        state.update({ from: range?.[0]?.format('YYYY-MM-DD') ?? undefined, to: range?.[1]?.format('YYYY-MM-DD') ?? undefined })
       }
     />
+  );
+}
+
+function ExportToCentre({ busy, run, testId }: { busy: boolean; run: () => Promise<void>; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Button icon={<DownloadOutlined />} loading={busy} onClick={() => void run()} data-testid={testId}>
+      {t('logs.export')}
+    </Button>
   );
 }
 
 /** Gateway communication history: connects, disconnects (address, reason, session length), refused reports. */
 function ConnectionLog({ route }: PageProps) {
   const { t } = useTranslation();
-  const pageSize = usePageSize();
   const locale = LANGUAGE_TAGS[currentLanguage()];
-  const { search, update, page, from, to } = usePeriod();
-  const sn = search.get('sn') ?? undefined;
-  const kind = search.get('kind') ?? undefined;
-  const filters = { sn, kind, from, to };
+  const state = useListState();
+  const kind = CONNECTION_LOG_KINDS.find((k) => k === state.text('kind'));
+  const filters = { sn: state.text('sn'), kind, from: state.text('from'), to: state.text('to') };
   const log = useQuery({
-    queryKey: ['logs', 'communication', filters, page, pageSize],
-    queryFn: () => fetchConnectionLog({ ...filters, page, size: pageSize }),
+    queryKey: ['logs', 'communication', filters, state.page, state.size],
+    queryFn: () => fetchConnectionLog({ ...filters, page: state.page, size: state.size }),
     placeholderData: keepPreviousData,
     refetchInterval: 5_000,
   });
   const exporting = useBackgroundExport(() => exportConnectionLog(filters));
   return (
-    <Card title={<PageTitle route={route} />} data-testid="connection-log">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
-          placeholder={t('logs.snPlaceholder')}
-          aria-label={t('logs.snPlaceholder')}
-          defaultValue={sn}
-          onSearch={(value) => update({ sn: value.trim() || undefined })}
-          style={{ width: 240 }}
-        />
-        <Select
-          allowClear
-          placeholder={t('logs.allKinds')}
-          aria-label={t('logs.colKind')}
-          style={{ width: 180 }}
-          value={kind}
-          onChange={(value?: string) => update({ kind: value })}
-          options={CONNECTION_LOG_KINDS.map((k) => ({ value: k, label: t(`logs.kind.${k}`) }))}
-        />
-        <PeriodPicker from={from} to={to} update={update} />
-        <Button
-          icon={<DownloadOutlined />}
-          loading={exporting.busy}
-          onClick={() => void exporting.run()}
-          data-testid="connection-log-export"
-        >
-          {t('logs.export')}
-        </Button>
-      </Space>
+    <ListPage
+      title={<PageTitle route={route} />}
+      testId="connection-log"
+      tools={
+        <>
+          <ListSearch list={state} name="sn" placeholder={t('logs.snPlaceholder')} />
+          <FilterSelect<ConnectionLogKind>
+            label={t('logs.allKinds')}
+            width={180}
+            value={kind}
+            onChange={(value) => state.update({ kind: value })}
+            options={CONNECTION_LOG_KINDS.map((k) => ({ value: k, label: t(`logs.kind.${k}`) }))}
+          />
+          <DayRange state={state} />
+          <ExportToCentre busy={exporting.busy} run={exporting.run} testId="connection-log-export" />
+        </>
+      }
+    >
       <Table<ConnectionLogRow>
         rowKey="id"
         size="middle"
         loading={log.isLoading}
         dataSource={log.data?.infos ?? []}
         scroll={{ x: 900 }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: log.data?.total ?? 0,
-          showSizeChanger: false,
-          onChange: (p) => update({ page: String(p) }),
-        }}
+        pagination={state.pagination(log.data?.total)}
         locale={{ emptyText: <Empty description={t('logs.emptyConnections')} image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
         columns={[
           { title: t('logs.colAt'), dataIndex: 'at', width: 190, render: (iso: string) => exactTime(iso, locale) },
@@ -162,78 +147,51 @@ function ConnectionLog({ route }: PageProps) {
           { title: t('logs.colCount'), dataIndex: 'count', width: 90, align: 'right', render: (n: number | null) => n ?? '—' },
         ]}
       />
-    </Card>
+    </ListPage>
   );
 }
 
 /** The maintenance log: every change to equipment (operation_log), who, when, what, result. */
 function EquipmentChangesLog({ route }: PageProps) {
   const { t } = useTranslation();
-  const pageSize = usePageSize();
   const locale = LANGUAGE_TAGS[currentLanguage()];
-  const { search, update, page, from, to } = usePeriod();
-  const account = search.get('account') ?? undefined;
-  const target = search.get('target') ?? undefined;
-  const result = search.get('result') ?? undefined;
-  const filters = { account, target, result, from, to };
+  const state = useListState();
+  const result = OPERATION_RESULTS.find((r) => r === state.text('result'));
+  const filters = { account: state.text('account'), target: state.text('target'), result, from: state.text('from'), to: state.text('to') };
   const log = useQuery({
-    queryKey: ['logs', 'maintenance', filters, page, pageSize],
-    queryFn: () => fetchMaintenanceLog({ ...filters, page, size: pageSize }),
+    queryKey: ['logs', 'maintenance', filters, state.page, state.size],
+    queryFn: () => fetchMaintenanceLog({ ...filters, page: state.page, size: state.size }),
     placeholderData: keepPreviousData,
     refetchInterval: 15_000,
   });
   const exporting = useBackgroundExport(() => exportMaintenanceLog(filters));
   return (
-    <Card title={<PageTitle route={route} />} data-testid="maintenance-log">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
-          placeholder={t('logs.targetPlaceholder')}
-          aria-label={t('logs.targetPlaceholder')}
-          defaultValue={target}
-          onSearch={(value) => update({ target: value.trim() || undefined })}
-          style={{ width: 220 }}
-        />
-        <Input.Search
-          allowClear
-          placeholder={t('logs.accountPlaceholder')}
-          aria-label={t('logs.accountPlaceholder')}
-          defaultValue={account}
-          onSearch={(value) => update({ account: value.trim() || undefined })}
-          style={{ width: 220 }}
-        />
-        <Select
-          allowClear
-          placeholder={t('logs.allResults')}
-          aria-label={t('logs.colResult')}
-          style={{ width: 160 }}
-          value={result}
-          onChange={(value?: string) => update({ result: value })}
-          options={OPERATION_RESULTS.map((r) => ({ value: r, label: t(`logs.result.${r}`) }))}
-        />
-        <PeriodPicker from={from} to={to} update={update} />
-        <Button
-          icon={<DownloadOutlined />}
-          loading={exporting.busy}
-          onClick={() => void exporting.run()}
-          data-testid="maintenance-log-export"
-        >
-          {t('logs.export')}
-        </Button>
-      </Space>
+    <ListPage
+      title={<PageTitle route={route} />}
+      testId="maintenance-log"
+      tools={
+        <>
+          <ListSearch list={state} name="target" placeholder={t('logs.targetPlaceholder')} width={200} />
+          <ListSearch list={state} name="account" placeholder={t('logs.accountPlaceholder')} width={200} />
+          <FilterSelect<(typeof OPERATION_RESULTS)[number]>
+            label={t('logs.allResults')}
+            width={160}
+            value={result}
+            onChange={(value) => state.update({ result: value })}
+            options={OPERATION_RESULTS.map((r) => ({ value: r, label: t(`logs.result.${r}`) }))}
+          />
+          <DayRange state={state} />
+          <ExportToCentre busy={exporting.busy} run={exporting.run} testId="maintenance-log-export" />
+        </>
+      }
+    >
       <Table<MaintenanceLogRow>
         rowKey="id"
         size="middle"
         loading={log.isLoading}
         dataSource={log.data?.infos ?? []}
         scroll={{ x: 900 }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: log.data?.total ?? 0,
-          showSizeChanger: false,
-          onChange: (p) => update({ page: String(p) }),
-        }}
+        pagination={state.pagination(log.data?.total)}
         locale={{ emptyText: <Empty description={t('logs.emptyChanges')} image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
         columns={[
           { title: t('logs.colAt'), dataIndex: 'at', width: 190, render: (iso: string) => exactTime(iso, locale) },
@@ -249,7 +207,7 @@ function EquipmentChangesLog({ route }: PageProps) {
           { title: t('logs.colDetail'), dataIndex: 'detail', render: (d: string | null) => d ?? '—' },
         ]}
       />
-    </Card>
+    </ListPage>
   );
 }
 
