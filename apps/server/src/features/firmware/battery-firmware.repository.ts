@@ -7,7 +7,9 @@ import type {
   BatteryTypeRef,
 } from '@sunward/contracts/battery-firmware';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, type RowOf, sqlRows } from '../../db/rows.js';
+import { batteryProducts, batteryTypes, firmware } from '../../db/schema.js';
 
 /** A battery type as stored: a primary has no parent. */
 export interface BatteryTypeRecord {
@@ -24,22 +26,33 @@ export interface BatteryProductRecord {
   batteryTypeId: number;
 }
 
-type Raw = Record<string, unknown>;
-
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const count = (v: unknown) => Number(v ?? 0);
 
-function toType(r: Raw): BatteryTypeRecord {
-  return {
-    id: Number(r.id),
-    name: String(r.name),
-    parentId: r.parent_id === null || r.parent_id === undefined ? null : Number(r.parent_id),
-  };
+/** A battery type's columns. */
+const TYPE = { id: batteryTypes.id, name: batteryTypes.name, parent_id: batteryTypes.parentId };
+
+function toType(r: RowOf<typeof TYPE>): BatteryTypeRecord {
+  return { id: r.id, name: r.name, parentId: r.parent_id };
 }
 
-/** A secondary type and its primary, from columns aliased t_id, t_name, t_parent_id, p_name. */
-function typeRef(r: Raw): BatteryTypeRef {
-  return { id: Number(r.t_id), name: String(r.t_name), parentId: Number(r.t_parent_id), parentName: String(r.p_name) };
+/** A secondary type and its primary, as columns aliased t_id, t_name, t_parent_id (never null: a secondary's), p_name. */
+const TYPE_REF = { t_id: batteryTypes.id, t_name: batteryTypes.name, t_parent_id: computed.number, p_name: batteryTypes.name };
+
+function typeRef(r: RowOf<typeof TYPE_REF>): BatteryTypeRef {
+  return { id: r.t_id, name: r.t_name, parentId: r.t_parent_id, parentName: r.p_name };
+}
+
+/** A battery product's columns. */
+const PRODUCT = {
+  id: batteryProducts.id,
+  name: batteryProducts.name,
+  manufacturer: batteryProducts.manufacturer,
+  model: batteryProducts.model,
+  battery_type_id: batteryProducts.batteryTypeId,
+};
+
+function toProduct(r: RowOf<typeof PRODUCT>): BatteryProductRecord {
+  return { id: r.id, name: r.name, manufacturer: r.manufacturer, model: r.model, batteryTypeId: r.battery_type_id };
 }
 
 /** Rows whose battery type is `typeId` or, when it is a primary, one of its secondary types. */
@@ -53,61 +66,65 @@ export function createBatteryFirmwareRepository(db: Database) {
 
     /** The whole tree with, per secondary type, how many products and images use it. */
     async tree(): Promise<BatteryTypeNode[]> {
-      const rows = await queryRows<Raw>(
+      const rows = await sqlRows(
         db,
+        { ...TYPE, products: computed.number, firmware: computed.number },
         sql`select t.id, t.name, t.parent_id,
               (select count(*)::int from battery_products p where p.battery_type_id = t.id) as products,
               (select count(*)::int from firmware f where f.battery_type_id = t.id) as firmware
             from battery_types t order by lower(t.name), t.id`,
       );
-      const primaries = rows.filter((r) => r.parent_id === null || r.parent_id === undefined);
+      const primaries = rows.filter((r) => r.parent_id === null);
       return primaries.map((p) => ({
-        id: Number(p.id),
-        name: String(p.name),
+        id: p.id,
+        name: p.name,
         children: rows
-          .filter((c) => c.parent_id !== null && c.parent_id !== undefined && Number(c.parent_id) === Number(p.id))
+          .filter((c) => c.parent_id === p.id)
           .map((c) => ({
-            id: Number(c.id),
-            name: String(c.name),
-            parentId: Number(c.parent_id),
-            products: count(c.products),
-            firmware: count(c.firmware),
+            id: c.id,
+            name: c.name,
+            parentId: p.id,
+            products: c.products,
+            firmware: c.firmware,
           })),
       }));
     },
 
     async typeById(id: number): Promise<BatteryTypeRecord | undefined> {
-      const [row] = await queryRows<Raw>(db, sql`select id, name, parent_id from battery_types where id = ${id}`);
+      const [row] = await sqlRows(db, TYPE, sql`select id, name, parent_id from battery_types where id = ${id}`);
       return row ? toType(row) : undefined;
     },
 
     /** Whether a sibling (same parent, or another primary when parentId is null) has this name. */
     async typeNameTaken(name: string, parentId: number | null, exceptId = 0): Promise<boolean> {
-      const [row] = await queryRows<{ taken: boolean }>(
+      const [row] = await sqlRows(
         db,
+        { taken: computed.boolean },
         sql`select exists(select 1 from battery_types
               where name = ${name} and id <> ${exceptId} and ${parentId === null ? sql`parent_id is null` : sql`parent_id = ${parentId}`}) as taken`,
       );
-      return Boolean(row?.taken);
+      return row?.taken ?? false;
     },
 
     async typeUsage(id: number): Promise<{ children: number; products: number; firmware: number }> {
-      const [row] = await queryRows<Raw>(
+      const [row] = await sqlRows(
         db,
+        { children: computed.number, products: computed.number, firmware: computed.number },
         sql`select (select count(*)::int from battery_types where parent_id = ${id}) as children,
                    (select count(*)::int from battery_products where battery_type_id = ${id}) as products,
                    (select count(*)::int from firmware where battery_type_id = ${id}) as firmware`,
       );
-      return { children: count(row?.children), products: count(row?.products), firmware: count(row?.firmware) };
+      return { children: row?.children ?? 0, products: row?.products ?? 0, firmware: row?.firmware ?? 0 };
     },
 
     async insertType(name: string, parentId: number | null): Promise<number> {
-      const [row] = await queryRows<{ id: number }>(
+      const [row] = await sqlRows(
         db,
+        { id: batteryTypes.id },
         sql`insert into battery_types (name, parent_id) values (${name}, ${parentId}) returning id`,
       );
       if (!row) throw new Error('battery type not inserted');
-      return Number(row.id);
+      return row.id;
     },
 
     async renameType(id: number, name: string): Promise<void> {
@@ -131,8 +148,9 @@ export function createBatteryFirmwareRepository(db: Database) {
       if (q.batteryTypeId) parts.push(underType(sql`p.battery_type_id`, q.batteryTypeId));
       const where = sql.join(parts, sql` and `);
       const [rows, counts] = await Promise.all([
-        queryRows<Raw>(
+        sqlRows(
           db,
+          { ...PRODUCT, remark: batteryProducts.remark, created_at: batteryProducts.createdAt, ...TYPE_REF, firmware: computed.number },
           sql`select p.*, t.id as t_id, t.name as t_name, t.parent_id as t_parent_id, pt.name as p_name,
                 (select count(*)::int from firmware f where f.battery_product_id = p.id) as firmware
               from battery_products p
@@ -140,60 +158,59 @@ export function createBatteryFirmwareRepository(db: Database) {
               join battery_types pt on pt.id = t.parent_id
               where ${where} order by p.created_at desc, p.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`,
         ),
-        queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from battery_products p where ${where}`),
+        sqlRows(db, { n: computed.number }, sql`select count(*)::int as n from battery_products p where ${where}`),
       ]);
       return {
         infos: rows.map((r) => ({
-          id: Number(r.id),
-          name: String(r.name),
-          manufacturer: String(r.manufacturer),
-          model: String(r.model),
+          id: r.id,
+          name: r.name,
+          manufacturer: r.manufacturer,
+          model: r.model,
           batteryType: typeRef(r),
-          remark: r.remark === null || r.remark === undefined ? null : String(r.remark),
-          firmware: count(r.firmware),
-          createdAt: new Date(r.created_at as string | Date).toISOString(),
+          remark: r.remark,
+          firmware: r.firmware,
+          createdAt: r.created_at.toISOString(),
         })),
-        total: count(counts[0]?.n),
+        total: counts[0]?.n ?? 0,
       };
     },
 
     async productById(id: number): Promise<BatteryProductRecord | undefined> {
-      const [row] = await queryRows<Raw>(
+      const [row] = await sqlRows(
         db,
+        PRODUCT,
         sql`select id, name, manufacturer, model, battery_type_id from battery_products where id = ${id}`,
       );
-      return row
-        ? {
-            id: Number(row.id),
-            name: String(row.name),
-            manufacturer: String(row.manufacturer),
-            model: String(row.model),
-            batteryTypeId: Number(row.battery_type_id),
-          }
-        : undefined;
+      return row ? toProduct(row) : undefined;
     },
 
     async productNameTaken(name: string, exceptId = 0): Promise<boolean> {
-      const [row] = await queryRows<{ taken: boolean }>(
+      const [row] = await sqlRows(
         db,
+        { taken: computed.boolean },
         sql`select exists(select 1 from battery_products where name = ${name} and id <> ${exceptId}) as taken`,
       );
-      return Boolean(row?.taken);
+      return row?.taken ?? false;
     },
 
     async productFirmwareCount(id: number): Promise<number> {
-      const [row] = await queryRows<Raw>(db, sql`select count(*)::int as n from firmware where battery_product_id = ${id}`);
-      return count(row?.n);
+      const [row] = await sqlRows(
+        db,
+        { n: computed.number },
+        sql`select count(*)::int as n from firmware where battery_product_id = ${id}`,
+      );
+      return row?.n ?? 0;
     },
 
     async insertProduct(f: BatteryProductFields): Promise<number> {
-      const [row] = await queryRows<{ id: number }>(
+      const [row] = await sqlRows(
         db,
+        { id: batteryProducts.id },
         sql`insert into battery_products (name, manufacturer, model, battery_type_id, remark)
             values (${f.name}, ${f.manufacturer}, ${f.model}, ${f.batteryTypeId}, ${f.remark ?? null}) returning id`,
       );
       if (!row) throw new Error('battery product not inserted');
-      return Number(row.id);
+      return row.id;
     },
 
     /**
@@ -225,13 +242,14 @@ export function createBatteryFirmwareRepository(db: Database) {
       if (q.enabled !== undefined) parts.push(sql`f.enabled = ${q.enabled}`);
       const where = sql.join(parts, sql` and `);
       const [rows, counts] = await Promise.all([
-        queryRows<{ id: number }>(
+        sqlRows(
           db,
+          { id: firmware.id },
           sql`select f.id from firmware f where ${where} order by f.created_at desc, f.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`,
         ),
-        queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from firmware f where ${where}`),
+        sqlRows(db, { n: computed.number }, sql`select count(*)::int as n from firmware f where ${where}`),
       ]);
-      return { ids: rows.map((r) => Number(r.id)), total: count(counts[0]?.n) };
+      return { ids: rows.map((r) => r.id), total: counts[0]?.n ?? 0 };
     },
 
     /** The type (with its primary) and product of battery images, by image id. */
@@ -240,8 +258,9 @@ export function createBatteryFirmwareRepository(db: Database) {
     ): Promise<Map<number, { batteryType: BatteryTypeRef; batteryProduct: BatteryProductRecord }>> {
       // Guard against an empty id list: `in ()` is invalid SQL.
       if (ids.length === 0) return new Map();
-      const rows = await queryRows<Raw>(
+      const rows = await sqlRows(
         db,
+        { f_id: firmware.id, ...TYPE_REF, ...PRODUCT },
         sql`select f.id as f_id, t.id as t_id, t.name as t_name, t.parent_id as t_parent_id, pt.name as p_name,
               p.id, p.name, p.manufacturer, p.model, p.battery_type_id
             from firmware f
@@ -253,21 +272,7 @@ export function createBatteryFirmwareRepository(db: Database) {
               sql`, `,
             )})`,
       );
-      return new Map(
-        rows.map((r) => [
-          Number(r.f_id),
-          {
-            batteryType: typeRef(r),
-            batteryProduct: {
-              id: Number(r.id),
-              name: String(r.name),
-              manufacturer: String(r.manufacturer),
-              model: String(r.model),
-              batteryTypeId: Number(r.battery_type_id),
-            },
-          },
-        ]),
-      );
+      return new Map(rows.map((r) => [r.f_id, { batteryType: typeRef(r), batteryProduct: toProduct(r) }]));
     },
   };
 }

@@ -1,7 +1,9 @@
 import type { FirmwareFields, FirmwareListQuery, FirmwareRow, FirmwareType } from '@sunward/contracts/firmware';
 import type { FirmwareRelease, FirmwareReleaseQuery } from '@sunward/contracts/firmware-releases';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, sqlRows, type TableRow, tableRows } from '../../db/rows.js';
+import { firmware, users } from '../../db/schema.js';
 
 /** A record as stored: the row the console sees plus where its image is kept and, for a battery image, its type and product. */
 export interface FirmwareRecord extends FirmwareRow {
@@ -27,49 +29,49 @@ export interface NewFirmware extends FirmwareRecordFields {
   creatorId: number;
 }
 
-type Raw = Record<string, unknown>;
-
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const textOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
-const idOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const typeOf = (v: unknown): FirmwareType => (v === 'gateway' ? 'gateway' : v === 'battery' ? 'battery' : 'inverter');
 
-function toRecord(r: Raw): FirmwareRecord {
+function toRecord(r: TableRow<typeof firmware> & { creator: string | null }): FirmwareRecord {
   return {
-    id: Number(r.id),
-    name: String(r.name),
-    manufacturer: String(r.manufacturer),
-    product: String(r.product),
-    itemNumber: textOrNull(r.item_number),
-    hwVersion: textOrNull(r.hw_version),
-    swVersion: String(r.sw_version),
-    swCompatible: textOrNull(r.sw_compatible),
+    id: r.id,
+    name: r.name,
+    manufacturer: r.manufacturer,
+    product: r.product,
+    itemNumber: r.itemNumber,
+    hwVersion: r.hwVersion,
+    swVersion: r.swVersion,
+    swCompatible: r.swCompatible,
     type: typeOf(r.type),
     mode: r.mode === 'local' ? 'local' : 'remote',
-    fileName: String(r.file_name),
-    size: Number(r.size),
-    md5: String(r.md5),
-    sha256: String(r.sha256),
-    signature: String(r.signature),
-    enabled: Boolean(r.enabled),
-    changeLog: textOrNull(r.change_log),
-    creator: textOrNull(r.creator),
-    createdAt: new Date(r.created_at as string | Date).toISOString(),
-    storageKey: String(r.storage_key),
-    batteryTypeId: idOrNull(r.battery_type_id),
-    batteryProductId: idOrNull(r.battery_product_id),
+    fileName: r.fileName,
+    size: r.size,
+    md5: r.md5,
+    sha256: r.sha256,
+    signature: r.signature,
+    enabled: r.enabled,
+    changeLog: r.changeLog,
+    creator: r.creator,
+    createdAt: r.createdAt.toISOString(),
+    storageKey: r.storageKey,
+    batteryTypeId: r.batteryTypeId,
+    batteryProductId: r.batteryProductId,
   };
 }
 
 const SELECT = sql`select f.*, u.account as creator from firmware f left join users u on u.id = f.creator_id`;
+
+/** Records with their creator's account, typed from the schema. */
+const stored = (db: Database, query: SQL) => tableRows(db, firmware, query, { creator: nullable(users.account) });
 
 /** All SQL of the firmware library. */
 export function createFirmwareRepository(db: Database) {
   return {
     /** Enabled, remotely installable images of a type (the upgrade pickers), newest first. */
     async remoteOptions(type: FirmwareType) {
-      return queryRows<{ id: number; name: string; product: string; sw_version: string }>(
+      return sqlRows(
         db,
+        { id: firmware.id, name: firmware.name, product: firmware.product, sw_version: firmware.swVersion },
         sql`select f.id, f.name, f.product, f.sw_version from firmware f
             where f.type = ${type} and f.enabled and f.mode = 'remote' order by f.created_at desc, f.id desc limit 100`,
       );
@@ -84,24 +86,21 @@ export function createFirmwareRepository(db: Database) {
       if (q.enabled !== undefined) parts.push(sql`f.enabled = ${q.enabled}`);
       const where = sql.join(parts, sql` and `);
       const [rows, counts] = await Promise.all([
-        queryRows<Raw>(
-          db,
-          sql`${SELECT} where ${where} order by f.created_at desc, f.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`,
-        ),
-        queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from firmware f where ${where}`),
+        stored(db, sql`${SELECT} where ${where} order by f.created_at desc, f.id desc limit ${q.size} offset ${(q.page - 1) * q.size}`),
+        sqlRows(db, { n: computed.number }, sql`select count(*)::int as n from firmware f where ${where}`),
       ]);
-      return { infos: rows.map(toRecord), total: Number(counts[0]?.n ?? 0) };
+      return { infos: rows.map(toRecord), total: counts[0]?.n ?? 0 };
     },
 
     async byId(id: number): Promise<FirmwareRecord | undefined> {
-      const [row] = await queryRows<Raw>(db, sql`${SELECT} where f.id = ${id}`);
+      const [row] = await stored(db, sql`${SELECT} where f.id = ${id}`);
       return row ? toRecord(row) : undefined;
     },
 
     async byIds(ids: readonly number[]): Promise<FirmwareRecord[]> {
       // Guard against an empty id list: `in ()` is invalid SQL.
       if (ids.length === 0) return [];
-      const rows = await queryRows<Raw>(
+      const rows = await stored(
         db,
         sql`${SELECT} where f.id in (${sql.join(
           ids.map((id) => sql`${id}`),
@@ -119,18 +118,20 @@ export function createFirmwareRepository(db: Database) {
       exceptId?: number;
     }): Promise<{ name: boolean; version: boolean }> {
       const except = check.exceptId ?? 0;
-      const [row] = await queryRows<{ name_taken: boolean; version_taken: boolean }>(
+      const [row] = await sqlRows(
         db,
+        { name_taken: computed.boolean, version_taken: computed.boolean },
         sql`select
               exists(select 1 from firmware where name = ${check.name ?? null} and id <> ${except}) as name_taken,
               exists(select 1 from firmware where type = ${check.type ?? null} and sw_version = ${check.swVersion ?? null} and id <> ${except}) as version_taken`,
       );
-      return { name: Boolean(row?.name_taken), version: Boolean(row?.version_taken) };
+      return { name: row?.name_taken ?? false, version: row?.version_taken ?? false };
     },
 
     async insert(f: NewFirmware): Promise<number> {
-      const [row] = await queryRows<{ id: number }>(
+      const [row] = await sqlRows(
         db,
+        { id: firmware.id },
         sql`insert into firmware (name, manufacturer, product, item_number, hw_version, sw_version, sw_compatible, type, mode,
               file_name, size, md5, sha256, signature, storage_key, change_log, creator_id, battery_type_id, battery_product_id)
             values (${f.name}, ${f.manufacturer}, ${f.product}, ${f.itemNumber ?? null}, ${f.hwVersion ?? null}, ${f.swVersion},
@@ -143,8 +144,9 @@ export function createFirmwareRepository(db: Database) {
     },
 
     async update(id: number, f: FirmwareRecordFields): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(
+      const rows = await sqlRows(
         db,
+        { id: firmware.id },
         sql`update firmware set name = ${f.name}, manufacturer = ${f.manufacturer}, product = ${f.product},
               item_number = ${f.itemNumber ?? null}, hw_version = ${f.hwVersion ?? null}, sw_version = ${f.swVersion},
               sw_compatible = ${f.swCompatible ?? null}, type = ${f.type}, mode = ${f.mode}, change_log = ${f.changeLog ?? null},
@@ -155,7 +157,7 @@ export function createFirmwareRepository(db: Database) {
     },
 
     async setEnabled(id: number, enabled: boolean): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(db, sql`update firmware set enabled = ${enabled} where id = ${id} returning id`);
+      const rows = await sqlRows(db, { id: firmware.id }, sql`update firmware set enabled = ${enabled} where id = ${id} returning id`);
       return rows.length > 0;
     },
 
@@ -163,27 +165,38 @@ export function createFirmwareRepository(db: Database) {
     async releases(q: FirmwareReleaseQuery): Promise<{ releases: FirmwareRelease[]; total: number; products: string[] }> {
       const where = q.product ? sql`enabled and product = ${q.product}` : sql`enabled`;
       const [rows, counts, products] = await Promise.all([
-        queryRows<Raw>(
+        sqlRows(
           db,
+          {
+            id: firmware.id,
+            name: firmware.name,
+            type: firmware.type,
+            product: firmware.product,
+            manufacturer: firmware.manufacturer,
+            sw_version: firmware.swVersion,
+            hw_version: firmware.hwVersion,
+            change_log: firmware.changeLog,
+            created_at: firmware.createdAt,
+          },
           sql`select id, name, type, product, manufacturer, sw_version, hw_version, change_log, created_at from firmware
               where ${where} order by created_at desc, id desc limit ${q.size} offset ${(q.page - 1) * q.size}`,
         ),
-        queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from firmware where ${where}`),
-        queryRows<{ product: string }>(db, sql`select distinct product from firmware where enabled order by product`),
+        sqlRows(db, { n: computed.number }, sql`select count(*)::int as n from firmware where ${where}`),
+        sqlRows(db, { product: firmware.product }, sql`select distinct product from firmware where enabled order by product`),
       ]);
       return {
         releases: rows.map((r) => ({
-          id: Number(r.id),
-          name: String(r.name),
+          id: r.id,
+          name: r.name,
           type: typeOf(r.type),
-          product: String(r.product),
-          manufacturer: String(r.manufacturer),
-          swVersion: String(r.sw_version),
-          hwVersion: textOrNull(r.hw_version),
-          changeLog: textOrNull(r.change_log),
-          releasedAt: new Date(r.created_at as string | Date).toISOString(),
+          product: r.product,
+          manufacturer: r.manufacturer,
+          swVersion: r.sw_version,
+          hwVersion: r.hw_version,
+          changeLog: r.change_log,
+          releasedAt: r.created_at.toISOString(),
         })),
-        total: Number(counts[0]?.n ?? 0),
+        total: counts[0]?.n ?? 0,
         products: products.map((p) => p.product),
       };
     },
