@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Code } from '@sunward/contracts/codes';
 import type { DownloadRecord, DownloadRecordPage } from '@sunward/contracts/files';
 import type { MessagePage } from '@sunward/contracts/notifications';
@@ -64,6 +65,16 @@ afterAll(async () => {
 
 describe('background exports and the download centre', () => {
   let csvId = 0;
+
+  it('answers every Files row of calls.tsv and the event description import', () => {
+    const rows = readFileSync(new URL('../../../../../docs/spec/calls.tsv', import.meta.url), 'utf8')
+      .split('\n')
+      .map((line) => line.split('\t'))
+      .filter(([, path, area]) => area === 'Files' || path === '/api/v1/event/description/import');
+    expect(rows).toHaveLength(3);
+    for (const [method, path] of rows)
+      expect(server.app.hasRoute({ method: method as 'GET' | 'POST', url: path ?? '' }), `${method} ${path}`).toBe(true);
+  });
 
   it('keeps the 20,000-row limit for immediate downloads', async () => {
     const answer = await get('/api/v1/events/export?format=csv');
