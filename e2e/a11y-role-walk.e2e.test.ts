@@ -275,9 +275,15 @@ describe('axe walk', () => {
   });
 });
 
+/** Until no submenu of the main menu is running its open or close animation (antd's motion classes). */
+async function waitForMenuAtRest(page: Page) {
+  await page.waitForFunction(
+    () => document.querySelector('nav[aria-label=main] [class*="-motion-"], .ant-menu-submenu-popup[class*="-zoom-"]') === null,
+  );
+}
+
 describe('keyboard', () => {
-  // Skipped: flaky on CI's full run (the submenu's keyboard focus races antd's open animation); to fix, issue 18.
-  it.skip('reaches the menu with Tab, opens a page with the arrow keys and Enter, and shows where the focus is', async () => {
+  it('reaches the menu with Tab, opens a page with the arrow keys and Enter, and shows where the focus is', async () => {
     const { page, context } = await openPage(browser, server.url);
     await signInThroughForm(page, ADMIN.account, ADMIN.password);
     const inMenu = () => page.evaluate(() => document.activeElement?.closest('nav[aria-label=main]') !== null);
@@ -297,9 +303,15 @@ describe('keyboard', () => {
       });
     for (let i = 0; i < 20 && (await active()) !== 'Firmware'; i++) await page.keyboard.press('ArrowDown');
     expect(await active()).toBe('Firmware');
-    await page.keyboard.press('Enter');
-    // The submenu opens with an animation: arrow keys pressed before its items exist move nowhere.
+    // Enter toggles the submenu. It is pressed only once the menu has settled on the title (no submenu
+    // still opening or closing from the arrow keys), then the test waits for the menu to say it is open
+    // (aria-expanded) and for its items to be visible: arrow keys pressed before they exist move nowhere.
+    const firmware = page.locator('nav[aria-label=main] .ant-menu-submenu-title').filter({ hasText: /^\s*Firmware\s*$/ });
+    await waitForMenuAtRest(page);
+    if ((await firmware.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('Enter');
+    await expect.poll(() => firmware.getAttribute('aria-expanded')).toBe('true');
     await page.getByRole('menuitem', { name: 'Firmware list', exact: true }).waitFor({ state: 'visible' });
+    await waitForMenuAtRest(page);
     for (let i = 0; i < 5 && (await active()) !== 'Firmware list'; i++) await page.keyboard.press('ArrowDown');
     expect(await active()).toBe('Firmware list');
     await page.keyboard.press('Enter');
