@@ -3,15 +3,25 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.js';
 import { startProduct, WEB_DIST } from './support/product.js';
-import { createWeighedPlant, type PageWeight, SIGN_IN_BUDGET_BYTES, signedInState, weighedPages, weighPage } from './support/weight.js';
+import {
+  createWeighedPlant,
+  type PageWeight,
+  SIGN_IN_BUDGET_BYTES,
+  SIGNED_IN_BUDGET_BYTES,
+  signedInState,
+  weighedPages,
+  weighPage,
+} from './support/weight.js';
 
 // Weight budgets of a cold first load: the JavaScript (gzip, level 9, of the built files) a page fetches until it
 // shows and stops fetching scripts. Sizes, not timings, so the test is deterministic; bench/page-weight.ts prints the
 // same figures with the detail per chunk, bench/lighthouse.mjs the Lighthouse scores (docs/benchmarks.md).
-// Issue 18's target for signed-in routes is 350 KB (SIGNED_IN_BUDGET_BYTES); the first loads are not there yet, so
-// this test holds the line at today's figure plus a small margin and fails on any growth. Lower it as pages shrink.
-const SIGNED_IN_CEILING_BYTES = 630 * 1024;
-const SIGN_IN_CEILING_BYTES = Math.max(SIGN_IN_BUDGET_BYTES, 250 * 1024);
+// Issue 18's targets are 350 KB for signed-in routes (SIGNED_IN_BUDGET_BYTES) and 200 KB for sign-in
+// (SIGN_IN_BUDGET_BYTES); the first loads are not there yet (2026-11-26: sign-in 219.3 KB, plant list 487.0 KB,
+// overview 538.1 KB without its chart), so this test holds the line at those figures plus a small margin and
+// fails on any growth. Lower it as pages shrink; the targets are the floor.
+const SIGNED_IN_CEILING_BYTES = Math.max(SIGNED_IN_BUDGET_BYTES, 545 * 1024);
+const SIGN_IN_CEILING_BYTES = Math.max(SIGN_IN_BUDGET_BYTES, 225 * 1024);
 
 let server: TestServer;
 let browser: Browser;

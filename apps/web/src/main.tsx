@@ -3,14 +3,15 @@ import './styles.css';
 import { App } from './app/App';
 import { loadAntdLocale } from './lib/antd-locale';
 import { initI18n } from './lib/i18n';
-import { StorageKey } from './lib/storage';
+import { loadStoredUserSchema, StorageKey } from './lib/storage';
 import { keepTablesKeyboardFriendly } from './theme/table-keyboard';
 
 // The signed-in user's look (personal settings) from the first paint; the shell keeps it in step with the server.
 if (localStorage.getItem(StorageKey.user) && localStorage.getItem(StorageKey.styleType) === 'dark')
   document.documentElement.dataset.theme = 'dark';
 
-const language = await initI18n();
+// A signed-in start reads the stored user (checked with its contract's schema) on the first paint.
+const [language] = await Promise.all([initI18n(), localStorage.getItem(StorageKey.user) ? loadStoredUserSchema() : undefined]);
 const antdLocale = await loadAntdLocale(language);
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

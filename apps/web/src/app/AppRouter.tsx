@@ -1,5 +1,7 @@
 import { Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { loadDayjsLocale } from '../lib/antd-locale';
+import { currentLanguage } from '../lib/i18n';
 import { lazyNamed } from './lazy-page';
 import { LoadingOverlay, NavigationProgress } from './NavigationProgress';
 import { findShellRoute } from './route-access';
@@ -8,19 +10,27 @@ import { useSession } from './session';
 import { useDocumentTitle } from './useDocumentTitle';
 
 const LoginPage = lazyNamed(() => import('../features/auth/LoginPage'), 'LoginPage');
-const PublicInfoPage = lazyNamed(() => import('../features/errors/PublicInfoPage'), 'PublicInfoPage');
-const NoAccessPage = lazyNamed(() => import('../features/errors/NoAccessPage'), 'NoAccessPage');
-const LoginThirdPage = lazyNamed(() => import('../features/auth/third-party/LoginThirdPage'), 'LoginThirdPage');
-const AuthorizationFailedPage = lazyNamed(() => import('../features/auth/third-party/AuthorizationFailedPage'), 'AuthorizationFailedPage');
-const FirmwareReleaseLogPage = lazyNamed(() => import('../features/firmware/releases/FirmwareReleaseLogPage'), 'FirmwareReleaseLogPage');
-const NotFoundPage = lazyNamed(() => import('../features/errors/NotFoundPage'), 'NotFoundPage');
+/** Every page but sign-in may show dates: it shows once dayjs speaks the console language. */
+const withDates = async <M,>(module: Promise<M>): Promise<M> => (await Promise.all([module, loadDayjsLocale(currentLanguage())]))[0];
+const PublicInfoPage = lazyNamed(() => withDates(import('../features/errors/PublicInfoPage')), 'PublicInfoPage');
+const NoAccessPage = lazyNamed(() => withDates(import('../features/errors/NoAccessPage')), 'NoAccessPage');
+const LoginThirdPage = lazyNamed(() => withDates(import('../features/auth/third-party/LoginThirdPage')), 'LoginThirdPage');
+const AuthorizationFailedPage = lazyNamed(
+  () => withDates(import('../features/auth/third-party/AuthorizationFailedPage')),
+  'AuthorizationFailedPage',
+);
+const FirmwareReleaseLogPage = lazyNamed(
+  () => withDates(import('../features/firmware/releases/FirmwareReleaseLogPage')),
+  'FirmwareReleaseLogPage',
+);
+const NotFoundPage = lazyNamed(() => withDates(import('../features/errors/NotFoundPage')), 'NotFoundPage');
 // Accounts (issue 7): registration, password reset, the agreement.
-const RegisterPage = lazyNamed(() => import('../features/account/RegisterPage'), 'RegisterPage');
-const ForgetPasswordPage = lazyNamed(() => import('../features/account/ForgetPasswordPage'), 'ForgetPasswordPage');
-const ResetSuccessfulPage = lazyNamed(() => import('../features/account/ResetSuccessfulPage'), 'ResetSuccessfulPage');
-const AgreementPage = lazyNamed(() => import('../features/account/AgreementPage'), 'AgreementPage');
-const AgreementEnPage = lazyNamed(() => import('../features/account/AgreementPage'), 'AgreementEnPage');
-const AppShell = lazyNamed(() => import('./AppShell'), 'AppShell');
+const RegisterPage = lazyNamed(() => withDates(import('../features/account/RegisterPage')), 'RegisterPage');
+const ForgetPasswordPage = lazyNamed(() => withDates(import('../features/account/ForgetPasswordPage')), 'ForgetPasswordPage');
+const ResetSuccessfulPage = lazyNamed(() => withDates(import('../features/account/ResetSuccessfulPage')), 'ResetSuccessfulPage');
+const AgreementPage = lazyNamed(() => withDates(import('../features/account/AgreementPage')), 'AgreementPage');
+const AgreementEnPage = lazyNamed(() => withDates(import('../features/account/AgreementPage')), 'AgreementEnPage');
+const AppShell = lazyNamed(() => withDates(import('./AppShell')), 'AppShell');
 
 function PublicPage({ route }: { route: PublicRoute }) {
   const { signedIn } = useSession();

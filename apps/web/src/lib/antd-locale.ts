@@ -1,10 +1,10 @@
 import { LANGUAGE_TAGS, type Language } from '@sunward/contracts/languages';
 import type { Locale } from 'antd/es/locale';
-import dayjs from 'dayjs';
 import { datePattern } from './format';
 
 // antd's own texts (pagination, date pickers, empty states) follow the console language; each
-// locale is its own chunk, loaded with the language.
+// locale is its own chunk, loaded with the language. dayjs and its locale load with the first page that can show
+// dates (every page but sign-in, which so carries neither: issue 18).
 const loaders: Record<Language, () => Promise<{ antd: Locale; dayjs: string }>> = {
   en: async () => ({ antd: (await import('antd/es/locale/en_GB')).default, dayjs: 'en-gb' }),
   cn: async () => ({ antd: (await import('antd/es/locale/zh_CN')).default, dayjs: 'zh-cn' }),
@@ -32,10 +32,19 @@ const dayjsLocales: Record<string, () => Promise<unknown>> = {
 };
 
 export async function loadAntdLocale(language: Language): Promise<Locale> {
-  const { antd, dayjs: dayjsLocale } = await loaders[language]();
-  await dayjsLocales[dayjsLocale]?.();
-  dayjs.locale(dayjsLocale);
-  return withLocaleDates(antd, LANGUAGE_TAGS[language]);
+  return withLocaleDates((await loaders[language]()).antd, LANGUAGE_TAGS[language]);
+}
+
+let dayjsReady: Promise<void> | undefined;
+
+/** dayjs in the console language: awaited by every page loader except the sign-in page's (app/AppRouter.tsx). */
+export function loadDayjsLocale(language: Language): Promise<void> {
+  dayjsReady ??= (async () => {
+    const [{ default: dayjs }, { dayjs: dayjsLocale }] = await Promise.all([import('dayjs'), loaders[language]()]);
+    await dayjsLocales[dayjsLocale]?.();
+    dayjs.locale(dayjsLocale);
+  })();
+  return dayjsReady;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { type TokenResponse, TokenResponseSchema } from '@sunward/contracts/auth';
+import type { TokenResponse } from '@sunward/contracts/auth';
 import { Code } from '@sunward/contracts/codes';
-import { ValidationErrorDataSchema, type ValidationIssue } from '@sunward/contracts/envelope';
+import type { ValidationIssue } from '@sunward/contracts/envelope';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
-import { z } from 'zod';
 import { currentLanguage } from './i18n';
 import { clearStoredUser, storedSession } from './storage';
 
@@ -20,6 +19,25 @@ export class ApiCallError extends Error {
 
 type QueryValue = string | number | boolean | undefined | readonly string[];
 
+/** What checks a response's data: a contract's zod schema, or `lazySchema` (the schema's code loads on first use). */
+export interface Parser<T> {
+  parse(data: unknown): T | Promise<T>;
+}
+
+/**
+ * A contract's schema loaded on first use. The sign-in page's calls use it so the page does not carry zod
+ * (issue 18: the sign-in page's weight); the data is still checked by the contract's schema before anyone sees it.
+ */
+export function lazySchema<T>(load: () => Promise<Parser<T>>): Parser<T> {
+  let loaded: Promise<Parser<T>> | undefined;
+  return {
+    parse: async (data) => {
+      loaded ??= load();
+      return (await loaded).parse(data);
+    },
+  };
+}
+
 export interface ApiRequest<T> {
   method?: 'GET' | 'POST' | 'DELETE';
   query?: Record<string, QueryValue>;
@@ -27,7 +45,7 @@ export interface ApiRequest<T> {
   /** url-encoded body; arrays are sent as repeated keys (spec 01 §7). */
   form?: Record<string, QueryValue>;
   /** Validates the envelope's data; the client never hands out an unchecked shape. */
-  schema: z.ZodType<T>;
+  schema: Parser<T>;
   /** Codes this call handles itself: no toast, the promise rejects with ApiCallError. */
   tolerate?: readonly number[];
   /** Sent without the bearer token (sign-in, anonymous calls). */
@@ -66,7 +84,19 @@ export function setApiUi(next: Partial<ApiUi>): void {
   ui = { ...ui, ...next };
 }
 
-const EnvelopeSchema = z.object({ code: z.number(), data: z.unknown(), message: z.string() });
+interface Envelope {
+  code: number;
+  data: unknown;
+  message: string;
+}
+
+/** The `{ code, data, message }` frame of every answer (contracts' envelope); `data` is checked by each call's schema. */
+function envelopeOf(body: unknown): Envelope {
+  const value = body as Partial<Envelope> | null;
+  if (typeof value !== 'object' || value === null || typeof value.code !== 'number' || typeof value.message !== 'string')
+    throw new TypeError('not an answer envelope');
+  return { code: value.code, data: value.data, message: value.message };
+}
 
 function encode(params: Record<string, QueryValue>): URLSearchParams {
   const out = new URLSearchParams();
@@ -91,8 +121,9 @@ async function exchangeRefreshToken(refreshToken: string): Promise<TokenResponse
     },
     body: encode({ grant_type: 'refresh_token', refresh_token: refreshToken }),
   });
-  const envelope = EnvelopeSchema.parse(await response.json());
+  const envelope = envelopeOf(await response.json());
   if (envelope.code !== Code.OK) throw new ApiCallError(envelope.code, envelope.message, envelope.data, response.status);
+  const { TokenResponseSchema } = await import('@sunward/contracts/auth');
   const tokens = TokenResponseSchema.parse(envelope.data);
   storedSession.write(tokens);
   return tokens;
@@ -147,14 +178,14 @@ export async function apiRequest<T>(path: string, request: ApiRequest<T>): Promi
     ui.serverNotResponding();
     throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
   }
-  let envelope: z.infer<typeof EnvelopeSchema>;
+  let envelope: Envelope;
   try {
-    envelope = EnvelopeSchema.parse(await response.json());
+    envelope = envelopeOf(await response.json());
   } catch {
     ui.serverNotResponding();
     throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
   }
-  if (envelope.code === Code.OK) return request.schema.parse(envelope.data);
+  if (envelope.code === Code.OK) return await request.schema.parse(envelope.data);
   const error = new ApiCallError(envelope.code, envelope.message, envelope.data, response.status);
   if (request.tolerate?.includes(envelope.code)) throw error;
   if (envelope.code === Code.WRONG_CREDENTIALS) sessionEnded();
@@ -184,11 +215,15 @@ export async function authorizedFetch(path: string, init: RequestInit = {}): Pro
 }
 
 /** The envelope of a response from authorizedFetch: its data on code 0, ApiCallError otherwise. */
-export async function readEnvelope<T>(response: Response, schema: z.ZodType<T>): Promise<T> {
-  const parsed = EnvelopeSchema.safeParse(await response.json().catch(() => null));
-  if (!parsed.success) throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
-  if (parsed.data.code !== Code.OK) throw new ApiCallError(parsed.data.code, parsed.data.message, parsed.data.data, response.status);
-  return schema.parse(parsed.data.data);
+export async function readEnvelope<T>(response: Response, schema: Parser<T>): Promise<T> {
+  let envelope: Envelope;
+  try {
+    envelope = envelopeOf(await response.json().catch(() => null));
+  } catch {
+    throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
+  }
+  if (envelope.code !== Code.OK) throw new ApiCallError(envelope.code, envelope.message, envelope.data, response.status);
+  return await schema.parse(envelope.data);
 }
 
 /**
@@ -199,7 +234,7 @@ export async function fetchFile(pathWithQuery: string): Promise<{ blob: Blob; di
   const response = await authorizedFetch(pathWithQuery);
   const type = response.headers.get('content-type') ?? '';
   if (type.includes('application/json') || !response.ok) {
-    await readEnvelope(response, z.unknown());
+    await readEnvelope(response, { parse: (data) => data });
     throw new ApiCallError(Code.SERVER_ERROR, '', null, response.status);
   }
   return { blob: await response.blob(), disposition: response.headers.get('content-disposition') };
@@ -208,8 +243,15 @@ export async function fetchFile(pathWithQuery: string): Promise<{ blob: Blob; di
 /** The field problems of a code-4 refusal (contracts' ValidationErrorData), or none when the answer names none. */
 export function validationIssues(error: unknown): ValidationIssue[] {
   if (!(error instanceof ApiCallError) || error.code !== Code.VALIDATION) return [];
-  const parsed = ValidationErrorDataSchema.safeParse(error.data);
-  return parsed.success ? parsed.data.errors : [];
+  // contracts' ValidationErrorData ({ errors: [{ field, message }] }), read without zod: the sign-in form shows
+  // these and stays light (issue 18).
+  const errors: unknown = (error.data as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return [];
+  const issues = errors.filter(
+    (e): e is ValidationIssue =>
+      typeof e === 'object' && e !== null && 'field' in e && typeof e.field === 'string' && 'message' in e && typeof e.message === 'string',
+  );
+  return issues.length === errors.length ? issues : [];
 }
 
 /** Field → message of a code-4 refusal, for the form to show beside each field. */

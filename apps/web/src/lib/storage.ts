@@ -1,4 +1,4 @@
-import { type CurrentUser, CurrentUserSchema, type TokenResponse, TokenResponseSchema } from '@sunward/contracts/auth';
+import type { CurrentUser, TokenResponse } from '@sunward/contracts/auth';
 import type { z } from 'zod';
 
 /**
@@ -17,9 +17,9 @@ export const StorageKey = {
   noticeNumber: 'noticeNumber',
 } as const;
 
-function readJson<T extends z.ZodType>(key: string, schema: T): z.infer<T> | undefined {
+function readJson<T extends z.ZodType>(key: string, schema: T | undefined): z.infer<T> | undefined {
   const raw = localStorage.getItem(key);
-  if (!raw) return undefined;
+  if (!raw || !schema) return undefined;
   try {
     const parsed = schema.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : undefined;
@@ -28,13 +28,36 @@ function readJson<T extends z.ZodType>(key: string, schema: T): z.infer<T> | und
   }
 }
 
+/**
+ * The stored tokens were checked with contracts' TokenResponseSchema when they arrived (sign-in, refresh); read
+ * back, they only need to still be a token pair. No zod here: the sign-in page reads them (issue 18, its weight).
+ */
+function readTokens(): TokenResponse | undefined {
+  try {
+    const value: unknown = JSON.parse(localStorage.getItem(StorageKey.user) ?? 'null');
+    if (typeof value !== 'object' || value === null) return undefined;
+    const tokens = value as Partial<TokenResponse>;
+    return typeof tokens.access_token === 'string' && typeof tokens.refresh_token === 'string' ? (value as TokenResponse) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The stored user is checked with contracts' CurrentUserSchema, loaded before the first paint of a signed-in
+// start (main.tsx); a tab that signs in fetches the user instead.
+let currentUserSchema: typeof import('@sunward/contracts/auth').CurrentUserSchema | undefined;
+
+export async function loadStoredUserSchema(): Promise<void> {
+  currentUserSchema ??= (await import('@sunward/contracts/auth')).CurrentUserSchema;
+}
+
 export const storedSession = {
-  read: (): TokenResponse | undefined => readJson(StorageKey.user, TokenResponseSchema),
+  read: (): TokenResponse | undefined => readTokens(),
   write: (tokens: TokenResponse) => localStorage.setItem(StorageKey.user, JSON.stringify(tokens)),
 };
 
 export const storedUserInfo = {
-  read: (): CurrentUser | undefined => readJson(StorageKey.userInfo, CurrentUserSchema),
+  read: (): CurrentUser | undefined => readJson(StorageKey.userInfo, currentUserSchema),
   write: (user: CurrentUser) => {
     localStorage.setItem(StorageKey.userInfo, JSON.stringify(user));
     localStorage.setItem(StorageKey.readOnly, String(user.userid.readOnly));

@@ -1,11 +1,17 @@
-import { AboutSchema, CurrentUserSchema, TokenResponseSchema } from '@sunward/contracts/auth';
 import { Code } from '@sunward/contracts/codes';
 import { toLanParam } from '@sunward/contracts/languages';
-import { PermissionEntrySchema } from '@sunward/contracts/permissions';
-import { z } from 'zod';
-import { apiRequest } from '../../lib/api-client';
+import { apiRequest, lazySchema } from '../../lib/api-client';
 import { currentLanguage } from '../../lib/i18n';
 import { storedSession } from '../../lib/storage';
+
+// The session's calls run on the sign-in page: their contracts' schemas (and zod) load on first use (issue 18).
+const schemas = () => import('./schemas');
+const TokenResponseSchema = lazySchema(async () => (await schemas()).TokenResponseSchema);
+const CurrentUserSchema = lazySchema(async () => (await schemas()).CurrentUserSchema);
+const AboutSchema = lazySchema(async () => (await schemas()).AboutSchema);
+const NoData = lazySchema(async () => (await schemas()).NoDataSchema);
+const Permissions = lazySchema(async () => (await schemas()).PermissionListSchema);
+const Count = lazySchema(async () => (await schemas()).UnreadCountSchema);
 
 export function signIn(account: string, password: string) {
   return apiRequest('/oauth/token', {
@@ -35,7 +41,7 @@ export function revokeSession() {
   return apiRequest('/oauth/revoke', {
     method: 'POST',
     json: session ? { token: session.refresh_token } : {},
-    schema: z.null(),
+    schema: NoData,
     tolerate: [Code.TOKEN_INVALID],
   });
 }
@@ -47,7 +53,7 @@ export function fetchCurrentUser() {
 export function fetchPermissions() {
   return apiRequest('/api/v1/permission', {
     query: { lan: toLanParam(currentLanguage()), source: 'web' },
-    schema: z.array(PermissionEntrySchema),
+    schema: Permissions,
   });
 }
 
@@ -56,5 +62,5 @@ export function fetchAbout() {
 }
 
 export function fetchUnreadCount() {
-  return apiRequest('/api/v1/message/count', { schema: z.number().int() });
+  return apiRequest('/api/v1/message/count', { schema: Count });
 }
