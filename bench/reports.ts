@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { loadConfig } from '../apps/server/src/config.js';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js';
 import { startServer } from '../apps/server/src/server.js';
+import { createMeasurer } from './measure.js';
 import { seedPlants } from './seed-plants.js';
 
 const { values: args } = parseArgs({ options: { plants: { type: 'string', default: '1000' }, runs: { type: 'string', default: '3' } } });
@@ -55,12 +56,7 @@ console.log(
   `data: ${plantCount} plants, a year of days, customer ${customer?.id} (loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
 );
 
-const login = await server.app.inject({
-  method: 'POST',
-  url: '/oauth/token',
-  payload: { grant_type: 'password', username: 'admin@bench.local', password: ADMIN_PASSWORD },
-});
-const token = (login.json() as { access_token: string }).access_token;
+const token = await createMeasurer(server.app, ADMIN_PASSWORD, runs).token('admin@bench.local');
 const month = new Date().toISOString().slice(0, 7);
 const year = month.slice(0, 4);
 for (const [name, url] of [

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PlantCreate } from '@sunward/contracts/plants';
@@ -114,6 +114,7 @@ describe('reports', () => {
     const pngDir = mkdtempSync(join(tmpdir(), 'sunward-report-png-'));
     execFileSync('pdftoppm', ['-png', '-r', '30', pdfPath, join(pngDir, 'page')]);
     expect(readdirSync(pngDir).length).toBeGreaterThanOrEqual(1);
+    rmSync(pngDir, { recursive: true, force: true });
 
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-xlsx').click()]);
     expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
