@@ -1,6 +1,8 @@
 import type { GatewayListQuery } from '@sunward/contracts/gateways';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, type RowOf, sqlRows } from '../../db/rows.js';
+import { devices, gateways, plants } from '../../db/schema.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { gatewayVisibleCondition } from '../devices/device-access.js';
 
@@ -35,8 +37,6 @@ export interface GatewaySettingsUpdate {
   connectionPasswordAt?: Date;
 }
 
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const SORTS: Record<GatewayListQuery['sort'], SQL> = { sn: sql`g.sn`, lastOnlineAt: sql`g.last_online_at` };
@@ -45,28 +45,53 @@ const COLUMNS = sql`g.id, g.sn, g.alias, g.plant_id, p.name as plant_name, g.com
   g.hw_version, g.fw_version, g.last_online_at, g.last_ip, g.locked, g.server_address, g.digital_output, g.connection_password_at,
   g.replaced_by_id, (select count(*) from devices d where d.gateway_id = g.id)::int as device_count`;
 
-function toRecord(r: Record<string, unknown>): GatewayRecord {
+const G = gateways;
+/** The columns COLUMNS selects, typed from the schema. */
+const ROW = {
+  id: G.id,
+  sn: G.sn,
+  alias: G.alias,
+  plant_id: G.plantId,
+  plant_name: nullable(plants.name),
+  company_id: G.companyId,
+  online: G.online,
+  rssi: G.rssi,
+  comm_type: G.commType,
+  iccid: G.iccid,
+  hw_version: G.hwVersion,
+  fw_version: G.fwVersion,
+  last_online_at: G.lastOnlineAt,
+  last_ip: G.lastIp,
+  locked: G.locked,
+  server_address: G.serverAddress,
+  digital_output: G.digitalOutput,
+  connection_password_at: G.connectionPasswordAt,
+  replaced_by_id: G.replacedById,
+  device_count: computed.number,
+};
+
+function toRecord(r: RowOf<typeof ROW>): GatewayRecord {
   return {
-    id: Number(r.id),
-    sn: String(r.sn),
-    alias: (r.alias as string | null) ?? null,
-    plantId: num(r.plant_id),
-    plantName: (r.plant_name as string | null) ?? null,
-    companyId: num(r.company_id),
-    online: Boolean(r.online),
-    rssi: num(r.rssi),
-    commType: (r.comm_type as string | null) ?? null,
-    iccid: (r.iccid as string | null) ?? null,
-    hwVersion: (r.hw_version as string | null) ?? null,
-    fwVersion: (r.fw_version as string | null) ?? null,
-    lastOnlineAt: date(r.last_online_at),
-    lastIp: (r.last_ip as string | null) ?? null,
-    locked: Boolean(r.locked),
-    serverAddress: (r.server_address as string | null) ?? null,
-    digitalOutput: r.digital_output === null || r.digital_output === undefined ? null : Boolean(r.digital_output),
-    connectionPasswordAt: date(r.connection_password_at),
-    replacedById: num(r.replaced_by_id),
-    deviceCount: Number(r.device_count ?? 0),
+    id: r.id,
+    sn: r.sn,
+    alias: r.alias,
+    plantId: r.plant_id,
+    plantName: r.plant_name,
+    companyId: r.company_id,
+    online: r.online,
+    rssi: r.rssi,
+    commType: r.comm_type,
+    iccid: r.iccid,
+    hwVersion: r.hw_version,
+    fwVersion: r.fw_version,
+    lastOnlineAt: r.last_online_at,
+    lastIp: r.last_ip,
+    locked: r.locked,
+    serverAddress: r.server_address,
+    digitalOutput: r.digital_output,
+    connectionPasswordAt: r.connection_password_at,
+    replacedById: r.replaced_by_id,
+    deviceCount: r.device_count,
   };
 }
 
@@ -86,23 +111,25 @@ export function createGatewaysRepository(db: Database) {
       const where = whereOf(auth, query, true);
       const direction = query.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
       const [rows, total] = await Promise.all([
-        queryRows<Record<string, unknown>>(
+        sqlRows(
           db,
+          ROW,
           sql`select ${COLUMNS} from ${FROM} where ${where} order by ${SORTS[query.sort]} ${direction}, g.id
               limit ${query.size} offset ${(query.page - 1) * query.size}`,
         ),
-        queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${FROM} where ${where}`),
+        sqlRows(db, { n: computed.number }, sql`select count(*)::int as n from ${FROM} where ${where}`),
       ]);
-      return { rows: rows.map(toRecord), total: Number(total[0]?.n ?? 0) };
+      return { rows: rows.map(toRecord), total: total[0]?.n ?? 0 };
     },
 
     async counts(auth: AuthContext, query: Omit<GatewayListQuery, 'page' | 'size' | 'sort' | 'order'>) {
-      const [row] = await queryRows<{ online: number; total: number }>(
+      const [row] = await sqlRows(
         db,
+        { online: computed.number, total: computed.number },
         sql`select count(*) filter (where g.online)::int as online, count(*)::int as total from ${FROM} where ${whereOf(auth, query, false)}`,
       );
-      const online = Number(row?.online ?? 0);
-      const total = Number(row?.total ?? 0);
+      const online = row?.online ?? 0;
+      const total = row?.total ?? 0;
       return { online, offline: total - online, total };
     },
 
@@ -110,29 +137,31 @@ export function createGatewaysRepository(db: Database) {
     async find(by: { sn: string } | { id: number }): Promise<GatewayRecord | undefined> {
       // SNs are unique regardless of case (devices too): what a person types finds the gateway.
       const key = 'sn' in by ? sql`lower(g.sn) = lower(${by.sn})` : sql`g.id = ${by.id}`;
-      const [row] = await queryRows<Record<string, unknown>>(db, sql`select ${COLUMNS} from ${FROM} where ${key}`);
+      const [row] = await sqlRows(db, ROW, sql`select ${COLUMNS} from ${FROM} where ${key}`);
       return row ? toRecord(row) : undefined;
     },
 
     async keyHash(id: number): Promise<string | undefined> {
-      const [row] = await queryRows<{ key_hash: string }>(db, sql`select key_hash from gateways where id = ${id}`);
+      const [row] = await sqlRows(db, { key_hash: gateways.keyHash }, sql`select key_hash from gateways where id = ${id}`);
       return row?.key_hash;
     },
 
     async devices(gatewayId: number) {
-      const rows = await queryRows<{ id: number; sn: string; family: string; alias: string | null; status: number }>(
+      const rows = await sqlRows(
         db,
+        { id: devices.id, sn: devices.sn, family: devices.family, alias: devices.alias, status: devices.status },
         sql`select id, sn, family, alias, status from devices where gateway_id = ${gatewayId} order by sn`,
       );
-      return rows.map((r) => ({ id: Number(r.id), sn: r.sn, family: r.family, alias: r.alias ?? null, status: Number(r.status) }));
+      return rows.map((r) => ({ id: r.id, sn: r.sn, family: r.family, alias: r.alias, status: r.status }));
     },
 
     /** Which of these SNs are already in the registry. */
     async registeredAmong(sns: readonly string[]): Promise<Set<string>> {
       if (sns.length === 0) return new Set();
       const folded = [...new Set(sns.map((sn) => sn.toLowerCase()))];
-      const rows = await queryRows<{ sn: string }>(
+      const rows = await sqlRows(
         db,
+        { sn: computed.text },
         sql`select lower(sn) as sn from gateways where lower(sn) = any(${sql.param(folded)}::text[])`,
       );
       const taken = new Set(rows.map((r) => r.sn));
@@ -143,8 +172,9 @@ export function createGatewaysRepository(db: Database) {
     /** Registers gateways unbound in a company; returns the SNs actually added (a concurrent import may win one). */
     async register(rows: readonly { sn: string; keyHash: string; alias: string | null }[], companyId: number | null): Promise<string[]> {
       if (rows.length === 0) return [];
-      const added = await queryRows<{ sn: string }>(
+      const added = await sqlRows(
         db,
+        { sn: gateways.sn },
         sql`insert into gateways (sn, key_hash, alias, company_id)
             select r.sn, r.key_hash, r.alias, ${companyId}::int
             from jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ sn: r.sn, key_hash: r.keyHash, alias: r.alias })))}::jsonb)
@@ -181,19 +211,21 @@ export function createGatewaysRepository(db: Database) {
         let newId: number;
         if ('id' in target) newId = target.id;
         else {
-          const [row] = await queryRows<{ id: number }>(
+          const [row] = await sqlRows(
             tx,
+            { id: gateways.id },
             sql`insert into gateways (sn, key_hash) values (${target.register.sn}, ${target.register.keyHash})
                 on conflict do nothing returning id`,
           );
           if (!row) return 'taken';
-          newId = Number(row.id);
+          newId = row.id;
         }
         await tx.execute(sql`update gateways n set plant_id = o.plant_id, company_id = coalesce(o.company_id, n.company_id),
             alias = coalesce(o.alias, n.alias)
             from gateways o where o.id = ${oldId} and n.id = ${newId}`);
-        const moved = await queryRows<{ id: number }>(
+        const moved = await sqlRows(
           tx,
+          { id: devices.id },
           sql`update devices set gateway_id = ${newId} where gateway_id = ${oldId} returning id`,
         );
         // Devices users deleted stay deleted behind the replacement too.
@@ -210,12 +242,13 @@ export function createGatewaysRepository(db: Database) {
     /** Deletes an unbound gateway with the devices it discovered that are in no plant (nothing else reaches them). */
     async remove(id: number): Promise<void> {
       await db.transaction(async (tx) => {
-        const orphans = await queryRows<{ id: number }>(
+        const orphans = await sqlRows(
           tx,
+          { id: devices.id },
           sql`delete from devices where gateway_id = ${id} and plant_id is null returning id`,
         );
         if (orphans.length > 0)
-          await tx.execute(sql`delete from readings where device_id = any(${sql.param(orphans.map((o) => Number(o.id)))}::int[])`);
+          await tx.execute(sql`delete from readings where device_id = any(${sql.param(orphans.map((o) => o.id))}::int[])`);
         await tx.execute(sql`update gateways set replaced_by_id = null where replaced_by_id = ${id}`);
         await tx.execute(sql`delete from gateways where id = ${id} and plant_id is null`);
       });
