@@ -1,6 +1,8 @@
 import type { DeviceListQuery } from '@sunward/contracts/devices';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, sqlRows } from '../../db/rows.js';
+import { deviceRealtime, devices, gateways, plants, readings } from '../../db/schema.js';
 import { LATEST_VALUES, LIFETIME_WH } from '../../ingest/telemetry-query.repository.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { deviceVisibleCondition } from './device-access.js';
@@ -34,7 +36,35 @@ export interface DeviceRecord {
   values: number[] | null;
 }
 
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** The columns of a device record as `records` selects them, typed from the schema. */
+const RECORD = {
+  id: devices.id,
+  sn: devices.sn,
+  alias: devices.alias,
+  family: devices.family,
+  protocol_id: devices.protocolId,
+  brand: devices.brand,
+  model: devices.model,
+  firmware_version: devices.firmwareVersion,
+  rated_power_w: devices.ratedPowerW,
+  plant_id: devices.plantId,
+  plant_name: nullable(plants.name),
+  timezone: computed.text,
+  /** The plant's company, else the gateway's. */
+  company_id: nullable(computed.number),
+  gateway_sn: nullable(gateways.sn),
+  status: devices.status,
+  power_w: nullable(deviceRealtime.powerW),
+  energy_total_wh: nullable(computed.number),
+  soc: nullable(deviceRealtime.soc),
+  last_report_at: nullable(deviceRealtime.ts),
+  parent_id: devices.parentId,
+  main_meter: devices.mainMeter,
+  settings: nullable(computed.json<Record<string, unknown>>()),
+  energy_today_wh: nullable(computed.number),
+  slave_count: computed.number,
+  values: nullable(computed.numbers),
+};
 
 // Today's energy of a device in its plant's day, as the plant-day refresh keeps it on the realtime row
 // (a few seconds behind the reports); none until the device reports on its new day.
@@ -79,43 +109,44 @@ const FROM = sql`devices d left join plants p on p.id = d.plant_id left join dev
 /** SQL for device lists and detail pages, every read filtered by the caller's visibility. */
 export function createDevicesRepository(db: Database) {
   async function records(where: SQL, withValues: boolean): Promise<DeviceRecord[]> {
-    const rows = await queryRows<Record<string, unknown>>(
+    const rows = await sqlRows(
       db,
+      RECORD,
       sql`select d.id, d.sn, d.alias, d.family, d.protocol_id, d.brand, d.model, d.firmware_version, d.rated_power_w, d.plant_id, p.name as plant_name,
                  coalesce(p.timezone, 'UTC') as timezone, coalesce(p.company_id, g.company_id) as company_id, g.sn as gateway_sn, d.status,
                  r.power_w, ${LIFETIME_WH}::float8 as energy_total_wh, r.soc, r.ts as last_report_at, d.parent_id, d.main_meter, d.settings,
                  ${ENERGY_TODAY} as energy_today_wh,
                  (select count(*) from devices s where s.parent_id = d.id)::int as slave_count
-                 ${withValues ? sql`, ${LATEST_VALUES} as values` : sql``}
+                 ${withValues ? sql`, ${LATEST_VALUES} as values` : sql`, null as values`}
           from ${FROM} left join gateways g on g.id = d.gateway_id
           where ${where}`,
     );
     return rows.map((r) => ({
-      id: Number(r.id),
-      sn: String(r.sn),
-      alias: (r.alias as string | null) ?? null,
-      family: String(r.family),
-      protocolId: String(r.protocol_id),
-      brand: (r.brand as string | null) ?? null,
-      model: (r.model as string | null) ?? null,
-      firmwareVersion: (r.firmware_version as string | null) ?? null,
-      ratedPowerW: num(r.rated_power_w),
-      plantId: num(r.plant_id),
-      plantName: (r.plant_name as string | null) ?? null,
-      timezone: String(r.timezone),
-      companyId: num(r.company_id),
-      gatewaySn: (r.gateway_sn as string | null) ?? null,
-      status: Number(r.status),
-      powerW: num(r.power_w),
-      energyTodayWh: num(r.energy_today_wh),
-      energyTotalWh: num(r.energy_total_wh),
-      soc: num(r.soc),
-      lastReportAt: r.last_report_at === null || r.last_report_at === undefined ? null : new Date(r.last_report_at as string),
-      parentId: num(r.parent_id),
-      slaveCount: Number(r.slave_count ?? 0),
-      mainMeter: Boolean(r.main_meter),
-      settings: (r.settings as Record<string, unknown> | null) ?? null,
-      values: withValues && Array.isArray(r.values) ? (r.values as unknown[]).map((v) => (v === null ? Number.NaN : Number(v))) : null,
+      id: r.id,
+      sn: r.sn,
+      alias: r.alias,
+      family: r.family,
+      protocolId: r.protocol_id,
+      brand: r.brand,
+      model: r.model,
+      firmwareVersion: r.firmware_version,
+      ratedPowerW: r.rated_power_w,
+      plantId: r.plant_id,
+      plantName: r.plant_name,
+      timezone: r.timezone,
+      companyId: r.company_id,
+      gatewaySn: r.gateway_sn,
+      status: r.status,
+      powerW: r.power_w,
+      energyTodayWh: r.energy_today_wh,
+      energyTotalWh: r.energy_total_wh,
+      soc: r.soc,
+      lastReportAt: r.last_report_at,
+      parentId: r.parent_id,
+      slaveCount: r.slave_count,
+      mainMeter: r.main_meter,
+      settings: r.settings,
+      values: withValues ? r.values : null,
     }));
   }
 
@@ -125,39 +156,40 @@ export function createDevicesRepository(db: Database) {
       const where = whereOf(auth, filter, true);
       const direction = order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
       const [ids, total] = await Promise.all([
-        queryRows<{ id: number }>(
+        sqlRows(
           db,
+          { id: devices.id },
           sql`select d.id from ${FROM} where ${where} order by ${SORTS[sort]} ${direction}, d.id limit ${size} offset ${(page - 1) * size}`,
         ),
-        queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${FROM} where ${where}`),
+        sqlRows(db, { n: computed.number }, sql`select count(*)::int as n from ${FROM} where ${where}`),
       ]);
-      const list = ids.map((r) => Number(r.id));
+      const list = ids.map((r) => r.id);
       const byId = new Map(
         (list.length === 0 ? [] : await records(sql`d.id = any(${sql.param(list)}::int[])`, true)).map((r) => [r.id, r]),
       );
-      return { rows: list.flatMap((id) => byId.get(id) ?? []), total: Number(total[0]?.n ?? 0) };
+      return { rows: list.flatMap((id) => byId.get(id) ?? []), total: total[0]?.n ?? 0 };
     },
 
     /** Every matching device for an export, or 'tooMany' above `limit`. */
     async all(auth: AuthContext, filter: DeviceFilter, limit: number): Promise<DeviceRecord[] | 'tooMany'> {
-      const ids = await queryRows<{ id: number }>(
+      const ids = await sqlRows(
         db,
+        { id: devices.id },
         sql`select d.id from ${FROM} where ${whereOf(auth, filter, true)} order by d.sn limit ${limit + 1}`,
       );
       if (ids.length > limit) return 'tooMany';
       if (ids.length === 0) return [];
-      return (await records(sql`d.id = any(${sql.param(ids.map((r) => Number(r.id)))}::int[])`, false)).sort((a, b) =>
-        a.sn.localeCompare(b.sn),
-      );
+      return (await records(sql`d.id = any(${sql.param(ids.map((r) => r.id))}::int[])`, false)).sort((a, b) => a.sn.localeCompare(b.sn));
     },
 
     /** Counts by status under the same filters (the status filter itself left out, so every count shows). */
     async counts(auth: AuthContext, filter: DeviceFilter): Promise<Map<number, number>> {
-      const rows = await queryRows<{ status: number; n: number }>(
+      const rows = await sqlRows(
         db,
+        { status: devices.status, n: computed.number },
         sql`select d.status, count(*)::int as n from ${FROM} where ${whereOf(auth, filter, false)} group by d.status`,
       );
-      return new Map(rows.map((r) => [Number(r.status), Number(r.n)]));
+      return new Map(rows.map((r) => [r.status, r.n]));
     },
 
     /** A device by SN or id among the given families, regardless of the caller (access is checked after). */
@@ -174,11 +206,12 @@ export function createDevicesRepository(db: Database) {
     },
 
     async slaves(masterId: number): Promise<{ id: number; sn: string; status: number; soc: number | null }[]> {
-      const rows = await queryRows<{ id: number; sn: string; status: number; soc: number | null }>(
+      const rows = await sqlRows(
         db,
+        { id: devices.id, sn: devices.sn, status: devices.status, soc: nullable(deviceRealtime.soc) },
         sql`select d.id, d.sn, d.status, r.soc from devices d left join device_realtime r on r.device_id = d.id where d.parent_id = ${masterId} order by d.sn`,
       );
-      return rows.map((r) => ({ id: Number(r.id), sn: r.sn, status: Number(r.status), soc: num(r.soc) }));
+      return rows.map((r) => ({ id: r.id, sn: r.sn, status: r.status, soc: r.soc }));
     },
 
     async setAlias(id: number, alias: string | null): Promise<void> {
@@ -191,8 +224,9 @@ export function createDevicesRepository(db: Database) {
      */
     async remove(ids: readonly number[]): Promise<string[]> {
       if (ids.length === 0) return [];
-      const rows = await queryRows<{ sn: string }>(
+      const rows = await sqlRows(
         db,
+        { sn: devices.sn },
         sql`with gone as (
               delete from devices where id = any(${sql.param([...ids])}::int[]) or parent_id = any(${sql.param([...ids])}::int[])
               returning sn, gateway_id),
@@ -220,19 +254,21 @@ export function createDevicesRepository(db: Database) {
     /** Stored readings of a device between two instants, newest first (operation data records). */
     async readings(deviceId: number, from: Date, to: Date, page: number, size: number) {
       const [rows, total] = await Promise.all([
-        queryRows<{ ts: Date | string; values: unknown[] }>(
+        sqlRows(
           db,
+          { ts: readings.ts, values: computed.numbers },
           sql`select ts, values from readings where device_id = ${deviceId} and ts >= ${from.toISOString()}::timestamptz and ts < ${to.toISOString()}::timestamptz
               order by ts desc limit ${size} offset ${(page - 1) * size}`,
         ),
-        queryRows<{ n: number }>(
+        sqlRows(
           db,
+          { n: computed.number },
           sql`select count(*)::int as n from readings where device_id = ${deviceId} and ts >= ${from.toISOString()}::timestamptz and ts < ${to.toISOString()}::timestamptz`,
         ),
       ]);
       return {
-        rows: rows.map((r) => ({ ts: new Date(r.ts), values: r.values.map((v) => (v === null ? Number.NaN : Number(v))) })),
-        total: Number(total[0]?.n ?? 0),
+        rows: rows.map((r) => ({ ts: r.ts, values: r.values })),
+        total: total[0]?.n ?? 0,
       };
     },
   };
