@@ -21,7 +21,9 @@ export function AgreementPage({ english = false }: { english?: boolean }) {
   return (
     <PublicFrame wide>
       <article className="sw-agreement" lang={english ? 'en' : undefined} data-testid="agreement">
-        <Typography.Title level={2}>{text('agreement.title')}</Typography.Title>
+        <Typography.Title level={1} style={{ fontSize: 30 }}>
+          {text('agreement.title')}
+        </Typography.Title>
         <Typography.Paragraph>{text('agreement.intro')}</Typography.Paragraph>
         {SECTIONS.map((n) => (
           <section key={n}>

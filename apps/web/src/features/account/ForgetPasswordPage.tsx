@@ -103,7 +103,9 @@ export function ForgetPasswordPage() {
 
   return (
     <PublicFrame>
-      <Typography.Title level={2}>{t('forget.title')}</Typography.Title>
+      <Typography.Title level={1} style={{ fontSize: 30 }}>
+        {t('forget.title')}
+      </Typography.Title>
       <Typography.Paragraph type="secondary">{t('forget.subtitle')}</Typography.Paragraph>
       <Steps
         size="small"

@@ -89,7 +89,9 @@ export function RegisterPage() {
 
   return (
     <PublicFrame>
-      <Typography.Title level={2}>{t('signup.title')}</Typography.Title>
+      <Typography.Title level={1} style={{ fontSize: 30 }}>
+        {t('signup.title')}
+      </Typography.Title>
       <Typography.Paragraph type="secondary">{t('signup.subtitle')}</Typography.Paragraph>
       {refusal && <Alert type="error" showIcon title={refusal} className="sw-gap-top" />}
       <Form

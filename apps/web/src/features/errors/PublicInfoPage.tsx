@@ -9,8 +9,9 @@ export function PublicInfoPage({ title, text }: { title: UiKey; text: UiKey }) {
   const { t } = useTranslation();
   return (
     <PublicFrame cardClassName="sw-public-card">
-      {' '}
-      <Typography.Title level={2}>{t(title)}</Typography.Title>
+      <Typography.Title level={1} style={{ fontSize: 30 }}>
+        {t(title)}
+      </Typography.Title>
       <Typography.Paragraph>{t(text)}</Typography.Paragraph>
       <Link to="/login">{t('public.backToLogin')}</Link>
     </PublicFrame>

@@ -31,11 +31,10 @@ export function AuthorizationFailedPage() {
 
   return (
     <PublicFrame cardClassName="sw-third-card">
-      {' '}
       <Result
         status="error"
         icon={<CloseCircleOutlined />}
-        title={t('route.authorizationFailed')}
+        title={<h1 style={{ font: 'inherit', color: 'inherit', margin: 0 }}>{t('route.authorizationFailed')}</h1>}
         subTitle={<span data-testid="authorization-failed-reason">{text}</span>}
         extra={[
           <Link key="again" to={signedIn ? '/edit?tab=bound' : '/loginThird'}>

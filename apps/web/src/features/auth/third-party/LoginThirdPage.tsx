@@ -125,7 +125,9 @@ export function LoginThirdPage() {
   } else {
     body = (
       <>
-        <Typography.Title level={3}>{t('thirdParty.chooseTitle')}</Typography.Title>
+        <Typography.Title level={1} style={{ fontSize: 24 }}>
+          {t('thirdParty.chooseTitle')}
+        </Typography.Title>
         <Typography.Paragraph type="secondary">{t('thirdParty.chooseText')}</Typography.Paragraph>
         {providers.isSuccess && providers.data.length === 0 ? (
           <Typography.Paragraph>{t('thirdParty.none')}</Typography.Paragraph>
@@ -212,7 +214,9 @@ function BindingForm({ ticket, signedIn, onCancel }: { ticket: PendingTicket; si
 
   return (
     <>
-      <Typography.Title level={3}>{t('thirdParty.bindTitle', { provider })}</Typography.Title>
+      <Typography.Title level={1} style={{ fontSize: 24 }}>
+        {t('thirdParty.bindTitle', { provider })}
+      </Typography.Title>
       <Typography.Paragraph data-testid="third-party-identity">{t('thirdParty.bindText', { provider, identity })}</Typography.Paragraph>
       {refusal && <Alert type="error" showIcon title={refusal} data-testid="third-party-refusal" />}
       {signedIn && user ? (

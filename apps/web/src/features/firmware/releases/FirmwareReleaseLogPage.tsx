@@ -64,10 +64,9 @@ export function FirmwareReleaseLogPage() {
   const groups = log.data?.groups ?? [];
   return (
     <PublicFrame cardClassName="sw-public-card" testId="firmware-release-log">
-      {' '}
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         <div>
-          <Typography.Title level={2} style={{ marginBottom: 4 }}>
+          <Typography.Title level={1} style={{ marginBottom: 4, fontSize: 30 }}>
             {t('route.firmwareLogging')}
           </Typography.Title>
           <Typography.Text type="secondary">{t('firmwareReleases.intro')}</Typography.Text>
