@@ -1,5 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, type RowOf, sqlRows } from '../../db/rows.js';
+import { deviceEvents, devices, plants } from '../../db/schema.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { deviceVisibleCondition } from '../devices/device-access.js';
 
@@ -68,22 +70,36 @@ function whereOf(auth: AuthContext, f: EventQueryFilter, withLevelAndStatus = tr
   return sql.join(parts, sql` and `);
 }
 
-const toDate = (v: unknown) => new Date(v as string);
+/** The columns COLUMNS selects, typed from the schema. */
+const RECORD = {
+  id: deviceEvents.id,
+  code: deviceEvents.code,
+  level: deviceEvents.level,
+  device_id: deviceEvents.deviceId,
+  sn: devices.sn,
+  alias: devices.alias,
+  family: devices.family,
+  protocol_id: devices.protocolId,
+  plant_id: deviceEvents.plantId,
+  plant_name: nullable(plants.name),
+  opened_at: deviceEvents.openedAt,
+  cleared_at: deviceEvents.clearedAt,
+};
 
-function recordOf(r: Record<string, unknown>): EventRecord {
+function recordOf(r: RowOf<typeof RECORD>): EventRecord {
   return {
-    id: Number(r.id),
-    code: Number(r.code),
-    level: String(r.level),
-    deviceId: Number(r.device_id),
-    deviceSn: String(r.sn),
-    deviceAlias: r.alias === null ? null : String(r.alias),
-    family: String(r.family),
-    protocolId: String(r.protocol_id),
-    plantId: r.plant_id === null ? null : Number(r.plant_id),
-    plantName: r.plant_name === null ? null : String(r.plant_name),
-    openedAt: toDate(r.opened_at),
-    clearedAt: r.cleared_at === null ? null : toDate(r.cleared_at),
+    id: r.id,
+    code: r.code,
+    level: r.level,
+    deviceId: r.device_id,
+    deviceSn: r.sn,
+    deviceAlias: r.alias,
+    family: r.family,
+    protocolId: r.protocol_id,
+    plantId: r.plant_id,
+    plantName: r.plant_name,
+    openedAt: r.opened_at,
+    clearedAt: r.cleared_at,
   };
 }
 
@@ -101,19 +117,21 @@ export function createEventsRepository(db: Database) {
     ): Promise<{ records: EventRecord[]; total: number }> {
       const where = whereOf(auth, filter);
       const [rows, [count]] = await Promise.all([
-        queryRows<Record<string, unknown>>(
+        sqlRows(
           db,
+          RECORD,
           sql`select ${COLUMNS} from ${FROM} where ${where} order by e.opened_at desc, e.id desc limit ${size} offset ${(page - 1) * size}`,
         ),
-        queryRows<{ n: number | string }>(db, sql`select count(*) as n from ${FROM} where ${where}`),
+        sqlRows(db, { n: computed.number }, sql`select count(*) as n from ${FROM} where ${where}`),
       ]);
-      return { records: rows.map(recordOf), total: Number(count?.n ?? 0) };
+      return { records: rows.map(recordOf), total: count?.n ?? 0 };
     },
 
     /** Every row under the filters, newest first, or 'tooMany' beyond `limit` (one row more is read to know). */
     async all(auth: AuthContext, filter: EventQueryFilter, limit: number): Promise<EventRecord[] | 'tooMany'> {
-      const rows = await queryRows<Record<string, unknown>>(
+      const rows = await sqlRows(
         db,
+        RECORD,
         sql`select ${COLUMNS} from ${FROM} where ${whereOf(auth, filter)} order by e.opened_at desc, e.id desc limit ${limit + 1}`,
       );
       if (rows.length > limit) return 'tooMany';
@@ -131,28 +149,30 @@ export function createEventsRepository(db: Database) {
       limit: number,
     ): Promise<{ records: EventRecord[]; cursor: { openedAt: string; id: number } | null }> {
       const after = cursor ? sql` and (e.opened_at, e.id) < (${cursor.openedAt}::timestamptz, ${cursor.id})` : sql``;
-      const rows = await queryRows<Record<string, unknown>>(
+      const rows = await sqlRows(
         db,
+        { ...RECORD, cursor_at: computed.text },
         sql`select ${COLUMNS}, e.opened_at::text as cursor_at from ${FROM} where ${whereOf(auth, filter)}${after}
             order by e.opened_at desc, e.id desc limit ${limit}`,
       );
       const last = rows.at(-1);
-      return { records: rows.map(recordOf), cursor: last ? { openedAt: String(last.cursor_at), id: Number(last.id) } : null };
+      return { records: rows.map(recordOf), cursor: last ? { openedAt: last.cursor_at, id: last.id } : null };
     },
 
     async count(auth: AuthContext, filter: EventQueryFilter): Promise<number> {
-      const [count] = await queryRows<{ n: number | string }>(db, sql`select count(*) as n from ${FROM} where ${whereOf(auth, filter)}`);
-      return Number(count?.n ?? 0);
+      const [count] = await sqlRows(db, { n: computed.number }, sql`select count(*) as n from ${FROM} where ${whereOf(auth, filter)}`);
+      return count?.n ?? 0;
     },
 
     /** Open events by level and every event of the period, under the filters but level and status. */
     async counts(auth: AuthContext, filter: EventQueryFilter): Promise<{ level: string; active: number; total: number }[]> {
-      const rows = await queryRows<{ level: string; active: number | string; total: number | string }>(
+      const rows = await sqlRows(
         db,
+        { level: deviceEvents.level, active: computed.number, total: computed.number },
         sql`select e.level, count(*) filter (where e.cleared_at is null) as active, count(*) as total
             from ${FROM} where ${whereOf(auth, filter, false)} group by e.level`,
       );
-      return rows.map((r) => ({ level: String(r.level), active: Number(r.active), total: Number(r.total) }));
+      return rows.map((r) => ({ level: r.level, active: r.active, total: r.total }));
     },
   };
 }
