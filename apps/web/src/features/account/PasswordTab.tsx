@@ -5,7 +5,7 @@ import { App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changePassword, fieldErrors, refusalCode, refusalText } from './api';
-import { newPasswordError, passwordRuleText } from './password-rule';
+import { NewPasswordFields } from './signup-fields';
 
 interface Fields {
   oldPassword: string;
@@ -43,35 +43,14 @@ export function PasswordTab({ info }: { info: AccountInfo }) {
       <Form.Item name="oldPassword" label={t('me.oldPassword')} rules={[{ required: true, message: t('me.required') }]}>
         <Input.Password id="me-old-password" maxLength={LIMITS.passwordMaxLength} autoComplete="current-password" />
       </Form.Item>
-      <Form.Item
-        name="password"
+      <NewPasswordFields
+        prefix="me"
         label={t('me.newPassword')}
-        extra={passwordRuleText(rule)}
-        rules={[
-          {
-            validator: (_, value: string | undefined) => {
-              const problem = newPasswordError(value ?? '', rule);
-              return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
-            },
-          },
-        ]}
-      >
-        <Input.Password id="me-new-password" maxLength={LIMITS.passwordMaxLength} autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        name="confirm"
-        label={t('me.confirmPassword')}
-        dependencies={['password']}
-        rules={[
-          { required: true, message: t('me.required') },
-          ({ getFieldValue }) => ({
-            validator: (_, value: string | undefined) =>
-              !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('me.mismatch'))),
-          }),
-        ]}
-      >
-        <Input.Password id="me-confirm-password" maxLength={LIMITS.passwordMaxLength} autoComplete="new-password" />
-      </Form.Item>
+        confirmLabel={t('me.confirmPassword')}
+        rule={rule}
+        ids={{ password: 'me-new-password', confirm: 'me-confirm-password' }}
+        icons={false}
+      />
       <Button type="primary" htmlType="submit" loading={saving} data-testid="password-save">
         {t('me.changePassword')}
       </Button>

@@ -1,13 +1,18 @@
 import { LockOutlined, MailOutlined, SafetyOutlined } from '@ant-design/icons';
 import { ACCOUNT_LIMITS } from '@sunward/contracts/account';
 import { LIMITS } from '@sunward/contracts/limits';
+import type { RegistrationPasswordRule } from '@sunward/contracts/validators';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { registerTexts } from '../../lib/feature-texts';
 import { accountKeys, fetchPasswordPolicy } from './api';
 import { accountRules, newPasswordError, passwordRuleText } from './password-rule';
+import { signupTexts } from './signup-texts';
 import { useResendCountdown } from './useResendCountdown';
+
+registerTexts(signupTexts);
 
 /**
  * The fields sign-up (/reg) and password reset (/forget) share, so the two forms cannot drift: the
@@ -96,16 +101,41 @@ export function CodeField({
   );
 }
 
-/** The new password (the server's rule, told under the field) and its confirmation. */
-export function NewPasswordFields({ prefix, label, hidden }: { prefix: string; label: string; hidden?: boolean }) {
+/**
+ * The new password (the server's rule, told under the field) and its confirmation, on sign-up, reset and
+ * the password tab of personal settings (which knows the account's rule and names its own ids).
+ */
+export function NewPasswordFields({
+  prefix,
+  label,
+  hidden,
+  rule: knownRule,
+  ids = { password: `${prefix}-password`, confirm: `${prefix}-confirm` },
+  confirmLabel,
+  icons = true,
+}: {
+  prefix: string;
+  label: string;
+  hidden?: boolean;
+  rule?: RegistrationPasswordRule;
+  ids?: { password: string; confirm: string };
+  confirmLabel?: string;
+  icons?: boolean;
+}) {
   const { t } = useTranslation();
-  const policy = useQuery({ queryKey: accountKeys.policy, queryFn: fetchPasswordPolicy, staleTime: Number.POSITIVE_INFINITY });
-  const rule = policy.data?.rule ?? 'strict';
+  const policy = useQuery({
+    queryKey: accountKeys.policy,
+    queryFn: fetchPasswordPolicy,
+    staleTime: Number.POSITIVE_INFINITY,
+    enabled: knownRule === undefined,
+  });
+  const rule = knownRule ?? policy.data?.rule ?? 'strict';
+  const lock = icons ? <LockOutlined /> : undefined;
   return (
     <>
       <Form.Item
         name="password"
-        htmlFor={`${prefix}-password`}
+        htmlFor={ids.password}
         label={label}
         hidden={hidden}
         extra={passwordRuleText(rule)}
@@ -118,17 +148,12 @@ export function NewPasswordFields({ prefix, label, hidden }: { prefix: string; l
           },
         ]}
       >
-        <Input.Password
-          id={`${prefix}-password`}
-          prefix={<LockOutlined />}
-          maxLength={LIMITS.passwordMaxLength}
-          autoComplete="new-password"
-        />
+        <Input.Password id={ids.password} prefix={lock} maxLength={LIMITS.passwordMaxLength} autoComplete="new-password" />
       </Form.Item>
       <Form.Item
         name="confirm"
-        htmlFor={`${prefix}-confirm`}
-        label={t('signup.confirm')}
+        htmlFor={ids.confirm}
+        label={confirmLabel ?? t('signup.confirm')}
         hidden={hidden}
         dependencies={['password']}
         rules={[
@@ -139,12 +164,7 @@ export function NewPasswordFields({ prefix, label, hidden }: { prefix: string; l
           }),
         ]}
       >
-        <Input.Password
-          id={`${prefix}-confirm`}
-          prefix={<LockOutlined />}
-          maxLength={LIMITS.passwordMaxLength}
-          autoComplete="new-password"
-        />
+        <Input.Password id={ids.confirm} prefix={lock} maxLength={LIMITS.passwordMaxLength} autoComplete="new-password" />
       </Form.Item>
     </>
   );
