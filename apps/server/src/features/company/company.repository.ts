@@ -1,9 +1,8 @@
 import type { CompanyEdit, CompanyLogo } from '@sunward/contracts/company';
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, sqlRows } from '../../db/rows.js';
 import { companies, companyAgents, rolePermissions, roles, users } from '../../db/schema.js';
-
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 export interface AccountRecord {
   id: number;
@@ -43,12 +42,17 @@ export function createCompanyRepository(db: Database) {
 
     /** Whether the optional column companies.require_two_factor exists (added by the two-factor work). */
     async requireTwoFactor(companyId: number): Promise<boolean | null> {
-      const [column] = await queryRows<{ n: number }>(
+      const [column] = await sqlRows(
         db,
+        { n: computed.number },
         sql`select 1 as n from information_schema.columns where table_name = 'companies' and column_name = 'require_two_factor'`,
       );
       if (!column) return null;
-      const [row] = await queryRows<{ v: boolean | null }>(db, sql`select require_two_factor as v from companies where id = ${companyId}`);
+      const [row] = await sqlRows(
+        db,
+        { v: nullable(companies.requireTwoFactor) },
+        sql`select require_two_factor as v from companies where id = ${companyId}`,
+      );
       return row?.v ?? false;
     },
 
@@ -58,7 +62,7 @@ export function createCompanyRepository(db: Database) {
 
     async nameTaken(name: string, exceptId?: number): Promise<boolean> {
       const where = exceptId === undefined ? sql`lower(name) = lower(${name})` : sql`lower(name) = lower(${name}) and id <> ${exceptId}`;
-      const rows = await queryRows<{ id: number }>(db, sql`select id from companies where ${where} limit 1`);
+      const rows = await sqlRows(db, { id: companies.id }, sql`select id from companies where ${where} limit 1`);
       return rows.length > 0;
     },
 
@@ -173,7 +177,7 @@ export function createCompanyRepository(db: Database) {
         .orderBy(asc(users.id))
         .limit(query.size)
         .offset((query.page - 1) * query.size);
-      return { total: Number(total?.n ?? 0), rows: rows.map((r) => ({ ...r, createdAt: iso(r.createdAt) })) };
+      return { total: Number(total?.n ?? 0), rows: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
     },
 
     async staffMember(companyId: number, userId: number) {
@@ -195,7 +199,7 @@ export function createCompanyRepository(db: Database) {
         .innerJoin(roles, eq(roles.id, users.roleId))
         .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
       const row = page[0];
-      return row ? { ...row, createdAt: iso(row.createdAt) } : undefined;
+      return row ? { ...row, createdAt: row.createdAt.toISOString() } : undefined;
     },
 
     async createStaff(input: {
@@ -251,23 +255,24 @@ export function createCompanyRepository(db: Database) {
 
     /** The company's roles: the two built-in company roles first, then its custom roles. */
     async roles(companyId: number) {
-      const rows = await queryRows<{
-        id: number;
-        key: string;
-        name: string;
-        remark: string | null;
-        built_in: boolean;
-        company_id: number | null;
-        members: number | string;
-      }>(
+      const rows = await sqlRows(
         db,
+        {
+          id: roles.id,
+          key: roles.key,
+          name: roles.name,
+          remark: roles.remark,
+          built_in: roles.builtIn,
+          company_id: roles.companyId,
+          members: computed.number,
+        },
         sql`select r.id, r.key, r.name, r.remark, r.built_in, r.company_id,
               (select count(*) from users u where u.role_id = r.id and u.company_id = ${companyId}) as members
             from roles r
             where r.company_id = ${companyId} or (r.company_id is null and r.key in ('company_admin', 'company_staff'))
             order by r.company_id nulls first, r.id`,
       );
-      const ids = rows.map((r) => Number(r.id));
+      const ids = rows.map((r) => r.id);
       const grants =
         ids.length === 0
           ? []
@@ -276,13 +281,13 @@ export function createCompanyRepository(db: Database) {
               .from(rolePermissions)
               .where(inArray(rolePermissions.roleId, ids));
       return rows.map((r) => ({
-        id: Number(r.id),
+        id: r.id,
         key: r.key,
         name: r.name,
         remark: r.remark,
         builtIn: r.company_id === null,
-        permissions: grants.filter((g) => g.roleId === Number(r.id)).map((g) => g.key),
-        memberCount: Number(r.members),
+        permissions: grants.filter((g) => g.roleId === r.id).map((g) => g.key),
+        memberCount: r.members,
       }));
     },
 
@@ -339,37 +344,39 @@ export function createCompanyRepository(db: Database) {
     // ---- Agents ----
 
     async agents(companyId: number) {
-      const rows = await queryRows<{
-        id: number;
-        user_id: number;
-        account: string;
-        nickname: string;
-        company_name: string | null;
-        created_at: Date | string;
-      }>(
+      const rows = await sqlRows(
         db,
+        {
+          id: companyAgents.id,
+          user_id: companyAgents.agentUserId,
+          account: users.account,
+          nickname: users.nickname,
+          company_name: nullable(companies.name),
+          created_at: companyAgents.createdAt,
+        },
         sql`select a.id, a.agent_user_id as user_id, u.account, u.nickname, c.name as company_name, a.created_at
             from company_agents a join users u on u.id = a.agent_user_id left join companies c on c.id = u.company_id
             where a.company_id = ${companyId} order by a.id`,
       );
       return rows.map((r) => ({
-        id: Number(r.id),
-        userId: Number(r.user_id),
+        id: r.id,
+        userId: r.user_id,
         account: r.account,
         nickname: r.nickname,
         companyName: r.company_name,
-        createdAt: iso(r.created_at),
+        createdAt: r.created_at.toISOString(),
       }));
     },
 
     /** The companies whose agent this user is. */
     async principals(userId: number) {
-      const rows = await queryRows<{ company_id: number; company_name: string; created_at: Date | string }>(
+      const rows = await sqlRows(
         db,
+        { company_id: companyAgents.companyId, company_name: companies.name, created_at: companyAgents.createdAt },
         sql`select a.company_id, c.name as company_name, a.created_at from company_agents a join companies c on c.id = a.company_id
             where a.agent_user_id = ${userId} order by a.id`,
       );
-      return rows.map((r) => ({ companyId: Number(r.company_id), companyName: r.company_name, since: iso(r.created_at) }));
+      return rows.map((r) => ({ companyId: r.company_id, companyName: r.company_name, since: r.created_at.toISOString() }));
     },
 
     async agentOf(userId: number): Promise<number | undefined> {

@@ -1,36 +1,35 @@
 import type { CustomerRow, CustomerType } from '@sunward/contracts/customers';
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
-import { companyCustomerPlants, companyCustomers, customerTypes, users } from '../../db/schema.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, type RowOf, sqlRows } from '../../db/rows.js';
+import { companyCustomerPlants, companyCustomers, customerTypes, plants, users } from '../../db/schema.js';
 
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+/** The columns SELECT answers, typed from the schema; plants is the JSON list of the customer's plants. */
+const CUSTOMER = {
+  id: companyCustomers.id,
+  company_id: companyCustomers.companyId,
+  user_id: companyCustomers.userId,
+  account: users.account,
+  name: companyCustomers.name,
+  type_id: companyCustomers.typeId,
+  type_name: nullable(customerTypes.name),
+  remark: companyCustomers.remark,
+  created_at: companyCustomers.createdAt,
+  plants: computed.json<{ id: number; name: string }[]>(),
+};
 
-interface CustomerSqlRow {
-  id: number;
-  company_id: number;
-  user_id: number;
-  account: string;
-  name: string;
-  type_id: number | null;
-  type_name: string | null;
-  remark: string | null;
-  created_at: Date | string;
-  plants: { id: number; name: string }[] | string | null;
-}
-
-function present(r: CustomerSqlRow): CustomerRow {
-  const plants = typeof r.plants === 'string' ? (JSON.parse(r.plants) as { id: number; name: string }[]) : (r.plants ?? []);
+function present(r: RowOf<typeof CUSTOMER>): CustomerRow {
   return {
-    customerId: Number(r.id),
-    companyId: Number(r.company_id),
-    masterId: Number(r.user_id),
+    customerId: r.id,
+    companyId: r.company_id,
+    masterId: r.user_id,
     account: r.account,
     name: r.name,
-    typeId: r.type_id === null ? null : Number(r.type_id),
+    typeId: r.type_id,
     typeName: r.type_name,
     remark: r.remark,
-    plants: plants.map((p) => ({ id: Number(p.id), name: p.name })),
-    createdAt: iso(r.created_at),
+    plants: r.plants.map((p) => ({ id: Number(p.id), name: p.name })),
+    createdAt: r.created_at.toISOString(),
   };
 }
 
@@ -52,40 +51,44 @@ export function createCustomersRepository(db: Database) {
       if (query.typeId !== undefined)
         parts.push(sql`(c.type_id = ${query.typeId} or c.type_id in (select id from customer_types where parent_id = ${query.typeId}))`);
       const where = sql.join(parts, sql` and `);
-      const [total] = await queryRows<{ n: number | string }>(
+      const [total] = await sqlRows(
         db,
+        { n: computed.number },
         sql`select count(*) as n from company_customers c join users u on u.id = c.user_id where ${where}`,
       );
-      const rows = await queryRows<CustomerSqlRow>(
+      const rows = await sqlRows(
         db,
+        CUSTOMER,
         sql`${SELECT} where ${where} order by c.id desc limit ${query.size} offset ${(query.page - 1) * query.size}`,
       );
-      return { total: Number(total?.n ?? 0), infos: rows.map(present) };
+      return { total: total?.n ?? 0, infos: rows.map(present) };
     },
 
     async options(companyId: number) {
-      const rows = await queryRows<{ id: number; user_id: number; account: string; name: string }>(
+      const rows = await sqlRows(
         db,
+        { id: companyCustomers.id, user_id: companyCustomers.userId, account: users.account, name: companyCustomers.name },
         sql`select c.id, c.user_id, u.account, c.name from company_customers c join users u on u.id = c.user_id
             where c.company_id = ${companyId} order by c.name, c.id`,
       );
-      return rows.map((r) => ({ customerId: Number(r.id), masterId: Number(r.user_id), account: r.account, name: r.name }));
+      return rows.map((r) => ({ customerId: r.id, masterId: r.user_id, account: r.account, name: r.name }));
     },
 
     async find(companyId: number, by: { customerId: number } | { userId: number }): Promise<CustomerRow | undefined> {
       const match = 'customerId' in by ? sql`c.id = ${by.customerId}` : sql`c.user_id = ${by.userId}`;
-      const [row] = await queryRows<CustomerSqlRow>(db, sql`${SELECT} where c.company_id = ${companyId} and ${match}`);
+      const [row] = await sqlRows(db, CUSTOMER, sql`${SELECT} where c.company_id = ${companyId} and ${match}`);
       return row ? present(row) : undefined;
     },
 
     /** The ids among these that are plants of the company. */
     async companyPlantIds(companyId: number, plantIds: readonly number[]): Promise<Set<number>> {
       if (plantIds.length === 0) return new Set();
-      const rows = await queryRows<{ id: number }>(
+      const rows = await sqlRows(
         db,
+        { id: plants.id },
         sql`select id from plants where company_id = ${companyId} and id = any(${sql.param([...plantIds])}::int[])`,
       );
-      return new Set(rows.map((r) => Number(r.id)));
+      return new Set(rows.map((r) => r.id));
     },
 
     /**
@@ -144,23 +147,24 @@ export function createCustomersRepository(db: Database) {
     // ---- Customer types ----
 
     async types(companyId: number): Promise<CustomerType[]> {
-      const rows = await queryRows<{
-        id: number;
-        name: string;
-        remark: string | null;
-        parent_id: number | null;
-        customers: number | string;
-      }>(
+      const rows = await sqlRows(
         db,
+        {
+          id: customerTypes.id,
+          name: customerTypes.name,
+          remark: customerTypes.remark,
+          parent_id: customerTypes.parentId,
+          customers: computed.number,
+        },
         sql`select t.id, t.name, t.remark, t.parent_id, (select count(*) from company_customers c where c.type_id = t.id) as customers
             from customer_types t where t.company_id = ${companyId} order by t.parent_id nulls first, t.name, t.id`,
       );
       return rows.map((r) => ({
-        id: Number(r.id),
+        id: r.id,
         name: r.name,
         remark: r.remark,
-        parentId: r.parent_id === null ? null : Number(r.parent_id),
-        customerCount: Number(r.customers),
+        parentId: r.parent_id,
+        customerCount: r.customers,
       }));
     },
 
