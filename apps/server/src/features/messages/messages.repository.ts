@@ -1,8 +1,9 @@
 import type { InvitationMessageData } from '@sunward/contracts/invitations';
 import { type AlarmData, MessageState, type MessageStateValue } from '@sunward/contracts/notifications';
 import { and, count, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
-import { messages, users } from '../../db/schema.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, sqlRows } from '../../db/rows.js';
+import { deviceEvents, devices, messages, plants, users } from '../../db/schema.js';
 
 export { MessageState };
 
@@ -129,8 +130,9 @@ export function createMessagesRepository(db: Database) {
      */
     async recipients(plantIds: readonly number[]): Promise<{ userId: number; language: string; plantId: number }[]> {
       if (plantIds.length === 0) return [];
-      const rows = await queryRows<{ user_id: number; language: string; plant_id: number }>(
+      const rows = await sqlRows(
         db,
+        { user_id: users.id, language: users.language, plant_id: plants.id },
         sql`select u.id as user_id, u.language, p.id as plant_id
             from plants p
             join users u on u.disabled_at is null and (
@@ -142,33 +144,34 @@ export function createMessagesRepository(db: Database) {
               or exists (select 1 from roles r where r.id = u.role_id and r.key = 'platform_admin' and r.company_id is null))
             where p.id = any(${sql.param([...plantIds])}::int[])`,
       );
-      return rows.map((r) => ({ userId: Number(r.user_id), language: r.language, plantId: Number(r.plant_id) }));
+      return rows.map((r) => ({ userId: r.user_id, language: r.language, plantId: r.plant_id }));
     },
 
     async devices(deviceIds: readonly number[]): Promise<AlarmDevice[]> {
       if (deviceIds.length === 0) return [];
-      const rows = await queryRows<{
-        id: number;
-        sn: string;
-        alias: string | null;
-        family: string;
-        protocol_id: string;
-        plant_id: number | null;
-        plant_name: string | null;
-        timezone: string | null;
-      }>(
+      const rows = await sqlRows(
         db,
+        {
+          id: devices.id,
+          sn: devices.sn,
+          alias: devices.alias,
+          family: devices.family,
+          protocol_id: devices.protocolId,
+          plant_id: devices.plantId,
+          plant_name: nullable(plants.name),
+          timezone: nullable(plants.timezone),
+        },
         sql`select d.id, d.sn, d.alias, d.family, d.protocol_id, d.plant_id, p.name as plant_name, p.timezone
             from devices d left join plants p on p.id = d.plant_id
             where d.id = any(${sql.param([...deviceIds])}::int[])`,
       );
       return rows.map((r) => ({
-        id: Number(r.id),
+        id: r.id,
         sn: r.sn,
         alias: r.alias,
         family: r.family,
         protocolId: r.protocol_id,
-        plantId: r.plant_id === null ? null : Number(r.plant_id),
+        plantId: r.plant_id,
         plantName: r.plant_name,
         timezone: r.timezone,
       }));
@@ -178,23 +181,25 @@ export function createMessagesRepository(db: Database) {
     async openedLevels(pairs: readonly { deviceId: number; code: number }[]): Promise<Map<string, string>> {
       const result = new Map<string, string>();
       if (pairs.length === 0) return result;
-      const rows = await queryRows<{ device_id: number; code: number; level: string }>(
+      const rows = await sqlRows(
         db,
+        { device_id: deviceEvents.deviceId, code: deviceEvents.code, level: deviceEvents.level },
         sql`select distinct on (e.device_id, e.code) e.device_id, e.code, e.level
             from device_events e
             join unnest(${sql.param(pairs.map((p) => p.deviceId))}::int[], ${sql.param(pairs.map((p) => p.code))}::int[]) as k(d, c)
               on e.device_id = k.d and e.code = k.c
             order by e.device_id, e.code, e.opened_at desc`,
       );
-      for (const r of rows) result.set(`${Number(r.device_id)}|${Number(r.code)}`, r.level);
+      for (const r of rows) result.set(`${r.device_id}|${r.code}`, r.level);
       return result;
     },
 
     /** Of these openings (device, code, opened at), the ones already cleared: keys `deviceId|code|ms`. */
     async clearedOpenings(openings: readonly { deviceId: number; code: number; at: string }[]): Promise<Set<string>> {
       if (openings.length === 0) return new Set();
-      const rows = await queryRows<{ device_id: number; code: number; opened_ms: number }>(
+      const rows = await sqlRows(
         db,
+        { device_id: deviceEvents.deviceId, code: deviceEvents.code, opened_ms: computed.number },
         sql`select e.device_id, e.code, (extract(epoch from e.opened_at) * 1000)::float8 as opened_ms
             from device_events e
             join unnest(${sql.param(openings.map((o) => o.deviceId))}::int[], ${sql.param(openings.map((o) => o.code))}::int[],
@@ -202,7 +207,7 @@ export function createMessagesRepository(db: Database) {
               on e.device_id = k.d and e.code = k.c and e.opened_at = k.t
             where e.cleared_at is not null`,
       );
-      return new Set(rows.map((r) => `${Number(r.device_id)}|${Number(r.code)}|${Math.round(Number(r.opened_ms))}`));
+      return new Set(rows.map((r) => `${r.device_id}|${r.code}|${Math.round(r.opened_ms)}`));
     },
   };
 }
