@@ -25,7 +25,7 @@ import { batchTasksRoutes } from './features/commands/batch-tasks.routes.js';
 import { createBatchTasksService } from './features/commands/batch-tasks.service.js';
 import { createCommandsRepository } from './features/commands/commands.repository.js';
 import { commandsRoutes } from './features/commands/commands.routes.js';
-import { createCommandsService } from './features/commands/commands.service.js';
+import { commandLogScope, createCommandsService } from './features/commands/commands.service.js';
 import { createCompanyRepository } from './features/company/company.repository.js';
 import { companyRoutes } from './features/company/company.routes.js';
 import { createCompanyService } from './features/company/company.service.js';
@@ -458,7 +458,14 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => clearInterval(eventTextsRefresh));
   // The logger family (issue 21): gateway communication history and the maintenance log, exported through the download centre.
-  await app.register(logsRoutes, { service: createLogsService({ repository: createLogsRepository(db), downloads }) });
+  await app.register(logsRoutes, {
+    service: createLogsService({
+      repository: createLogsRepository(db),
+      downloads,
+      // The command audit (upgrade records, commands, debug log) exported in the background, as its page scopes it.
+      commandLog: (auth, filters, page, size) => commandsService.log(commandLogScope(auth, filters), page, size),
+    }),
+  });
   await app.register(gatewaysRoutes, {
     service: createGatewaysService({
       repository: createGatewaysRepository(db),

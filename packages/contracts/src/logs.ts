@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CommandLogQuerySchema } from './commands.js';
 
 /*
  * The logger family (issue 21, spec 01 §2 /log: maintenance, communication, debug): the gateways'
@@ -90,3 +91,9 @@ export const MaintenanceLogRowSchema = z.object({
 export type MaintenanceLogRow = z.infer<typeof MaintenanceLogRowSchema>;
 export const MaintenanceLogPageSchema = z.object({ infos: z.array(MaintenanceLogRowSchema), total: z.number() });
 export type MaintenanceLogPage = z.infer<typeof MaintenanceLogPageSchema>;
+
+/** The command audit (upgrade records, communication commands, debug reads and writes) as a file: the page's filters. */
+export const CommandLogExportSchema = CommandLogQuerySchema.omit({ page: true, size: true }).extend({
+  format: z.enum(['csv', 'xlsx']).default('xlsx'),
+});
+export type CommandLogExport = z.infer<typeof CommandLogExportSchema>;

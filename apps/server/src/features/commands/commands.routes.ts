@@ -5,7 +5,6 @@ import {
   BatchUpgradeResultSchema,
   CommandBodySchema,
   CommandLogPageSchema,
-  type CommandLogQuery,
   CommandLogQuerySchema,
   CommandResultSchema,
   DebugRequestSchema,
@@ -22,19 +21,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
 import { ApiError, ok } from '../../lib/envelope.js';
-import type { AuthContext } from '../../plugins/auth.js';
 import { upgradeRecordsWorkbook } from './command-export.js';
-import type { CommandLogFilter } from './commands.repository.js';
-import type { CommandsService } from './commands.service.js';
+import { type CommandsService, commandLogScope } from './commands.service.js';
 
 const TAGS = ['Remote operation'];
 /** Spec 01 §9: exports stop at 20,000 rows (706 above). */
 const EXPORT_ROWS_MAX = 20_000;
 
-/** Whose commands the caller sees: their company's, their own without one, everyone's for the platform. */
-function logScope(auth: AuthContext, filters: Omit<CommandLogQuery, 'page' | 'size'>): CommandLogFilter {
-  return { ...filters, companyId: auth.companyId, all: auth.roleKey === 'platform_admin', userId: auth.userId };
-}
 const SnParams = z.object({ sn: z.string().min(1).max(64) });
 const Result = envelopeSchema(CommandResultSchema);
 
@@ -357,7 +350,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     },
     async (request) => {
       const { page, size, ...filters } = request.query;
-      return ok(request, await service.log(logScope(request.requireAuth(), filters), page, size));
+      return ok(request, await service.log(commandLogScope(request.requireAuth(), filters), page, size));
     },
   );
 
@@ -373,7 +366,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     },
     async (request, reply) => {
       const filters = { ...request.query, op: 'upgrade' };
-      const { infos, total } = await service.log(logScope(request.requireAuth(), filters), 1, EXPORT_ROWS_MAX);
+      const { infos, total } = await service.log(commandLogScope(request.requireAuth(), filters), 1, EXPORT_ROWS_MAX);
       if (total > EXPORT_ROWS_MAX) throw new ApiError(Code.TOO_MANY_RECORDS, { count: total, max: EXPORT_ROWS_MAX });
       const bytes = await upgradeRecordsWorkbook(infos, request.language);
       return sendDownload(reply, { type: XLSX_TYPE, fileName: `upgrade-records-${new Date().toISOString().slice(0, 10)}.xlsx`, bytes });

@@ -1,6 +1,7 @@
 import { Code, type ResponseCode } from '@sunward/contracts/codes';
 import type {
   BatchUpgradeCheck,
+  CommandLogQuery,
   CommandResult,
   DebugRequest,
   SettingsFamily,
@@ -26,7 +27,7 @@ import type { DeviceAccess } from '../devices/device-access.js';
 import { catalogueOf, writableParams } from '../devices/device-catalogue.js';
 import type { DeviceRecord, DevicesRepository } from '../devices/devices.repository.js';
 import type { GatewayRecord } from '../gateways/gateways.repository.js';
-import type { CommandsRepository, StoredOutcome } from './commands.repository.js';
+import type { CommandLogFilter, CommandsRepository, StoredOutcome } from './commands.repository.js';
 
 type Op = 'boot' | 'shutdown' | 'set' | 'read' | 'write' | 'upgrade' | 'cancel_upgrade';
 
@@ -85,6 +86,11 @@ export interface CommandsSettings {
   timeoutMs: number;
   /** Devices a company may command per minute when it has no cap of its own. */
   defaultCapPerMinute: number;
+}
+
+/** Whose commands the caller sees: their company's, their own without one, everyone's for the platform. */
+export function commandLogScope(auth: AuthContext, filters: Omit<CommandLogQuery, 'page' | 'size'>): CommandLogFilter {
+  return { ...filters, companyId: auth.companyId, all: auth.roleKey === 'platform_admin', userId: auth.userId };
 }
 
 /**

@@ -21,6 +21,8 @@ let tokenB: string;
 let guestToken: string;
 let gateway: { id: number; sn: string; key: string };
 let deviceId = 0;
+let companyA = 0;
+let companyB = 0;
 
 const { get, post } = apiClient(
   () => server.app,
@@ -42,8 +44,8 @@ const communication = async (query = '', token = tokenA) =>
 
 beforeAll(async () => {
   server = await startTestServer();
-  const companyA = await server.createCompany('Logs A');
-  const companyB = await server.createCompany('Logs B');
+  companyA = await server.createCompany('Logs A');
+  companyB = await server.createCompany('Logs B');
   tokenA = (await signedInUser(server, 'company_admin', companyA)).token;
   tokenB = (await signedInUser(server, 'company_admin', companyB)).token;
   guestToken = (await signedInUser(server, 'guest')).token;
@@ -116,6 +118,31 @@ describe('communication log', () => {
     expect(file.body).toContain('Gateway SN');
     expect(file.body).toContain('Disconnected');
     expect(file.body.trim().split('\r\n')).toHaveLength((done?.rows ?? 0) + 1);
+  });
+});
+
+describe('command log export', () => {
+  it('exports the company’s debug reads through the download centre, not another company’s', async () => {
+    const { sql } = await import('drizzle-orm');
+    await server.database.db.execute(sql`insert into device_commands (account, company_id, device_sn, op, status, request, result)
+      values ('a@logs', ${companyA}, 'LGIN000001', 'read', 'ok', '{"address":40000}', '{"values":[1]}'),
+             ('b@logs', ${companyB}, 'OTHER00001', 'read', 'ok', '{"address":40001}', null)`);
+    const started = await post<DownloadRecord>('/api/v1/logger/commands/export', { format: 'csv', op: 'read,write' });
+    expect(started.code).toBe(0);
+    const done = await until(
+      async () => (await get<DownloadRecordPage>('/api/v1/fileDownloadRecord/list')).data.infos.find((r) => r.id === started.data.id),
+      (r) => r?.status === 'done',
+    );
+    expect(done).toMatchObject({ kind: 'command-log', rows: 1 });
+    const file = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/fileDownloadRecord/${started.data.id}/download`,
+      headers: { authorization: `Bearer ${tokenA}` },
+    });
+    expect(file.body).toContain('LGIN000001');
+    expect(file.body).not.toContain('OTHER00001');
+    expect((await post('/api/v1/logger/commands/export', { op: 'DROP TABLE' })).code).toBe(Code.VALIDATION);
+    expect((await post('/api/v1/logger/commands/export', {}, guestToken)).code).toBe(Code.NO_PERMISSION);
   });
 });
 

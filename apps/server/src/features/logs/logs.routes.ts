@@ -1,6 +1,7 @@
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import { DownloadRecordSchema } from '@sunward/contracts/files';
 import {
+  CommandLogExportSchema,
   ConnectionLogExportSchema,
   ConnectionLogPageSchema,
   ConnectionLogQuerySchema,
@@ -45,6 +46,23 @@ export const logsRoutes: FastifyPluginAsyncZod<{ service: LogsService }> = async
       },
     },
     async (request) => ok(request, await service.exportConnections(request.requireAuth(), request.body, request.language)),
+  );
+
+  app.post(
+    '/api/v1/logger/commands/export',
+    {
+      config: {
+        access: { kind: 'view', key: 'logger.management', readsOnly: "prepares the export as a file in the caller's own download centre" },
+      },
+      schema: {
+        tags: TAGS,
+        summary:
+          'The command audit (upgrade records, commands, debug reads and writes) under the page’s filters (JSON body: sn, op, status, from, to) as a file in the download centre, with no row cap',
+        body: CommandLogExportSchema,
+        response: { 200: envelopeSchema(DownloadRecordSchema) },
+      },
+    },
+    async (request) => ok(request, await service.exportCommands(request.requireAuth(), request.body, request.language)),
   );
 
   app.get(

@@ -1,6 +1,8 @@
+import type { CommandLogRowSchema } from '@sunward/contracts/commands';
 import type { DownloadRecord } from '@sunward/contracts/files';
 import type { Language } from '@sunward/contracts/languages';
 import type {
+  CommandLogExport,
   ConnectionLogExport,
   ConnectionLogPage,
   ConnectionLogQuery,
@@ -11,6 +13,7 @@ import type {
   MaintenanceLogRow,
 } from '@sunward/contracts/logs';
 import { isMessageKey, type MessageKey, translate } from '@sunward/contracts/messages';
+import type { z } from 'zod';
 import { writeTableInBatches } from '../../lib/table-file.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { DownloadCentre } from '../files/files.service.js';
@@ -54,11 +57,60 @@ const header = (language: Language, key: MessageKey, width: number) => ({ header
 const word = (language: Language, key: string, fallback: string) => (isMessageKey(key) ? translate(language, key) : fallback);
 
 /** The logger family (issue 21): communication history and maintenance log, pages and background exports. */
-export function createLogsService(deps: { repository: LogsRepository; downloads: DownloadCentre }) {
+type CommandLogRow = z.infer<typeof CommandLogRowSchema>;
+
+/** One page of the command audit as the caller sees it (commands.service.ts commandLogScope), passed in by app.ts. */
+export type CommandLogReader = (
+  auth: AuthContext,
+  filters: Omit<CommandLogExport, 'format'>,
+  page: number,
+  size: number,
+) => Promise<{ infos: CommandLogRow[]; total: number }>;
+
+/** What a command asked or answered, in a cell. */
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value).slice(0, 2000));
+
+export function createLogsService(deps: { repository: LogsRepository; downloads: DownloadCentre; commandLog?: CommandLogReader }) {
   const { repository, downloads } = deps;
   const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 
   return {
+    /** The command audit under the page's filters, in pages of EXPORT_BATCH (a cursor is the next page). */
+    exportCommands(auth: AuthContext, q: CommandLogExport, language: Language): Promise<DownloadRecord> {
+      const read = deps.commandLog;
+      if (!read) throw new Error('the command log is not configured');
+      const { format, ...filters } = q;
+      return downloads.runExportJob(
+        { userId: auth.userId, companyId: auth.companyId, language },
+        { kind: 'command-log', fileName: `command-log-${stamp()}.${format}`, format },
+        async (job) => {
+          const first = await read(auth, filters, 1, 1);
+          return writeTableInBatches({
+            file: job.file,
+            format,
+            progress: job.progress,
+            batchSize: EXPORT_BATCH,
+            columns: [
+              header(language, 'logs.col.at', 20),
+              header(language, 'logs.col.account', 24),
+              header(language, 'logs.col.target', 20),
+              header(language, 'logs.col.action', 18),
+              header(language, 'logs.col.result', 10),
+              header(language, 'logs.col.detail', 60),
+            ],
+            sheetName: 'Commands',
+            total: first.total,
+            next: async (page: number | null) => {
+              const at = page ?? 1;
+              const { infos } = await read(auth, filters, at, EXPORT_BATCH);
+              return { records: infos, cursor: at + 1 };
+            },
+            cells: (r) => [utc(new Date(r.at)), r.account, r.deviceSn, r.op, r.status, json({ request: r.request, result: r.result })],
+          });
+        },
+      );
+    },
+
     async connections(auth: AuthContext, q: ConnectionLogQuery): Promise<ConnectionLogPage> {
       const { records, total } = await repository.connections(auth, connectionFilter(q), q.page, q.size);
       return { infos: records.map(presentConnection), total };
