@@ -1,4 +1,5 @@
 import type { Language } from './languages.js';
+import type { ReportFigures, ReportParameter } from './reports.js';
 
 /**
  * The texts of a report (issue 21) in the ten languages: the PDF, the .xlsx, the e-mail and the console's
@@ -514,4 +515,55 @@ export const REPORT_TEXTS: Record<Language, Record<ReportTextKey, string>> = {
 /** A report text in a language, placeholders filled. */
 export function reportText(language: Language, key: ReportTextKey, params: Record<string, string | number> = {}): string {
   return REPORT_TEXTS[language][key].replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}
+
+/** The text key naming each report parameter. */
+export const REPORT_PARAMETER_TEXT: Record<ReportParameter, ReportTextKey> = {
+  generation: 'param.generation',
+  consumption: 'param.consumption',
+  feedIn: 'param.feedIn',
+  purchase: 'param.purchase',
+  selfConsumption: 'param.selfConsumption',
+  specificYield: 'param.specificYield',
+  performanceRatio: 'param.performanceRatio',
+  income: 'param.income',
+  availability: 'param.availability',
+};
+
+/** Energy for people: below 1 kWh in Wh (a day that has just begun does not read as nothing), else kWh. */
+export function reportEnergy(wh: number | null, locale: string): string {
+  if (wh === null) return '—';
+  if (Math.abs(wh) < 1000) return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(wh)} Wh`;
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: Math.abs(wh) >= 1_000_000 ? 0 : 1 }).format(wh / 1000)} kWh`;
+}
+
+/** A parameter's value as the PDF and the console show it (energy in Wh/kWh, rates in %, income in its currency). */
+export function reportFigureText(f: ReportFigures, p: ReportParameter, locale: string, currency: string | null): string {
+  const pct = (v: number | null) =>
+    v === null ? '—' : new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(v);
+  switch (p) {
+    case 'generation':
+      return reportEnergy(f.generationWh, locale);
+    case 'consumption':
+      return reportEnergy(f.consumptionWh, locale);
+    case 'feedIn':
+      return reportEnergy(f.feedInWh, locale);
+    case 'purchase':
+      return reportEnergy(f.purchaseWh, locale);
+    case 'selfConsumption':
+      return f.selfConsumptionWh === null ? '—' : `${reportEnergy(f.selfConsumptionWh, locale)} (${pct(f.selfConsumptionRate)})`;
+    case 'specificYield':
+      return f.specificYield === null
+        ? '—'
+        : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(f.specificYield)} kWh/kWp`;
+    case 'performanceRatio':
+      return pct(f.performanceRatio);
+    case 'income':
+      if (f.income === null) return '—';
+      return currency
+        ? new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 2 }).format(f.income)
+        : new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(f.income);
+    case 'availability':
+      return pct(f.availability);
+  }
 }

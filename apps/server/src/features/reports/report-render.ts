@@ -1,7 +1,13 @@
 import { createRequire } from 'node:module';
 import { LANGUAGE_TAGS, type Language } from '@sunward/contracts/languages';
-import { type ReportTextKey, reportText } from '@sunward/contracts/report-texts';
-import type { Report, ReportFigures, ReportParameter } from '@sunward/contracts/reports';
+import {
+  REPORT_PARAMETER_TEXT as PARAMETER_KEY,
+  type ReportTextKey,
+  reportEnergy,
+  reportFigureText,
+  reportText,
+} from '@sunward/contracts/report-texts';
+import type { Report } from '@sunward/contracts/reports';
 import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
 import type { Brand, ReportRenderer } from './reports.service.js';
@@ -19,56 +25,6 @@ const FONTS = {
   cjkBold: require.resolve('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'),
 };
 const HAN = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
-
-const PARAMETER_KEY: Record<ReportParameter, ReportTextKey> = {
-  generation: 'param.generation',
-  consumption: 'param.consumption',
-  feedIn: 'param.feedIn',
-  purchase: 'param.purchase',
-  selfConsumption: 'param.selfConsumption',
-  specificYield: 'param.specificYield',
-  performanceRatio: 'param.performanceRatio',
-  income: 'param.income',
-  availability: 'param.availability',
-};
-
-/** A parameter's value as text in the language (energy in kWh, rates in %). */
-export function parameterValue(f: ReportFigures, p: ReportParameter, language: Language, currency: string | null): string {
-  const tag = LANGUAGE_TAGS[language];
-  // Below 1 kWh in Wh, so a day that has just begun does not read as nothing.
-  const kwh = (wh: number | null) =>
-    wh === null
-      ? '—'
-      : Math.abs(wh) < 1000
-        ? `${new Intl.NumberFormat(tag, { maximumFractionDigits: 0 }).format(wh)} Wh`
-        : `${new Intl.NumberFormat(tag, { maximumFractionDigits: wh >= 1_000_000 ? 0 : 1 }).format(wh / 1000)} kWh`;
-  const pct = (v: number | null) =>
-    v === null ? '—' : new Intl.NumberFormat(tag, { style: 'percent', maximumFractionDigits: 1 }).format(v);
-  switch (p) {
-    case 'generation':
-      return kwh(f.generationWh);
-    case 'consumption':
-      return kwh(f.consumptionWh);
-    case 'feedIn':
-      return kwh(f.feedInWh);
-    case 'purchase':
-      return kwh(f.purchaseWh);
-    case 'selfConsumption':
-      return f.selfConsumptionWh === null ? '—' : `${kwh(f.selfConsumptionWh)} (${pct(f.selfConsumptionRate)})`;
-    case 'specificYield':
-      return f.specificYield === null ? '—' : `${new Intl.NumberFormat(tag, { maximumFractionDigits: 2 }).format(f.specificYield)} kWh/kWp`;
-    case 'performanceRatio':
-      return pct(f.performanceRatio);
-    case 'income':
-      return f.income === null
-        ? '—'
-        : currency
-          ? new Intl.NumberFormat(tag, { style: 'currency', currency, maximumFractionDigits: 2 }).format(f.income)
-          : new Intl.NumberFormat(tag, { maximumFractionDigits: 2 }).format(f.income);
-    case 'availability':
-      return pct(f.availability);
-  }
-}
 
 function duration(seconds: number): string {
   const s = Math.round(seconds);
@@ -170,7 +126,7 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
       .fontSize(8)
       .fillColor('#555555')
       .text(label, tx + 10, ty + 8, { width: tileW - 16 });
-    const value = parameterValue(report.totals, p, language, report.currency);
+    const value = reportFigureText(report.totals, p, LANGUAGE_TAGS[language], report.currency);
     font(value, true)
       .fontSize(13)
       .fillColor('#111111')
@@ -284,7 +240,7 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
       report.plants.map((p) => [
         p.name,
         `${new Intl.NumberFormat(LANGUAGE_TAGS[language], { maximumFractionDigits: 2 }).format(p.figures.capacityKwp)} kWp`,
-        ...report.parameters.map((k) => parameterValue(p.figures, k, language, p.currency)),
+        ...report.parameters.map((k) => reportFigureText(p.figures, k, LANGUAGE_TAGS[language], p.currency)),
       ]),
       [3, 1.3, ...report.parameters.map(() => 1.6)],
     );
@@ -292,8 +248,6 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
 
   if (report.devices.length > 0) {
     heading('section.devices');
-    const kwh = (wh: number | null) =>
-      wh === null ? '—' : `${new Intl.NumberFormat(LANGUAGE_TAGS[language], { maximumFractionDigits: 1 }).format(wh / 1000)} kWh`;
     table(
       [
         ...(report.plants.length > 1 ? [t('col.plant')] : []),
@@ -314,7 +268,7 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
         d.ratedPowerW === null
           ? '—'
           : `${new Intl.NumberFormat(LANGUAGE_TAGS[language], { maximumFractionDigits: 1 }).format(d.ratedPowerW / 1000)} kW`,
-        kwh(d.energyWh),
+        reportEnergy(d.energyWh, LANGUAGE_TAGS[language]),
         d.specificYield === null
           ? '—'
           : new Intl.NumberFormat(LANGUAGE_TAGS[language], { maximumFractionDigits: 2 }).format(d.specificYield),

@@ -1,7 +1,13 @@
 import { DeleteOutlined, DownloadOutlined, FileExcelOutlined, MailOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
 import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from '@sunward/contracts/languages';
 import { localDayOf } from '@sunward/contracts/plant-energy';
-import { type ReportTextKey, reportText } from '@sunward/contracts/report-texts';
+import {
+  reportFigureText as figure,
+  REPORT_PARAMETER_TEXT as PARAMETER_KEY,
+  type ReportTextKey,
+  reportEnergy,
+  reportText,
+} from '@sunward/contracts/report-texts';
 import {
   REPORT_MAX_PARAMETERS,
   REPORT_MAX_UNITS,
@@ -52,57 +58,7 @@ registerTexts(reportsTexts);
 
 type Scope = 'plant' | 'plants' | 'customer';
 
-const PARAMETER_KEY: Record<ReportParameter, ReportTextKey> = {
-  generation: 'param.generation',
-  consumption: 'param.consumption',
-  feedIn: 'param.feedIn',
-  purchase: 'param.purchase',
-  selfConsumption: 'param.selfConsumption',
-  specificYield: 'param.specificYield',
-  performanceRatio: 'param.performanceRatio',
-  income: 'param.income',
-  availability: 'param.availability',
-};
-
 const SEND_COLOR: Record<ReportSend['status'], string> = { pending: 'processing', sent: 'success', failed: 'error', error: 'error' };
-
-function figure(f: ReportFigures, p: ReportParameter, locale: string, currency: string | null): string {
-  // Below 1 kWh in Wh, so a day that has just begun does not read as nothing.
-  const kwh = (wh: number | null) =>
-    wh === null
-      ? '—'
-      : Math.abs(wh) < 1000
-        ? `${new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(wh)} Wh`
-        : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(wh / 1000)} kWh`;
-  const pct = (v: number | null) =>
-    v === null ? '—' : new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(v);
-  switch (p) {
-    case 'generation':
-      return kwh(f.generationWh);
-    case 'consumption':
-      return kwh(f.consumptionWh);
-    case 'feedIn':
-      return kwh(f.feedInWh);
-    case 'purchase':
-      return kwh(f.purchaseWh);
-    case 'selfConsumption':
-      return f.selfConsumptionWh === null ? '—' : `${kwh(f.selfConsumptionWh)} (${pct(f.selfConsumptionRate)})`;
-    case 'specificYield':
-      return f.specificYield === null
-        ? '—'
-        : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(f.specificYield)} kWh/kWp`;
-    case 'performanceRatio':
-      return pct(f.performanceRatio);
-    case 'income':
-      return f.income === null
-        ? '—'
-        : currency
-          ? new Intl.NumberFormat(locale, { style: 'currency', currency }).format(f.income)
-          : new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(f.income);
-    case 'availability':
-      return pct(f.availability);
-  }
-}
 
 function chartOption(report: Report, language: Language): ChartOption {
   const name = (key: ReportTextKey) => reportText(language, key);
@@ -399,10 +355,7 @@ export function ReportsPage({ route }: PageProps) {
               {
                 title: rt('col.energy'),
                 key: 'energy',
-                render: (_: unknown, d: Report['devices'][number]) =>
-                  d.energyWh === null
-                    ? '—'
-                    : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(d.energyWh / 1000)} kWh`,
+                render: (_: unknown, d: Report['devices'][number]) => reportEnergy(d.energyWh, locale),
               },
               { title: rt('col.events'), dataIndex: 'events', key: 'events' },
             ]}
