@@ -301,7 +301,17 @@ describe('keyboard', () => {
         const id = element?.getAttribute('aria-activedescendant');
         return ((id ? document.getElementById(id) : element)?.textContent ?? '').trim();
       });
-    for (let i = 0; i < 20 && (await active()) !== 'Firmware'; i++) await page.keyboard.press('ArrowDown');
+    // Each arrow key moves the active item once the menu has taken the previous one (the active descendant
+    // updates after the key): pressing on before it did would skip items on a loaded machine.
+    const arrowDownTo = async (name: string, most: number) => {
+      for (let i = 0; i < most; i++) {
+        const before = await active();
+        if (before === name) return;
+        await page.keyboard.press('ArrowDown');
+        await expect.poll(active).not.toBe(before);
+      }
+    };
+    await arrowDownTo('Firmware', 20);
     expect(await active()).toBe('Firmware');
     // Enter toggles the submenu. It is pressed only once the menu has settled on the title (no submenu
     // still opening or closing from the arrow keys), then the test waits for the menu to say it is open
@@ -312,7 +322,7 @@ describe('keyboard', () => {
     await expect.poll(() => firmware.getAttribute('aria-expanded')).toBe('true');
     await page.getByRole('menuitem', { name: 'Firmware list', exact: true }).waitFor({ state: 'visible' });
     await waitForMenuAtRest(page);
-    for (let i = 0; i < 5 && (await active()) !== 'Firmware list'; i++) await page.keyboard.press('ArrowDown');
+    await arrowDownTo('Firmware list', 5);
     expect(await active()).toBe('Firmware list');
     await page.keyboard.press('Enter');
     await page.waitForURL('**/firmware/list');

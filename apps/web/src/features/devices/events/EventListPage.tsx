@@ -10,18 +10,17 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../../../app/session';
 import { ExportButton } from '../../../components/ExportButton';
+import { useListState } from '../../../components/ListPage';
 import { ExpandTitle } from '../../../components/VisuallyHidden';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
 import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../../lib/plant-options';
-import { useUrlList } from '../../../lib/use-url-list';
 import { eventTexts } from '../texts/events';
 import { type EventQuery, eventKeys, exportEvents, exportEventsInBackground, fetchEventCounts, fetchEventPage } from './api';
 import { durationParts, periodOf, QUICK_RANGES, type QuickRange } from './event-period';
 import './event-list.css';
 import type { PageProps } from '../../../app/page-props';
 import { PageTitle } from '../../../components/PageTitle';
-import { usePageSize } from '../../../lib/personalized';
 
 registerTexts(eventTexts);
 
@@ -79,11 +78,11 @@ function LevelTag({ level }: { level: string }) {
  */
 export function EventListPage({ route }: PageProps) {
   const { t } = useTranslation();
-  const pageSize = usePageSize();
   const { message } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { has } = useSession();
-  const { search, update, page } = useUrlList([], '');
+  const listState = useListState();
+  const { search, update, page } = listState;
   const [now, setNow] = useState(() => Date.now());
 
   const period = periodOf({ quick: search.get('quick'), from: search.get('from'), to: search.get('to') }, new Date(now));
@@ -110,7 +109,7 @@ export function EventListPage({ route }: PageProps) {
   const list = useQuery({
     queryKey: eventKeys.page({ ...filters, page }),
     queryFn: async () => {
-      const result = await fetchEventPage({ ...filters, page, size: pageSize });
+      const result = await fetchEventPage({ ...filters, page, size: listState.size });
       // Open events' durations count up to the moment of the answer.
       setNow(Date.now());
       return result;
@@ -122,7 +121,7 @@ export function EventListPage({ route }: PageProps) {
 
   // More than a page: prepared in the download centre in the background, with no row cap (issue 21).
   const exportInBackground = async (format: 'csv' | 'xlsx') => {
-    if ((list.data?.total ?? 0) <= pageSize) return false;
+    if ((list.data?.total ?? 0) <= listState.size) return false;
     const record = await exportEventsInBackground(filters, format);
     void message.success({
       content: (
@@ -310,14 +309,11 @@ export function EventListPage({ route }: PageProps) {
               </div>
             ),
           }}
-          pagination={{
-            current: page,
-            pageSize: pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: false,
-            showTotal: (total) => t('eventList.total', { count: formatNumber(total, locale, 0) }),
-          }}
-          onChange={(pagination) => update({ page: String(pagination.current ?? 1) })}
+          pagination={listState.pagination(
+            list.data?.total,
+            (total) => t('eventList.total', { count: formatNumber(total, locale, 0) }),
+            false,
+          )}
           locale={{
             emptyText: (
               <Empty

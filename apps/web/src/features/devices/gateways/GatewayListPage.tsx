@@ -42,14 +42,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
+import { useListState } from '../../../components/ListPage';
 import { PageTitle } from '../../../components/PageTitle';
 import { ActionsTitle } from '../../../components/VisuallyHidden';
 import { registerTexts } from '../../../lib/feature-texts';
 import { exactTime, relativeTime, STATUS_STYLE } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
-import { usePageSize } from '../../../lib/personalized';
 import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../../lib/plant-options';
-import { useUrlList } from '../../../lib/use-url-list';
 import { DeviceUpgrade } from '../detail/UpgradePanel';
 import { gatewayTexts } from '../texts/gateways';
 import {
@@ -189,12 +188,12 @@ function AliasCell({ row, editable }: { row: GatewayRow; editable: boolean }) {
  */
 export function GatewayListPage({ route }: PageProps) {
   const { t } = useTranslation();
-  const pageSize = usePageSize();
   const { message, modal } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { has } = useSession();
   const queryClient = useQueryClient();
-  const { search, update, page, sort, order, sortOrder, onTableChange } = useUrlList(['sn', 'lastOnlineAt'] as const, 'sn');
+  const listState = useListState(['sn', 'lastOnlineAt'] as const, 'sn');
+  const { search, update, page, sort, order, sortOrder, onTableChange } = listState;
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const filters = {
@@ -203,7 +202,7 @@ export function GatewayListPage({ route }: PageProps) {
     locked: search.get('locked') ?? undefined,
     plantId: search.get('plantId') ?? undefined,
   } satisfies GatewayQuery;
-  const query: GatewayQuery = { ...filters, page, size: pageSize, sort, order };
+  const query: GatewayQuery = { ...filters, page, size: listState.size, sort, order };
 
   const countsQuery = { keyword: filters.keyword, locked: filters.locked, plantId: filters.plantId };
   const counts = useQuery({
@@ -478,13 +477,7 @@ export function GatewayListPage({ route }: PageProps) {
           dataSource={rows}
           loading={list.isPending}
           scroll={{ x: 1850 }}
-          pagination={{
-            current: page,
-            pageSize: pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: false,
-            showTotal: (total) => t('gateways.total', { count: total }),
-          }}
+          pagination={listState.pagination(list.data?.total, (total) => t('gateways.total', { count: total }), true)}
           onChange={onTableChange}
           locale={{
             emptyText: filtered ? (

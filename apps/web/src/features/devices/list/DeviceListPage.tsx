@@ -15,12 +15,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../../../app/session';
 import { ExportButton } from '../../../components/ExportButton';
+import { useListState } from '../../../components/ListPage';
 import { StatusCounts } from '../../../components/StatusCounts';
 import { StatusTag } from '../../../components/StatusTag';
 import { ApiCallError } from '../../../lib/api-client';
 import { relativeTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
-import { useUrlList } from '../../../lib/use-url-list';
 import {
   type DeviceQuery,
   deleteDevices,
@@ -37,7 +37,6 @@ import { BatteryBatchUpgrade } from './BatteryBatchUpgrade';
 import './device-list.css';
 import { IconActions } from '../../../components/IconActions';
 import { ActionsTitle } from '../../../components/VisuallyHidden';
-import { usePageSize } from '../../../lib/personalized';
 
 const REFRESH_MS = 30_000;
 const DEVICE_SORTS = ['sn', 'alias', 'status', 'powerW', 'energyTodayWh', 'energyTotalWh', 'lastReportAt', 'plantName'] as const;
@@ -77,12 +76,12 @@ interface Props {
  */
 export function DeviceListPage({ kind, title, header }: Props) {
   const { t } = useTranslation();
-  const pageSize = usePageSize();
   const { message, modal } = App.useApp();
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const { has } = useSession();
   const queryClient = useQueryClient();
-  const { search, update, page, sort, order, sortOrder, onTableChange } = useUrlList(DEVICE_SORTS, 'sn');
+  const listState = useListState(DEVICE_SORTS, 'sn');
+  const { search, update, page, sort, order, sortOrder, onTableChange } = listState;
   const [selected, setSelected] = useState<number[]>([]);
   const [renaming, setRenaming] = useState<DeviceRow | null>(null);
   const [batchUpgrade, setBatchUpgrade] = useState<string[] | null>(null);
@@ -96,7 +95,7 @@ export function DeviceListPage({ kind, title, header }: Props) {
     model: search.get('model') ?? undefined,
     type: search.get('type') ?? undefined,
   };
-  const query: DeviceQuery = { ...filters, page, size: pageSize, sort, order };
+  const query: DeviceQuery = { ...filters, page, size: listState.size, sort, order };
   const countsQuery = { ...filters, status: undefined };
   const counts = useQuery({
     queryKey: deviceKeys.counts(kind, countsQuery),
@@ -397,13 +396,7 @@ export function DeviceListPage({ kind, title, header }: Props) {
               ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
               : undefined
           }
-          pagination={{
-            current: page,
-            pageSize: pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: false,
-            showTotal: (total) => t('devices.total', { count: total }),
-          }}
+          pagination={listState.pagination(list.data?.total, (total) => t('devices.total', { count: total }), true)}
           onChange={onTableChange}
           locale={{
             emptyText: (
