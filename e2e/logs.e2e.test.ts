@@ -72,7 +72,7 @@ describe('logs', () => {
 
     // Narrowed to disconnects.
     await page.goto('/log/communication?kind=disconnect');
-    await expect.poll(() => log.locator('tr.ant-table-row').count()).toBe(1);
+    await expect.poll(() => log.locator('tr.ant-table-row').count(), { timeout: 20_000 }).toBe(1);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     await second.close();
     expect(errors).toEqual([]);
@@ -91,6 +91,11 @@ describe('logs', () => {
     expect(await row.first().textContent()).toMatch(/inverter\.alias.*Done/);
     expect(new URL(page.url()).searchParams.get('tab')).toBe('changes');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
+
+    // The debug log exports through the download centre too.
+    await page.goto('/log/debug');
+    await page.getByTestId('command-log-export').click();
+    await page.getByTestId('log-export-started').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -15,6 +15,8 @@ import { currentLanguage } from '../../../lib/i18n';
 import { usePageSize } from '../../../lib/personalized';
 import { useUrlList } from '../../../lib/use-url-list';
 import { exportUpgradeRecords } from '../api';
+import { exportCommandLog } from './api';
+import { ExportToCentre, useBackgroundExport } from './background-export';
 
 /** The upgrade results users filter by, as the command statuses behind them (spec 02 §4 upgrade results). */
 const RESULT_STATUSES = { waiting: 'queued', upgrading: 'pending', successful: 'ok', failed: 'error,timeout' } as const;
@@ -72,6 +74,13 @@ function CommandLogPage({ route, ops, upgrades = false }: PageProps & { ops?: st
     placeholderData: keepPreviousData,
     refetchInterval: 15_000,
   });
+  // Larger than a page (or any debug and command log): prepared in the download centre, no row cap (issue 21).
+  const background = useBackgroundExport(() => exportCommandLog({ ...filters, op: ops }));
+  const takeOver = async () => {
+    if ((log.data?.total ?? 0) <= pageSize) return false;
+    await background.run();
+    return true;
+  };
   return (
     <Card title={<PageTitle route={route} />} data-testid="command-log">
       <Space wrap style={{ marginBottom: 12 }}>
@@ -106,11 +115,13 @@ function CommandLogPage({ route, ops, upgrades = false }: PageProps & { ops?: st
                 fallbackName={() => 'upgrade-records.xlsx'}
                 label={t('upgrades.export')}
                 failText={t('upgrades.exportFailed')}
+                takeOver={takeOver}
                 testId="log-export"
               />
             )}
           </>
         )}
+        {!upgrades && <ExportToCentre busy={background.busy} run={background.run} testId="command-log-export" />}
       </Space>
       <Table<Row>
         rowKey="id"

@@ -1,15 +1,12 @@
 import '../texts';
-import { DownloadOutlined } from '@ant-design/icons';
-import type { DownloadRecord } from '@sunward/contracts/files';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import type { ConnectionLogKind, ConnectionLogRow, MaintenanceLogRow } from '@sunward/contracts/logs';
 import { CONNECTION_LOG_KINDS, OPERATION_RESULTS } from '@sunward/contracts/logs';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { App, Button, DatePicker, Empty, Table, Tabs, Tag } from 'antd';
+import { DatePicker, Empty, Table, Tabs, Tag } from 'antd';
 import dayjs from 'dayjs';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { PageProps } from '../../../app/page-props';
 import { FilterSelect, ListPage, ListSearch, useListState } from '../../../components/ListPage';
 import { PageTitle } from '../../../components/PageTitle';
@@ -17,6 +14,7 @@ import { exactTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import { useUrlList } from '../../../lib/use-url-list';
 import { exportConnectionLog, exportMaintenanceLog, fetchConnectionLog, fetchMaintenanceLog } from './api';
+import { ExportToCentre, useBackgroundExport } from './background-export';
 import { CommunicationLogPage, UpgradeLogPage } from './CommandLogPages';
 
 const KIND_COLOR: Record<string, string> = { connect: 'success', disconnect: 'default', refused: 'error' };
@@ -33,35 +31,6 @@ export function sessionLength(seconds: number | null): string {
   return `${s} s`;
 }
 
-/** Starts a background export and says where to follow it. */
-function useBackgroundExport(start: () => Promise<DownloadRecord>) {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [busy, setBusy] = useState(false);
-  const run = async () => {
-    setBusy(true);
-    try {
-      const record = await start();
-      void message.success({
-        content: (
-          <span data-testid="log-export-started">
-            {t('logs.exportStarted', { name: record.fileName })}{' '}
-            <Link to="/download-center" style={{ color: 'inherit', textDecoration: 'underline' }}>
-              {t('logs.openDownloads')}
-            </Link>
-          </span>
-        ),
-        duration: 8,
-      });
-    } catch {
-      // The client already showed the server's refusal.
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, run };
-}
-
 /** The period filter both logs share: two days in the address (from, to). */
 function DayRange({ state }: { state: Pick<ReturnType<typeof useListState>, 'text' | 'update'> }) {
   const { t } = useTranslation();
@@ -75,15 +44,6 @@ function DayRange({ state }: { state: Pick<ReturnType<typeof useListState>, 'tex
         state.update({ from: range?.[0]?.format('YYYY-MM-DD') ?? undefined, to: range?.[1]?.format('YYYY-MM-DD') ?? undefined })
       }
     />
-  );
-}
-
-function ExportToCentre({ busy, run, testId }: { busy: boolean; run: () => Promise<void>; testId: string }) {
-  const { t } = useTranslation();
-  return (
-    <Button icon={<DownloadOutlined />} loading={busy} onClick={() => void run()} data-testid={testId}>
-      {t('logs.export')}
-    </Button>
   );
 }
 

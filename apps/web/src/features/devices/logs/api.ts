@@ -22,3 +22,9 @@ export const exportMaintenanceLog = (query: Query) =>
     json: { format: 'xlsx', ...defined(query) },
     schema: DownloadRecordSchema,
   });
+export const exportCommandLog = (query: Query) =>
+  apiRequest('/api/v1/logger/commands/export', {
+    method: 'POST',
+    json: { format: 'xlsx', ...defined(query) },
+    schema: DownloadRecordSchema,
+  });
