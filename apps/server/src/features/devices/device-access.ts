@@ -1,7 +1,9 @@
 import { Code, type ResponseCode } from '@sunward/contracts/codes';
 import type { PlantAccessLevel } from '@sunward/contracts/plants';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, sqlRows } from '../../db/rows.js';
+import { plants as plantTable } from '../../db/schema.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { assignedToCustomer, levelOf, shareRoleColumn } from '../plants/plant-access.js';
@@ -48,13 +50,14 @@ async function levelsFor(db: Database, auth: AuthContext, targets: readonly Acce
   const plantIds = [...new Set(targets.flatMap((t) => (t.plantId === null ? [] : [t.plantId])))];
   const plants = new Map<number, PlantAccessLevel | undefined>();
   if (plantIds.length > 0) {
-    const rows = await queryRows<{ id: number; owner_id: number | null; company_id: number | null; share_role: string | null }>(
+    const rows = await sqlRows(
       db,
+      { id: plantTable.id, owner_id: plantTable.ownerId, company_id: plantTable.companyId, share_role: nullable(computed.text) },
       sql`select p.id, p.owner_id, p.company_id, ${shareRoleColumn(auth)} as share_role
           from plants p left join plant_shares s on s.plant_id = p.id and s.user_id = ${auth.userId}
           where p.id = any(${sql.param(plantIds)}::int[])`,
     );
-    for (const r of rows) plants.set(Number(r.id), levelOf(auth, r.owner_id, r.company_id, r.share_role));
+    for (const r of rows) plants.set(r.id, levelOf(auth, r.owner_id, r.company_id, r.share_role));
   }
   for (const t of targets) {
     const level =

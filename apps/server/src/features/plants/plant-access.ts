@@ -1,7 +1,9 @@
 import { Code } from '@sunward/contracts/codes';
 import type { PlantAccessLevel } from '@sunward/contracts/plants';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, sqlRows } from '../../db/rows.js';
+import { plants } from '../../db/schema.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 
@@ -20,15 +22,16 @@ export function createPlantAccess(db: Database) {
   async function levels(auth: AuthContext, plantIds: readonly number[]): Promise<Map<number, PlantAccessLevel>> {
     const result = new Map<number, PlantAccessLevel>();
     if (plantIds.length === 0) return result;
-    const rows = await queryRows<{ id: number; owner_id: number | null; company_id: number | null; share_role: string | null }>(
+    const rows = await sqlRows(
       db,
+      { id: plants.id, owner_id: plants.ownerId, company_id: plants.companyId, share_role: nullable(computed.text) },
       sql`select p.id, p.owner_id, p.company_id, ${shareRoleColumn(auth)} as share_role
           from plants p left join plant_shares s on s.plant_id = p.id and s.user_id = ${auth.userId}
           where p.id = any(${sql.param([...plantIds])}::int[])`,
     );
     for (const row of rows) {
       const level = levelOf(auth, row.owner_id, row.company_id, row.share_role);
-      if (level) result.set(Number(row.id), level);
+      if (level) result.set(row.id, level);
     }
     return result;
   }
@@ -39,8 +42,8 @@ export function createPlantAccess(db: Database) {
     /** undefined means every plant (platform administrator). */
     async visiblePlantIds(auth: AuthContext): Promise<Set<number> | undefined> {
       if (auth.roleKey === 'platform_admin') return undefined;
-      const rows = await queryRows<{ id: number }>(db, sql`select id from plants where ${visibleCondition(auth)}`);
-      return new Set(rows.map((r) => Number(r.id)));
+      const rows = await sqlRows(db, { id: plants.id }, sql`select id from plants where ${visibleCondition(auth)}`);
+      return new Set(rows.map((r) => r.id));
     },
 
     /**

@@ -10,7 +10,9 @@ import { CURRENCIES, DictEntrySchema, PLANT_LIMITS, PLANT_TYPES } from '@sunward
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, nullable, sqlRows } from '../../db/rows.js';
+import { plantEnergyDaily, plantPredictions } from '../../db/schema.js';
 import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
 import { ApiError, ok } from '../../lib/envelope.js';
 import { spreadsheetLimitParams } from '../../lib/spreadsheet.js';
@@ -186,8 +188,9 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
       if (count > PLANT_LIMITS.downloadRowsMax) throw new ApiError(Code.TOO_MANY_RECORDS, { count, max: PLANT_LIMITS.downloadRowsMax });
       const plant = await repository.record(plantId);
       if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
-      const rows = await queryRows<{ day: string; energy_wh: number | null; predicted_wh: number | null }>(
+      const rows = await sqlRows(
         db,
+        { day: computed.text, energy_wh: nullable(plantEnergyDaily.energyWh), predicted_wh: nullable(plantPredictions.energyWh) },
         sql`select to_char(d, 'YYYY-MM-DD') as day, e.energy_wh, p.energy_wh as predicted_wh
             from generate_series(${from}::date, ${to}::date, interval '1 day') as d
             left join plant_energy_daily e on e.plant_id = ${plantId} and e.day = d::date
@@ -199,8 +202,8 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
         plant.name,
         rows.map((r) => ({
           day: r.day,
-          energyWh: Number(r.energy_wh ?? 0),
-          predictedWh: r.predicted_wh === null ? null : Number(r.predicted_wh),
+          energyWh: r.energy_wh ?? 0,
+          predictedWh: r.predicted_wh,
         })),
         {
           day: translate(language, 'export.day'),

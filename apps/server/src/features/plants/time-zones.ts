@@ -1,6 +1,7 @@
 import { isTimeZoneName } from '@sunward/contracts/validators';
 import { sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, sqlRows } from '../../db/rows.js';
 
 /**
  * The time zones a plant may be in: every IANA name the database knows (plant-local days are computed
@@ -24,7 +25,7 @@ export function createTimeZoneCatalogue(db: Database): TimeZoneCatalogue {
   let loaded: Promise<{ names: string[]; set: Set<string> }> | undefined;
   const load = () => {
     // Read once per process: tzdata changes only with a database upgrade.
-    loaded ??= queryRows<{ name: string }>(db, sql`select name from pg_timezone_names`).then(
+    loaded ??= sqlRows(db, { name: computed.text }, sql`select name from pg_timezone_names`).then(
       (rows) => {
         const names = rows
           .map((r) => r.name)

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
-import { plants } from '../../db/schema.js';
+import type { Database } from '../../db/client.js';
+import { computed, sqlRows } from '../../db/rows.js';
+import { deviceRealtime, devices, plants } from '../../db/schema.js';
 import { LATEST_VALUES } from '../../ingest/telemetry-query.repository.js';
 
 export interface StationSnapshot {
@@ -19,12 +20,13 @@ export function createWeatherRepository(db: Database) {
 
     /** The plant's first weather station with a reading (several stations: the oldest registered). */
     async station(plantId: number): Promise<StationSnapshot | undefined> {
-      const [row] = await queryRows<{ protocol_id: string; ts: Date | string; values: number[] }>(
+      const [row] = await sqlRows(
         db,
+        { protocol_id: devices.protocolId, ts: deviceRealtime.ts, values: computed.numbers },
         sql`select d.protocol_id, r.ts, ${LATEST_VALUES} as values from devices d join device_realtime r on r.device_id = d.id
             where d.plant_id = ${plantId} and d.family = 'weather_station' order by d.id limit 1`,
       );
-      return row ? { protocolId: row.protocol_id, ts: new Date(row.ts), values: row.values.map(Number) } : undefined;
+      return row ? { protocolId: row.protocol_id, ts: row.ts, values: row.values } : undefined;
     },
   };
 }
