@@ -4,8 +4,8 @@ import { PERMISSIONS, type PermissionKey } from '@sunward/contracts/permissions'
 import { COMPANY_ASSIGNABLE_PERMISSIONS, ROLE_GRANTS } from '@sunward/contracts/roles';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from './db/client.js';
-import { devices, plantShares } from './db/schema.js';
+import { rawRows, sqlRows } from './db/rows.js';
+import { devices, gateways, plantShares } from './db/schema.js';
 import type { RouteAccessEntry } from './plugins/auth.js';
 import { call, signIn } from './test/client.js';
 import { startTestServer, type TestServer } from './test/harness.js';
@@ -78,7 +78,7 @@ async function snapshot(): Promise<string> {
     sql`select * from notices order by id`,
   ];
   const parts = [];
-  for (const q of queries) parts.push(await queryRows(db, q));
+  for (const q of queries) parts.push(await rawRows(db, q));
   return JSON.stringify(parts);
 }
 
@@ -159,7 +159,7 @@ beforeAll(async () => {
       tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.3 },
     })
   ).id;
-  const [gateway] = await queryRows<{ id: number }>(db, sql`select id from gateways where sn = ${a.gatewaySn}`);
+  const [gateway] = await sqlRows(db, { id: gateways.id }, sql`select id from gateways where sn = ${a.gatewaySn}`);
   a.gatewayId = Number(gateway?.id);
   for (const [i, kind] of DEVICE_KINDS.entries()) {
     const sn = `READONLY${kind.toUpperCase().replace('_', '')}${i}`;
@@ -219,8 +219,9 @@ describe('read-only roles', () => {
       const result = await call(server.app, 'POST', url, { token: staff.token, json });
       expect(result.body.code, url).toBe(Code.NO_PERMISSION);
     }
-    const [row] = await queryRows<{ alias: string; main_meter: boolean }>(
+    const [row] = await sqlRows(
       server.database.db,
+      { alias: devices.alias, main_meter: devices.mainMeter },
       sql`select alias, main_meter from devices where id = ${meter.id}`,
     );
     expect(row).toEqual({ alias: 'Original', main_meter: false });
@@ -260,7 +261,11 @@ describe('read-only roles', () => {
       json: { userId: second.id },
     });
     expect(leave.body.code).toBe(0);
-    const left = await queryRows<{ user_id: number }>(db, sql`select user_id from plant_shares where plant_id = ${plant.id} order by 1`);
+    const left = await sqlRows(
+      db,
+      { user_id: plantShares.userId },
+      sql`select user_id from plant_shares where plant_id = ${plant.id} order by 1`,
+    );
     expect(left.map((r) => Number(r.user_id))).toEqual([first.id]);
   });
 
@@ -269,7 +274,7 @@ describe('read-only roles', () => {
     const shared = await server.createUser('owner', 'shared@demo.test');
     await db.execute(sql`update users set read_only = true where id = ${shared.id}`);
     const token = (await signIn(server.app, shared.account, shared.password)).access_token;
-    const hashBefore = await queryRows(db, sql`select password_hash, nickname from users where id = ${shared.id}`);
+    const hashBefore = await rawRows(db, sql`select password_hash, nickname from users where id = ${shared.id}`);
     const refused = [
       [`/api/v1/user/${shared.id}/pwd`, { oldPassword: shared.password, password: 'Changed-Password-9' }],
       [`/api/v1/user/${shared.id}`, { nickname: 'Taken over' }],
@@ -281,7 +286,7 @@ describe('read-only roles', () => {
       const result = await call(server.app, 'POST', url, { token, json });
       expect(result.body.code, url).toBe(Code.NO_PERMISSION);
     }
-    expect(await queryRows(db, sql`select password_hash, nickname from users where id = ${shared.id}`)).toEqual(hashBefore);
+    expect(await rawRows(db, sql`select password_hash, nickname from users where id = ${shared.id}`)).toEqual(hashBefore);
     for (const [url, json] of [
       ['/api/v1/message/update/states', { state: 1 }],
       ['/api/v1/user/personalized', { styleType: 'dark' }],

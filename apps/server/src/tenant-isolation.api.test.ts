@@ -3,8 +3,8 @@ import type { PermissionKey } from '@sunward/contracts/permissions';
 import { ROLE_GRANTS } from '@sunward/contracts/roles';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from './db/client.js';
-import { devices } from './db/schema.js';
+import { computed, nullable, rawRows, sqlRows } from './db/rows.js';
+import { devices, gateways, users } from './db/schema.js';
 import type { RouteAccessEntry } from './plugins/auth.js';
 import { call, signIn } from './test/client.js';
 import { startTestServer, type TestServer } from './test/harness.js';
@@ -75,31 +75,31 @@ async function snapshotOfB(): Promise<string> {
   const { db } = server.database;
   const c = b.companyId;
   const parts = await Promise.all([
-    queryRows(db, sql`select * from companies where id = ${c}`),
-    queryRows(
+    rawRows(db, sql`select * from companies where id = ${c}`),
+    rawRows(
       db,
       sql`select id, account, password_hash, nickname, email, phone, role_id, company_id, read_only, disabled_at from users
           where company_id = ${c} or id in (select user_id from company_customers where company_id = ${c}) order by id`,
     ),
-    queryRows(db, sql`select * from roles where company_id = ${c} order by id`),
-    queryRows(db, sql`select * from role_permissions where role_id in (select id from roles where company_id = ${c}) order by 1, 2`),
-    queryRows(
+    rawRows(db, sql`select * from roles where company_id = ${c} order by id`),
+    rawRows(db, sql`select * from role_permissions where role_id in (select id from roles where company_id = ${c}) order by 1, 2`),
+    rawRows(
       db,
       sql`select id, name, company_id, owner_id, alias, capacity_kwp, tariff, picture, address from plants where company_id = ${c} order by id`,
     ),
-    queryRows(db, sql`select id, sn, plant_id, company_id, alias, locked, key_hash from gateways where company_id = ${c} order by id`),
-    queryRows(
+    rawRows(db, sql`select id, sn, plant_id, company_id, alias, locked, key_hash from gateways where company_id = ${c} order by id`),
+    rawRows(
       db,
       sql`select id, sn, plant_id, gateway_id, alias, main_meter, settings from devices where plant_id in (select id from plants where company_id = ${c}) order by id`,
     ),
-    queryRows(db, sql`select * from customer_types where company_id = ${c} order by id`),
-    queryRows(db, sql`select * from company_customers where company_id = ${c} order by id`),
-    queryRows(
+    rawRows(db, sql`select * from customer_types where company_id = ${c} order by id`),
+    rawRows(db, sql`select * from company_customers where company_id = ${c} order by id`),
+    rawRows(
       db,
       sql`select * from company_customer_plants where customer_id in (select id from company_customers where company_id = ${c}) order by 1, 2`,
     ),
-    queryRows(db, sql`select * from plant_shares where plant_id in (select id from plants where company_id = ${c}) order by 1, 2`),
-    queryRows(
+    rawRows(db, sql`select * from plant_shares where plant_id in (select id from plants where company_id = ${c}) order by 1, 2`),
+    rawRows(
       db,
       sql`select * from company_agents where company_id = ${c} or agent_user_id in (select id from users where company_id = ${c})`,
     ),
@@ -110,7 +110,7 @@ async function snapshotOfB(): Promise<string> {
 async function callerRows(): Promise<string> {
   const accounts = callers.map((c) => c.account);
   return JSON.stringify(
-    await queryRows(
+    await rawRows(
       server.database.db,
       sql`select account, role_id, company_id, read_only from users where account = any(${sql.param(accounts)}::text[]) order by account`,
     ),
@@ -182,8 +182,9 @@ beforeAll(async () => {
   callers.push(adminA, staffA, customerA, guest);
 
   // B's ids start far above A's, so a neighbour of a B id (± 1) is B's or nobody's, never the caller's own.
-  const sequences = await queryRows<{ seq: string | null }>(
+  const sequences = await sqlRows(
     db,
+    { seq: nullable(computed.text) },
     sql`select pg_get_serial_sequence(table_schema || '.' || table_name, column_name) as seq from information_schema.columns
         where table_schema = 'public' and is_identity = 'YES'`,
   );
@@ -208,7 +209,11 @@ beforeAll(async () => {
     await plantFor(adminBToken, 'SecretBPlant One', 'SECRETBGW01'),
     await plantFor(adminBToken, 'SecretBPlant Two', 'SECRETBGW02'),
   ];
-  const gatewayRows = await queryRows<{ id: number; sn: string }>(db, sql`select id, sn from gateways where company_id = ${b.companyId}`);
+  const gatewayRows = await sqlRows(
+    db,
+    { id: gateways.id, sn: gateways.sn },
+    sql`select id, sn from gateways where company_id = ${b.companyId}`,
+  );
   for (const g of gatewayRows) await ok(adminBToken, 'POST', `/api/v1/gateway/${g.id}/alias`, { alias: 'SecretBAlias' });
   const deviceIds: number[] = [];
   for (const [i, g] of gatewayRows.entries()) {
@@ -234,7 +239,7 @@ beforeAll(async () => {
     typeId: subtype.id,
     plantIds: [plants[0]],
   });
-  const customerUser = await queryRows<{ id: number }>(db, sql`select id from users where account = 'client-b@b.test'`);
+  const customerUser = await sqlRows(db, { id: users.id }, sql`select id from users where account = 'client-b@b.test'`);
 
   const own = [
     b.companyId,

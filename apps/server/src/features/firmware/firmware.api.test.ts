@@ -6,7 +6,8 @@ import { Code } from '@sunward/contracts/codes';
 import type { FirmwarePage, FirmwarePublicKey, FirmwareRow } from '@sunward/contracts/firmware';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/client.js';
+import { rawRows, sqlRows } from '../../db/rows.js';
+import { operationLog } from '../../db/schema.js';
 import { signedInCast } from '../../test/api.js';
 import { call, multipartBody, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
@@ -119,8 +120,9 @@ describe('firmware upload', () => {
     expect(Buffer.compare(download.rawPayload, bytes)).toBe(0);
     expect(download.headers['content-disposition']).toContain(row.fileName);
 
-    const logged = await queryRows<{ action: string; target: string }>(
+    const logged = await sqlRows(
       server.database.db,
+      { action: operationLog.action, target: operationLog.target },
       sql`select action, target from operation_log where target_type = 'firmware' and target = ${row.name}`,
     );
     expect(logged).toEqual([{ action: 'firmware.create', target: row.name }]);
@@ -188,7 +190,7 @@ describe('firmware upload', () => {
     const fields = fieldsFor(bytes, { md5: md5(binImage()) });
     refusedField(await upload(admin, fields, bytes), 'md5');
     expect(storedFiles().sort()).toEqual(before);
-    const rows = await queryRows(server.database.db, sql`select id from firmware where name = ${fields.name}`);
+    const rows = await rawRows(server.database.db, sql`select id from firmware where name = ${fields.name}`);
     expect(rows).toEqual([]);
   });
 

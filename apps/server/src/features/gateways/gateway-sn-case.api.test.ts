@@ -3,7 +3,7 @@ import type { GatewayImportResult } from '@sunward/contracts/gateways';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/client.js';
+import { computed, sqlRows } from '../../db/rows.js';
 import { multipartBody, signIn } from '../../test/client.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -53,8 +53,9 @@ describe('gateway SNs regardless of case', () => {
       ['casegw0001', expect.any(String)],
       ['CASEGW0001', expect.any(String)],
     ]);
-    const [count] = await queryRows<{ n: number }>(
+    const [count] = await sqlRows(
       server.database.db,
+      { n: computed.number },
       sql`select count(*)::int as n from gateways where lower(sn) = 'casegw0001'`,
     );
     expect(Number(count?.n)).toBe(1);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/client.js';
+import { sqlRows } from '../../db/rows.js';
+import { rolePermissions } from '../../db/schema.js';
 import { call, signIn } from '../../test/client.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -20,8 +21,9 @@ async function role(name: string, permissions: string[]): Promise<number> {
 }
 
 async function keysOf(roleId: number): Promise<string[]> {
-  const rows = await queryRows<{ key: string }>(
+  const rows = await sqlRows(
     server.database.db,
+    { key: rolePermissions.permissionKey },
     sql`select permission_key as key from role_permissions where role_id = ${roleId} order by 1`,
   );
   return rows.map((r) => r.key);
@@ -75,8 +77,9 @@ describe('catalogue sync of keys new to a database', () => {
     await server.repositories.permissions.syncCatalogue();
     expect(await keysOf(editor)).not.toContain('meter.edit');
     // Built-in roles follow packages/contracts as always.
-    const admins = await queryRows<{ key: string }>(
+    const admins = await sqlRows(
       server.database.db,
+      { key: rolePermissions.permissionKey },
       sql`select permission_key as key from role_permissions rp join roles r on r.id = rp.role_id
           where r.key = 'company_admin' and r.company_id is null`,
     );

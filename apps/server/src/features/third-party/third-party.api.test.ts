@@ -12,8 +12,8 @@ import type {
 import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/client.js';
-import { users } from '../../db/schema.js';
+import { sqlRows } from '../../db/rows.js';
+import { oidcFlows, users } from '../../db/schema.js';
 import { call, signIn, type Tokens } from '../../test/client.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { startTestOidcProvider, type TestOidcProvider } from '../../test/oidc-test-provider.js';
@@ -125,8 +125,9 @@ describe('starting a flow', () => {
     expect(p.code_challenge).toMatch(/^[\w-]{43}$/);
     expect(p.nonce).toMatch(/^[\w-]{43}$/);
     expect(p.scope?.split(' ')).toEqual(['openid', 'email', 'profile']);
-    const [stored] = await queryRows<{ code_verifier: string; state_hash: string }>(
+    const [stored] = await sqlRows(
       server.database.db,
+      { code_verifier: oidcFlows.codeVerifier, state_hash: oidcFlows.stateHash },
       sql`select code_verifier, state_hash from oidc_flows where nonce = ${p.nonce ?? ''}`,
     );
     expect(stored?.state_hash).not.toBe(flow.state);
