@@ -1,6 +1,8 @@
+import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Space } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { refusalMessage } from '../lib/api-client';
 import { registerTexts } from '../lib/feature-texts';
 import { sharedTexts } from './shared-texts';
 
@@ -49,4 +51,19 @@ export function LinkActions({ actions }: { actions: readonly (LinkAction | false
       ))}
     </Space>
   );
+}
+
+/**
+ * Removing a row from a list: refreshes `invalidate` when done, and says why in the server's words when
+ * refused. `mutateAsync` suits a LinkAction's confirm (the dialog waits for it).
+ */
+export function useRemoval<V>(remove: (value: V) => Promise<unknown>, invalidate: QueryKey) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: remove,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: invalidate }),
+    onError: (error) => void message.error(refusalMessage(error) ?? t('shared.requestFailed')),
+  });
 }

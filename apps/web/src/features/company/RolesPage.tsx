@@ -1,29 +1,19 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { COMPANY_LIMITS, type CompanyRole } from '@sunward/contracts/company';
 import type { PermissionEntry } from '@sunward/contracts/permissions';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Space, Table, Tag, Tree, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Form, Input, Space, Table, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
 import { FormDialog } from '../../components/FormDialog';
-import { LinkActions } from '../../components/LinkActions';
+import { LinkActions, useRemoval } from '../../components/LinkActions';
 import { ListPage } from '../../components/ListPage';
 import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
-import {
-  checkRoleName,
-  companyKeys,
-  createRole,
-  deleteRole,
-  fetchGrantable,
-  fetchRoles,
-  fieldErrors,
-  refusalMessage,
-  updateRole,
-} from './api';
+import { checkRoleName, companyKeys, createRole, deleteRole, fetchGrantable, fetchRoles, fieldErrors, updateRole } from './api';
 import { companyTexts } from './company-texts';
 
 registerTexts(companyTexts);
@@ -41,18 +31,12 @@ export function permissionTree(entries: readonly PermissionEntry[]): DataNode[] 
 /** Company roles (spec 01 §2 /enterprise/roles): built-in roles shown, up to five custom roles edited with a permission tree. */
 export function RolesPage({ route }: PageProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { has } = useSession();
   const canEdit = has('company.role.edit');
-  const queryClient = useQueryClient();
   const roles = useQuery({ queryKey: companyKeys.roles, queryFn: fetchRoles });
   const [dialog, setDialog] = useState<{ role?: CompanyRole } | null>(null);
   const customCount = (roles.data ?? []).filter((r) => !r.builtIn).length;
-  const remove = useMutation({
-    mutationFn: deleteRole,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: companyKeys.all }),
-    onError: (error) => void message.error(refusalMessage(error) ?? t('enterprise.failed')),
-  });
+  const remove = useRemoval(deleteRole, companyKeys.all);
   return (
     <ListPage
       testId="roles-page"

@@ -1,29 +1,19 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import type { StaffRow } from '@sunward/contracts/company';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Form, Input, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
 import { AccountField, ContactFields, NewPasswordField } from '../../components/AccountFields';
 import { FormDialog } from '../../components/FormDialog';
-import { LinkActions } from '../../components/LinkActions';
+import { LinkActions, useRemoval } from '../../components/LinkActions';
 import { ListPage, ListSearch, useListState } from '../../components/ListPage';
 import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
-import {
-  addStaff,
-  checkStaffAccount,
-  companyKeys,
-  deleteStaff,
-  editStaff,
-  fetchRoles,
-  fetchStaff,
-  refusalCode,
-  refusalMessage,
-} from './api';
+import { addStaff, checkStaffAccount, companyKeys, deleteStaff, editStaff, fetchRoles, fetchStaff, refusalCode } from './api';
 import { companyTexts } from './company-texts';
 
 registerTexts(companyTexts);
@@ -40,19 +30,13 @@ interface MemberForm {
 /** Company members (spec 01 §2 /enterprise/user): list, add with one role, edit, delete. */
 export function StaffPage({ route }: PageProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { has, user } = useSession();
   const canEdit = has('company.user.edit');
-  const queryClient = useQueryClient();
   const list = useListState();
   const [dialog, setDialog] = useState<{ row?: StaffRow } | null>(null);
   const query = { page: list.page, size: list.size, keyword: list.text('keyword') };
   const staff = useQuery({ queryKey: companyKeys.staff(query), queryFn: () => fetchStaff(query), placeholderData: keepPreviousData });
-  const remove = useMutation({
-    mutationFn: deleteStaff,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: companyKeys.all }),
-    onError: (error) => void message.error(refusalMessage(error) ?? t('enterprise.failed')),
-  });
+  const remove = useRemoval(deleteStaff, companyKeys.all);
 
   return (
     <ListPage

@@ -1,16 +1,15 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { CUSTOMER_LIMITS, type CustomerType } from '@sunward/contracts/customers';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Select, Table } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Form, Input, Select, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
 import { useSession } from '../../app/session';
 import { FormDialog, TextField } from '../../components/FormDialog';
-import { LinkActions } from '../../components/LinkActions';
+import { LinkActions, useRemoval } from '../../components/LinkActions';
 import { ListPage } from '../../components/ListPage';
 import { PageTitle } from '../../components/PageTitle';
-import { refusalMessage } from '../../lib/api-client';
 import { registerTexts } from '../../lib/feature-texts';
 import { createType, customerKeys, deleteType, fetchTypeTree, updateType } from './api';
 import { customerTexts } from './customer-texts';
@@ -22,17 +21,11 @@ type Row = CustomerType & { children?: CustomerType[] };
 /** Customer types (spec 01 §2 /customer/type): primary labels with secondary labels under them. */
 export function CustomerTypesPage({ route }: PageProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { has } = useSession();
   const canEdit = has('customer.type.edit');
-  const queryClient = useQueryClient();
   const tree = useQuery({ queryKey: customerKeys.tree, queryFn: fetchTypeTree });
   const [dialog, setDialog] = useState<{ type?: CustomerType; parentId?: number | null } | null>(null);
-  const remove = useMutation({
-    mutationFn: deleteType,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: customerKeys.all }),
-    onError: (error) => void message.error(refusalMessage(error) ?? t('customers.failed')),
-  });
+  const remove = useRemoval(deleteType, customerKeys.all);
   const rows: Row[] = (tree.data ?? []).map((p) => ({ ...p, children: p.children.length > 0 ? p.children : undefined }));
   // Primary labels are open unless the user closed them, so a secondary label just added shows at once.
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());

@@ -1,8 +1,8 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import { CUSTOMER_LIMITS, type CustomerRow } from '@sunward/contracts/customers';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, List, Modal, Select, Table, Tag, TreeSelect, Typography } from 'antd';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input, List, Modal, Select, Table, Tag, TreeSelect, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/page-props';
@@ -11,10 +11,10 @@ import { AccountField, NewPasswordField } from '../../components/AccountFields';
 import { FormDialog, TextField } from '../../components/FormDialog';
 import { fetchCustomerInvitations, invitationKeys, withdrawCustomerInvitation } from '../../components/invitations/api';
 import { SentInvitations } from '../../components/invitations/SentInvitations';
-import { LinkActions } from '../../components/LinkActions';
+import { LinkActions, useRemoval } from '../../components/LinkActions';
 import { ListPage, ListSearch, useListState } from '../../components/ListPage';
 import { PageTitle } from '../../components/PageTitle';
-import { refusalCode, refusalMessage } from '../../lib/api-client';
+import { refusalCode } from '../../lib/api-client';
 import { registerTexts } from '../../lib/feature-texts';
 import {
   addCustomer,
@@ -49,7 +49,6 @@ function useTypeOptions() {
 /** A company's customers (spec 01 §2 /customer/list): list with type and plants, add, edit, remove, permissions. */
 export function CustomersPage({ route }: PageProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { has } = useSession();
   const canEdit = has('customer.edit');
   const queryClient = useQueryClient();
@@ -64,11 +63,7 @@ export function CustomersPage({ route }: PageProps) {
     queryFn: () => fetchCustomers(query),
     placeholderData: keepPreviousData,
   });
-  const remove = useMutation({
-    mutationFn: (row: CustomerRow) => deleteCustomer(row.companyId, row.masterId),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: customerKeys.all }),
-    onError: (error) => void message.error(refusalMessage(error) ?? t('customers.failed')),
-  });
+  const remove = useRemoval((row: CustomerRow) => deleteCustomer(row.companyId, row.masterId), customerKeys.all);
   // Existing accounts are invited (issue 15.4): they join the list once they accept.
   const invitations = useQuery({ queryKey: invitationKeys.customerSent, queryFn: fetchCustomerInvitations });
   return (
