@@ -93,6 +93,7 @@ describe('reports', () => {
     await expect.poll(() => page.getByTestId('report-title').textContent()).toContain('Report Home');
     await expect.poll(() => page.getByTestId('report-kpi-generation').textContent(), { timeout: 20_000 }).toMatch(/[1-9]/);
     await page.getByTestId('report-chart').locator('canvas').first().waitFor();
+    expect(await page.getByTestId('report-period-tabs').textContent()).toBe('DayMonthYear');
 
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
 

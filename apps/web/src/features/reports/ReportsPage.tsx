@@ -36,6 +36,7 @@ import { exactTime } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../lib/plant-options';
 import { saveBlob } from '../../lib/save-blob';
+import { overviewTexts } from '../../lib/texts/plants/overview';
 import {
   addSchedule,
   deleteConfig,
@@ -54,6 +55,8 @@ import {
 import { fetchCustomerOptions } from './customer-options';
 import { reportsTexts } from './texts';
 
+// The period picker's tab names live with the overview's texts.
+registerTexts(overviewTexts);
 registerTexts(reportsTexts);
 
 type Scope = 'plant' | 'plants' | 'customer';
