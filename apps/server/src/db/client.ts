@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { DataDirError } from '../data-dir.js';
+import { rawRows } from './rows.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -106,10 +107,11 @@ export async function pingDatabase(db: Database): Promise<void> {
 }
 
 /**
- * Rows of a raw SQL query. Both drivers answer `{ rows }`; the common Database type cannot say so.
+ * @deprecated Rows typed by hand: use `sqlRows` / `tableRows` (db/rows.ts), which derive the row type from the
+ * schema and convert each column as drizzle does. Kept only for the raw queries not yet moved (ingest/, logs/,
+ * reports/ and a few tests); the type argument is an unchecked claim about what the query answers.
  * Note: int8 columns arrive as numbers on PGlite and strings on pg; cast in SQL where it matters.
  */
 export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
+  return (await rawRows(db, query)) as T[];
 }

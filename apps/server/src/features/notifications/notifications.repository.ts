@@ -1,7 +1,8 @@
 import type { EventLevel } from '@sunward/contracts/events';
 import type { NotifyPlantRule } from '@sunward/contracts/notifications';
 import { and, count, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import { computed, sqlRows } from '../../db/rows.js';
 import { alarmEmailItems, emailDeliveries, notifySettings, users } from '../../db/schema.js';
 
 export interface StoredNotifySettings {
@@ -75,13 +76,14 @@ export function createNotificationsRepository(db: Database) {
 
     /** Users with alarms waiting for an e-mail, with where and in which language it goes. */
     async waitingRecipients(): Promise<{ userId: number; email: string; language: string }[]> {
-      const rows = await queryRows<{ user_id: number; email: string; language: string }>(
+      const rows = await sqlRows(
         db,
+        { user_id: alarmEmailItems.userId, email: computed.text, language: users.language },
         sql`select distinct i.user_id, s.email, u.language
             from alarm_email_items i join notify_settings s on s.user_id = i.user_id join users u on u.id = i.user_id
             where i.delivery_id is null and s.email is not null`,
       );
-      return rows.map((r) => ({ userId: Number(r.user_id), email: r.email, language: r.language }));
+      return rows.map((r) => ({ userId: r.user_id, email: r.email, language: r.language }));
     },
 
     /** Alarm e-mails created for the user since `since` (whatever their state): the hourly cap counts these. */
@@ -102,13 +104,14 @@ export function createNotificationsRepository(db: Database) {
       compose: (items: { title: string; content: string; createdAt: Date }[]) => NewDelivery,
     ): Promise<number | undefined> {
       return db.transaction(async (tx) => {
-        const items = await queryRows<{ id: number; title: string; content: string; created_at: string | Date }>(
-          tx as unknown as Database,
+        const items = await sqlRows(
+          tx,
+          { id: alarmEmailItems.id, title: alarmEmailItems.title, content: alarmEmailItems.content, created_at: alarmEmailItems.createdAt },
           sql`select id, title, content, created_at from alarm_email_items
               where user_id = ${userId} and delivery_id is null order by id for update skip locked`,
         );
         if (items.length === 0) return undefined;
-        const delivery = compose(items.map((i) => ({ title: i.title, content: i.content, createdAt: new Date(i.created_at) })));
+        const delivery = compose(items.map((i) => ({ title: i.title, content: i.content, createdAt: i.created_at })));
         const [row] = await tx
           .insert(emailDeliveries)
           .values({ ...delivery, items: items.length })
@@ -120,7 +123,7 @@ export function createNotificationsRepository(db: Database) {
           .where(
             inArray(
               alarmEmailItems.id,
-              items.map((i) => Number(i.id)),
+              items.map((i) => i.id),
             ),
           );
         return row.id;
@@ -138,16 +141,17 @@ export function createNotificationsRepository(db: Database) {
      * mid-send leaves them to be retried, and a concurrent pass skips them.
      */
     async claimDue(now: Date, leaseMs: number, limit: number): Promise<DueDelivery[]> {
-      const rows = await queryRows<{
-        id: number;
-        to: string;
-        subject: string;
-        text: string;
-        attempts: number;
-        attachment_path: string | null;
-        attachment_name: string | null;
-      }>(
+      const rows = await sqlRows(
         db,
+        {
+          id: emailDeliveries.id,
+          to: emailDeliveries.to,
+          subject: emailDeliveries.subject,
+          text: emailDeliveries.text,
+          attempts: emailDeliveries.attempts,
+          attachment_path: emailDeliveries.attachmentPath,
+          attachment_name: emailDeliveries.attachmentName,
+        },
         sql`update email_deliveries set next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz
             where id in (select id from email_deliveries where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
                          order by next_attempt_at, id limit ${limit} for update skip locked)
@@ -155,8 +159,6 @@ export function createNotificationsRepository(db: Database) {
       );
       return rows.map(({ attachment_path, attachment_name, ...r }) => ({
         ...r,
-        id: Number(r.id),
-        attempts: Number(r.attempts),
         attachmentPath: attachment_path,
         attachmentName: attachment_name,
       }));
