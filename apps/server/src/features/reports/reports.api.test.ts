@@ -181,6 +181,37 @@ describe('a month report', () => {
   });
 });
 
+describe('a report of several plants in the background', () => {
+  it('is prepared through the download centre and downloads as a PDF', async () => {
+    const started = await post<{ id: number; status: string; kind: string }>('/api/v1/reports/export', {
+      scope: 'plants',
+      plantIds: [plantId],
+      period: 'month',
+      date: month,
+      format: 'pdf',
+    });
+    expect(started.code).toBe(0);
+    expect(started.data.kind).toBe('report');
+    await expect
+      .poll(
+        async () =>
+          (await get<{ infos: { id: number; status: string }[] }>('/api/v1/fileDownloadRecord/list')).data.infos.find(
+            (r) => r.id === started.data.id,
+          )?.status,
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe('done');
+    const file = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/fileDownloadRecord/${started.data.id}/download`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(file.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
+
 describe('report configurations', () => {
   it('saves at most 6 parameters and 6 units, units of the plant only', async () => {
     const seven = ['generation', 'consumption', 'feedIn', 'purchase', 'selfConsumption', 'specificYield', 'income'];
