@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computed, nullable, rawRows, sqlRows } from './db/rows.js';
 import { devices, gateways, users } from './db/schema.js';
 import type { RouteAccessEntry } from './plugins/auth.js';
+import { plantInput } from './test/api.js';
 import { call, signIn } from './test/client.js';
 import { startTestServer, type TestServer } from './test/harness.js';
 import { defOf, sampleOf, type ZodDef } from './test/zod-def.js';
@@ -56,18 +57,7 @@ async function ok<T>(token: string, method: Method, url: string, json?: unknown)
 
 async function plantFor(token: string, name: string, sn: string): Promise<number> {
   await server.registerGateway(sn, 'KeySecret1');
-  const body = {
-    name,
-    capacityKwp: 10,
-    plantType: 1,
-    latitude: 48.1,
-    longitude: 11.5,
-    timezone: 'Europe/Berlin',
-    meteringTopology: 'gross',
-    gateways: [{ sn, key: 'KeySecret1' }],
-    tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.3 },
-  };
-  return (await ok<{ id: number }>(token, 'POST', '/api/v1/plant', body)).id;
+  return (await ok<{ id: number }>(token, 'POST', '/api/v1/plant', plantInput({ name, gateways: [{ sn, key: 'KeySecret1' }] }))).id;
 }
 
 /** Everything of company B, as rows: compared before and after the sweep. */

@@ -3,11 +3,11 @@ import { Code } from '@sunward/contracts/codes';
 import type { AgentsSchema, CompanyInfo, CompanyRole, StaffRow } from '@sunward/contracts/company';
 import type { CustomerRow, CustomerType, CustomerTypeTree } from '@sunward/contracts/customers';
 import type { PermissionEntry } from '@sunward/contracts/permissions';
-import type { PlantCreate } from '@sunward/contracts/plants';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { gateways } from '../../db/schema.js';
+import { createPlant } from '../../test/api.js';
 import { type CallResult, call, multipartBody, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -16,7 +16,6 @@ let companyId: number;
 let otherCompanyId: number;
 let admin: { id: number; account: string; password: string; token: string };
 let otherAdmin: { id: number; account: string; password: string; token: string };
-let counter = 0;
 
 type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -29,24 +28,8 @@ async function member(role: Parameters<TestServer['createUser']>[0], company?: n
   return { ...user, token: (await signIn(server.app, user.account, user.password)).access_token };
 }
 
-async function plantOf(token: string, name = 'Company Plant One'): Promise<number> {
-  const sn = `GWC${String(++counter).padStart(6, '0')}`;
-  await server.registerGateway(sn, 'KeySecret1');
-  const body: PlantCreate = {
-    name,
-    capacityKwp: 10,
-    plantType: 1,
-    latitude: 48.1,
-    longitude: 11.5,
-    timezone: 'Europe/Berlin',
-    meteringTopology: 'gross',
-    gateways: [{ sn, key: 'KeySecret1' }],
-    tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.3 },
-  };
-  const result = await as<{ id: number }>(token, 'POST', '/api/v1/plant', body);
-  if (result.code !== 0) throw new Error(JSON.stringify(result));
-  return result.data.id;
-}
+/** A plant of the caller's (through the wizard's call), by name. */
+const plantOf = async (token: string, name = 'Company Plant One') => (await createPlant(server, token, { name })).id;
 
 beforeAll(async () => {
   server = await startTestServer();

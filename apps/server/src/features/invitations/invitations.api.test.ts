@@ -3,10 +3,10 @@ import type { AgentsSchema } from '@sunward/contracts/company';
 import type { CustomerAddResult, CustomerRow } from '@sunward/contracts/customers';
 import type { ReceivedInvitation, SentInvitation } from '@sunward/contracts/invitations';
 import type { MessagePage } from '@sunward/contracts/notifications';
-import type { PlantCreate } from '@sunward/contracts/plants';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { createPlant } from '../../test/api.js';
 import { type CallResult, call, signIn } from '../../test/client.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -18,7 +18,6 @@ import { startTestServer, type TestServer } from '../../test/harness.js';
  */
 
 let server: TestServer;
-let counter = 0;
 type Method = 'GET' | 'POST' | 'DELETE';
 type Agents = z.infer<typeof AgentsSchema>;
 interface Member {
@@ -42,24 +41,8 @@ async function company(name: string): Promise<{ id: number; admin: Member }> {
   return { id, admin: await member('company_admin', id) };
 }
 
-async function plantOf(token: string, name: string): Promise<number> {
-  const sn = `GWI${String(++counter).padStart(6, '0')}`;
-  await server.registerGateway(sn, 'KeySecret1');
-  const body: PlantCreate = {
-    name,
-    capacityKwp: 10,
-    plantType: 1,
-    latitude: 48.1,
-    longitude: 11.5,
-    timezone: 'Europe/Berlin',
-    meteringTopology: 'gross',
-    gateways: [{ sn, key: 'KeySecret1' }],
-    tariff: { currency: 'EUR', pricingMethod: 'constant', price: 0.3 },
-  };
-  const result = await as<{ id: number }>(token, 'POST', '/api/v1/plant', body);
-  if (result.code !== 0) throw new Error(JSON.stringify(result));
-  return result.data.id;
-}
+/** A plant of the caller's (through the wizard's call), by name. */
+const plantOf = async (token: string, name: string) => (await createPlant(server, token, { name })).id;
 
 const invite = (token: string, account: string) =>
   as<{ invitationId: number; expiresAt: string }>(token, 'POST', '/api/v1/company/agent', { account });
