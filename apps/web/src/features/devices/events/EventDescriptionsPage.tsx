@@ -15,16 +15,10 @@ import { currentLanguage } from '../../../lib/i18n';
 import { eventDescriptionTexts } from '../texts/event-descriptions';
 import { eventTexts } from '../texts/events';
 import { eventDescriptionKeys, fetchEventDescriptions, importEventDescriptions } from './api';
+import { LevelTag } from './level-tag';
 
 registerTexts(eventTexts);
 registerTexts(eventDescriptionTexts);
-
-const LEVEL_COLOR: Record<string, string> = { fault: 'error', warning: 'warning', protect: 'processing' };
-const LEVEL_TEXT: Record<string, string> = {
-  fault: 'eventList.levelFault',
-  warning: 'eventList.levelWarning',
-  protect: 'eventList.levelProtect',
-};
 
 /** Each language by its own name (as the language pickers show them). */
 const languageName = (language: Language, locale: string) =>
@@ -99,7 +93,7 @@ export function EventDescriptionsPage({ route }: PageProps) {
             title: t('eventDesc.colLevel'),
             dataIndex: 'level',
             width: 120,
-            render: (level: string) => <Tag color={LEVEL_COLOR[level]}>{LEVEL_TEXT[level] ? t(LEVEL_TEXT[level]) : level}</Tag>,
+            render: (level: string) => <LevelTag level={level} />,
           },
           { title: t('eventDesc.colDescription'), dataIndex: 'description', width: 260 },
           { title: t('eventDesc.colSolution'), dataIndex: 'solution' },
@@ -108,7 +102,13 @@ export function EventDescriptionsPage({ route }: PageProps) {
             dataIndex: 'source',
             width: 120,
             render: (source: string) =>
-              source === 'imported' ? <Tag color="success">{t('eventDesc.sourceImported')}</Tag> : t('eventDesc.sourceMap'),
+              source === 'imported' ? (
+                <Tag color="success" variant="filled">
+                  {t('eventDesc.sourceImported')}
+                </Tag>
+              ) : (
+                t('eventDesc.sourceMap')
+              ),
           },
         ]}
       />

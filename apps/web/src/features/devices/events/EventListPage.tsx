@@ -21,17 +21,11 @@ import { durationParts, periodOf, QUICK_RANGES, type QuickRange } from './event-
 import './event-list.css';
 import type { PageProps } from '../../../app/page-props';
 import { PageTitle } from '../../../components/PageTitle';
+import { isLevel, LEVEL_STYLE, LevelTag } from './level-tag';
 
 registerTexts(eventTexts);
 
 const REFRESH_MS = 30_000;
-
-/** Fault red, warning orange, protection purple: the colours device statuses use across the console. */
-const LEVEL_STYLE: Record<EventLevel, { label: string; tag: string; color: string }> = {
-  fault: { label: 'eventList.levelFault', tag: 'error', color: '#f5222d' },
-  warning: { label: 'eventList.levelWarning', tag: 'warning', color: '#fa8c16' },
-  protect: { label: 'eventList.levelProtect', tag: 'purple', color: '#722ed1' },
-};
 
 const FAMILY_LABEL: Record<string, string> = {
   inverter: 'eventList.familyInverter',
@@ -58,18 +52,6 @@ const QUICK_LABEL: Record<QuickRange, string> = {
 /** Date and time without seconds, in the browser's zone: short enough to keep the table on one line. */
 const shortTime = (iso: string, locale: string) =>
   new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
-
-const isLevel = (value: string): value is EventLevel => (EVENT_LEVELS as readonly string[]).includes(value);
-
-function LevelTag({ level }: { level: string }) {
-  const { t } = useTranslation();
-  const style = isLevel(level) ? LEVEL_STYLE[level] : undefined;
-  return (
-    <Tag color={style?.tag ?? 'default'} variant="filled" data-level={level}>
-      {style ? t(style.label) : level}
-    </Tag>
-  );
-}
 
 /**
  * /device/event: events of every device the user sees. Open events by level on top (each a filter),
