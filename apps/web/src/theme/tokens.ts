@@ -42,6 +42,17 @@ const LIGHT_PRESET_TEXT = Object.fromEntries(
 );
 
 /**
+ * Preset tag colours whose text (the dark palette's shade 7) falls below 4.5:1 on their own dark tint (shade 1),
+ * replaced by shade 8 of the dark palette (purple 3.4 → 5.7:1, geekblue 4.2 → 6.9:1).
+ */
+const DARK_PRESET_TEXT = Object.fromEntries(
+  Object.entries({ purple: '#ab7ae0', geekblue: '#7f9ef3' }).flatMap(([hue, colour]) => [
+    [`${hue}7`, colour],
+    [`${hue}-7`, colour],
+  ]),
+);
+
+/**
  * Status colours with readable text on white and on their own pale tint (status tags, counts, alerts):
  * antd's (green #52c41a 2.2:1, gold #faad14 1.9:1, red #ff4d4f 3.3:1, blue #1677ff 4.0:1) fall short. The tints
  * are set with them: antd derives them from the status colour, and a darker one gives a darker tint.
@@ -109,6 +120,7 @@ export function consoleTheme(brand: string, look: Look): ThemeConfig {
       colorTextTertiary: 'rgba(255, 255, 255, 0.65)',
       colorTextPlaceholder: 'rgba(255, 255, 255, 0.6)',
       colorTextDescription: 'rgba(255, 255, 255, 0.7)',
+      ...DARK_PRESET_TEXT,
     },
     components: {
       Layout: {
