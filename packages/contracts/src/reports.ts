@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParamSchema, IdSchema } from './ids.js';
 import { LANGUAGES } from './languages.js';
 
 /**
@@ -55,7 +56,7 @@ const idList = z
           .filter((s) => s.trim() !== '')
           .map(Number),
   )
-  .pipe(z.array(z.number().int().positive()).max(REPORT_MAX_PLANT_IDS));
+  .pipe(z.array(IdSchema).max(REPORT_MAX_PLANT_IDS));
 
 export const ReportScopeSchema = z.enum(['plant', 'plants', 'customer']);
 export type ReportScope = z.infer<typeof ReportScopeSchema>;
@@ -64,13 +65,13 @@ export type ReportScope = z.infer<typeof ReportScopeSchema>;
 export const ReportQuerySchema = z
   .object({
     scope: ReportScopeSchema.default('plant'),
-    plantId: z.coerce.number().int().positive().optional(),
+    plantId: IdParamSchema.optional(),
     plantIds: idList.optional(),
-    customerId: z.coerce.number().int().positive().optional(),
+    customerId: IdParamSchema.optional(),
     period: z.enum(REPORT_PERIODS).default('month'),
     /** YYYY-MM-DD for a day, YYYY-MM for a month, YYYY for a year; default: the current one in the plant's zone. */
     date: z.string().max(10).optional(),
-    configId: z.coerce.number().int().positive().optional(),
+    configId: IdParamSchema.optional(),
     format: z.enum(['pdf', 'xlsx']).optional(),
   })
   .superRefine((q, ctx) => {
@@ -182,13 +183,13 @@ export type Report = z.infer<typeof ReportSchema>;
 // ---- Configurations ----
 
 export const ReportConfigInputSchema = z.object({
-  plantId: z.coerce.number().int().positive(),
+  plantId: IdParamSchema,
   name: z.string().trim().min(1, 'validation.required').max(60),
   period: z.enum(REPORT_PERIODS),
   /** More than REPORT_MAX_PARAMETERS is refused with code 1000 (not a validation error), as spec 02 §5 asks. */
   parameters: z.array(z.enum(REPORT_PARAMETERS)).min(1, 'validation.required').max(REPORT_PARAMETERS.length),
   /** Device ids; more than REPORT_MAX_UNITS is refused with code 1001. */
-  units: z.array(z.number().int().positive()).max(100).default([]),
+  units: z.array(IdSchema).max(100).default([]),
 });
 export type ReportConfigInput = z.infer<typeof ReportConfigInputSchema>;
 
@@ -203,7 +204,7 @@ export const ReportConfigSchema = z.object({
 });
 export type ReportConfig = z.infer<typeof ReportConfigSchema>;
 
-export const ReportConfigListQuerySchema = z.object({ plantId: z.coerce.number().int().positive() });
+export const ReportConfigListQuerySchema = z.object({ plantId: IdParamSchema });
 
 // ---- Schedules and the send log ----
 
@@ -216,9 +217,9 @@ export type ReportRecipient = z.infer<typeof ReportRecipientSchema>;
 export const ReportScheduleInputSchema = z
   .object({
     scope: z.enum(['plant', 'customer']),
-    plantId: z.number().int().positive().optional(),
-    customerId: z.number().int().positive().optional(),
-    configId: z.number().int().positive().nullable().default(null),
+    plantId: IdSchema.optional(),
+    customerId: IdSchema.optional(),
+    configId: IdSchema.nullable().default(null),
     frequency: z.enum(['weekly', 'monthly']),
     format: z.enum(['pdf', 'xlsx']).default('pdf'),
     recipients: z.array(ReportRecipientSchema).min(1, 'validation.required').max(REPORT_MAX_RECIPIENTS),
@@ -265,7 +266,7 @@ export const ReportSendSchema = z.object({
 export type ReportSend = z.infer<typeof ReportSendSchema>;
 
 export const ReportSendListQuerySchema = z.object({
-  scheduleId: z.coerce.number().int().positive().optional(),
+  scheduleId: IdParamSchema.optional(),
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(100).default(20),
 });
