@@ -17,11 +17,18 @@ import type { Report, ReportConfig, ReportSchedule, ReportSend } from '@sunward/
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceEvents, devices, plants } from '../../db/schema.js';
+import { loadConfig } from '../../config.js';
+import { deviceEvents, devices, plants, users } from '../../db/schema.js';
 import { apiClient, createPlant, signedInUser } from '../../test/api.js';
 import { signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
+import { createPlantAccess } from '../plants/plant-access.js';
+import { createPlantEnergyRepository } from '../plants/plant-energy.repository.js';
+import { createPlantEnergyService } from '../plants/plant-energy.service.js';
+import { reportRenderer } from './report-render.js';
+import { createReportsRepository } from './reports.repository.js';
+import { createReportsService } from './reports.service.js';
 
 const ZONE = 'Africa/Abidjan';
 const HOUR = 3_600_000;
@@ -178,6 +185,96 @@ describe('a month report', () => {
     const own = await get<Report>(`/api/v1/reports?scope=plants&plantIds=${plantId}&period=year&date=${month.slice(0, 4)}`);
     expect(own.data.totals.generationWh).toBe(6000);
     expect(own.data.plants).toHaveLength(1);
+  });
+});
+
+describe('a weekly report (what a weekly schedule mails)', () => {
+  const SUMMED = ['generationWh', 'consumptionWh', 'feedInWh', 'purchaseWh', 'selfConsumptionWh', 'income'] as const;
+  const sumOf = (values: (number | null | undefined)[]) =>
+    values.every((v) => v === null || v === undefined) ? null : values.reduce<number>((s, v) => s + (v ?? 0), 0);
+
+  it('is the seven days added up in every column, plant rows add up to the total, PR energy-weighted', async () => {
+    // A second plant measuring on two days of the week before last (Monday…Sunday in its zone).
+    const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+    const monday = addDays(today, -weekday - 14);
+    const p = await createPlant(server, adminToken, { ...PLANT, name: 'Week Plant', capacityKwp: 8 });
+    await server.database.db.insert(devices).values(
+      [
+        { sn: 'WKHY000001', protocolId: 'sunspec-hybrid-lv', family: 'hybrid_inverter' },
+        { sn: 'WKMT000001', protocolId: 'sunspec-meter-3p', family: 'meter' },
+        { sn: 'WKWS000001', protocolId: 'sunspec-weather-station', family: 'weather_station' },
+      ].map((d) => ({ ...d, plantId: p.id, gatewayId: p.gateway.id, model: d.protocolId })),
+    );
+    const gw = await connectTestGateway(server.telemetry.mqttPort, p.gateway.sn, p.gateway.key);
+    gateways.push(gw);
+    const days = [
+      { day: addDays(monday, 1), wh: [10_000, 12_000, 15_000], imp: [1_000, 1_200, 1_300], exp: [500, 1_500, 2_500], poai: 700 },
+      { day: addDays(monday, 3), wh: [20_000, 21_000, 21_500], imp: [2_000, 2_900, 3_000], exp: [3_000, 3_100, 3_400], poai: 300 },
+    ];
+    for (const d of days)
+      for (const [i, hour] of [9, 11, 13].entries())
+        await gw.report(at(d.day, hour), [
+          { sn: 'WKHY000001', proto: 'sunspec-hybrid-lv', values: { W: 3000, BatW: 0, WH: d.wh[i] ?? 0, St: 4 } },
+          { sn: 'WKMT000001', proto: 'sunspec-meter-3p', values: { W: -500, TotWhImp: d.imp[i] ?? 0, TotWhExp: d.exp[i] ?? 0 } },
+          { sn: 'WKWS000001', proto: 'sunspec-weather-station', values: { POAI: d.poai, TmpAmb: 20 } },
+        ]);
+    await server.telemetry.pipeline.drain();
+
+    const db = server.database.db;
+    const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.account, ADMIN.account));
+    const service = createReportsService({
+      repository: createReportsRepository(db),
+      plantAccess: createPlantAccess(db),
+      energy: createPlantEnergyService({ repository: createPlantEnergyRepository(db), benefitFactors: loadConfig({}).benefitFactors }),
+      renderer: reportRenderer,
+      readLogo: async () => undefined,
+      mail: { sendNow: async () => undefined },
+      downloads: {
+        runExportJob: () => {
+          throw new Error('not used');
+        },
+      },
+      saveAttachment: async () => '',
+    });
+    const caller = { userId: admin?.id ?? 0, roleKey: 'platform_admin' as const, companyId: null };
+    const query = { scope: 'plants' as const, plantIds: [p.id, plantId], period: 'day' as const };
+    const week = await service.weekReport(caller, query, monday, 'en', undefined);
+    const dayReports = await Promise.all(
+      Array.from({ length: 7 }, (_, i) => service.build(caller, { ...query, date: addDays(monday, i) }, 'en')),
+    );
+    expect(week.from).toBe(monday);
+    expect(week.to).toBe(addDays(monday, 6));
+    const dayRow = (r: Report, id: number) => r.plants.find((x) => x.id === id)?.figures;
+    for (const id of [p.id, plantId]) {
+      const row = week.plants.find((x) => x.id === id)?.figures;
+      for (const key of SUMMED) expect([id, key, row?.[key]]).toEqual([id, key, sumOf(dayReports.map((r) => dayRow(r, id)?.[key]))]);
+    }
+    const weekRow = week.plants.find((x) => x.id === p.id)?.figures;
+    // Both measured days count (the bug showed the first day's values).
+    const measured = dayReports.map((r) => dayRow(r, p.id)?.generationWh ?? 0).filter((v) => v > 0);
+    expect(measured).toHaveLength(2);
+    expect(weekRow?.generationWh).toBe(measured.reduce((a, b) => a + b, 0));
+    // PR: Σ generation / Σ (capacity × irradiation), not the mean of the daily ratios.
+    const prDays = dayReports
+      .map((r) => dayRow(r, p.id))
+      .filter((f) => f?.performanceRatio !== null && f?.performanceRatio !== undefined && f.generationWh > 0);
+    expect(prDays).toHaveLength(2);
+    const weighted =
+      prDays.reduce((s, f) => s + (f?.generationWh ?? 0), 0) /
+      prDays.reduce((s, f) => s + (f?.generationWh ?? 0) / (f?.performanceRatio ?? 1), 0);
+    expect(weekRow?.performanceRatio).toBeCloseTo(weighted, 9);
+    expect(week.totals.performanceRatio).toBeCloseTo(weighted, 9);
+    // The report's total is the plant rows added up (and Σ days).
+    for (const key of SUMMED) {
+      expect([key, week.totals[key]]).toEqual([key, sumOf(week.plants.map((x) => x.figures[key]))]);
+      expect([key, week.totals[key]]).toEqual([key, sumOf(dayReports.map((r) => r.totals[key]))]);
+    }
+    expect(week.bars.map((b) => b.key)).toEqual(Array.from({ length: 7 }, (_, i) => addDays(monday, i)));
+
+    // A set of plants through the API: total = Σ plant rows.
+    const set = (await get<Report>(`/api/v1/reports?scope=plants&plantIds=${p.id},${plantId}&period=year&date=${monday.slice(0, 4)}`)).data;
+    expect(set.plants).toHaveLength(2);
+    for (const key of SUMMED) expect([key, set.totals[key]]).toEqual([key, sumOf(set.plants.map((x) => x.figures[key]))]);
   });
 });
 

@@ -38,6 +38,8 @@ interface Target {
   plantIds: number[];
 }
 
+type Figures = Awaited<ReturnType<PlantEnergyService['reportFigures']>>;
+
 /** Plants computed at once: each plant's figures are a handful of rollup reads. */
 const PLANT_CONCURRENCY = 8;
 
@@ -174,7 +176,7 @@ export function createReportsService(deps: ReportsDeps) {
   }
 
   function figuresOf(
-    f: Awaited<ReturnType<PlantEnergyService['reportFigures']>>,
+    f: Figures,
     availability: number | null,
   ): { row: ReportFigures; meteredGenerationWh: number; prDenominator: number | null } {
     const t = f.total;
@@ -199,14 +201,45 @@ export function createReportsService(deps: ReportsDeps) {
     };
   }
 
-  async function build(caller: ReportCaller, query: ReportQuery, language: Language): Promise<Report> {
+  /**
+   * A week's figures of one plant: the seven days' figures added up column by column (energy, income and
+   * irradiation), one bar per day. PR and availability are then computed from these sums like a month's.
+   */
+  async function weekFigures(plantId: number, monday: string): Promise<Figures> {
+    const days = await Promise.all(Array.from({ length: 7 }, (_, i) => energy.reportFigures(plantId, 'day', addDays(monday, i))));
+    const [head] = days;
+    if (!head) throw new Error('no days');
+    const sum = (pick: (f: Figures) => number | null) => days.reduce<number | null>((s, f) => addNullable(s, pick(f)), null);
+    const total = {
+      generationWh: sum((f) => f.total.generationWh) ?? 0,
+      selfUseWh: sum((f) => f.total.selfUseWh),
+      exportWh: sum((f) => f.total.exportWh),
+      loadWh: sum((f) => f.total.loadWh),
+      fromPvWh: sum((f) => f.total.fromPvWh),
+      fromBatteryWh: sum((f) => f.total.fromBatteryWh),
+      fromGridWh: sum((f) => f.total.fromGridWh),
+    };
+    return {
+      ...head,
+      fromDay: monday,
+      toDay: addDays(monday, 6),
+      bars: days.map((f) => ({ key: f.fromDay, split: f.total })),
+      total,
+      income: sum((f) => f.income),
+      irradiationKwhPerM2: sum((f) => f.irradiationKwhPerM2),
+    };
+  }
+
+  async function build(caller: ReportCaller, query: ReportQuery, language: Language, week?: string): Promise<Report> {
     const t = await target(caller, query);
     const config = await configFor(caller, query.configId, t.plantIds);
     const parameters: ReportParameter[] = config ? config.parameters : [...REPORT_DEFAULT_PARAMETERS];
     const nowMs = now();
     const firstZone = t.plantIds[0] === undefined ? undefined : (await repository.plantInfo(t.plantIds[0]))?.timezone;
-    const date = query.date ?? currentPeriodDate(query.period, nowMs, firstZone ?? 'UTC');
-    const figures = await mapLimit(t.plantIds, PLANT_CONCURRENCY, (id) => energy.reportFigures(id, query.period, date));
+    const date = week ?? query.date ?? currentPeriodDate(query.period, nowMs, firstZone ?? 'UTC');
+    const figures = await mapLimit(t.plantIds, PLANT_CONCURRENCY, (id) =>
+      week === undefined ? energy.reportFigures(id, query.period, date) : weekFigures(id, week),
+    );
     const bounds: PlantBounds[] = figures.map((f) => ({
       plantId: f.plant.id,
       fromDay: f.fromDay,
@@ -457,63 +490,17 @@ export function createReportsService(deps: ReportsDeps) {
     return { sends, disabled: false };
   }
 
-  /** A week: seven day reports' figures added up is what a week is, so build it as the days' sum (one report of day bars). */
-  async function weekReport(
-    caller: ReportCaller,
-    query: ReportQuery,
-    monday: string,
-    language: Language,
-    configId: number | undefined,
-  ): Promise<Report> {
-    const days = await Promise.all(
-      Array.from({ length: 7 }, (_, i) => build(caller, { ...query, period: 'day', date: addDays(monday, i), configId }, language)),
-    );
-    const [head] = days;
-    if (!head) throw new Error('no days');
-    const sum = (pick: (r: Report) => number | null) => days.reduce<number | null>((s, r) => addNullable(s, pick(r)), null);
-    const totals: ReportFigures = {
-      ...head.totals,
-      generationWh: sum((r) => r.totals.generationWh) ?? 0,
-      consumptionWh: sum((r) => r.totals.consumptionWh),
-      feedInWh: sum((r) => r.totals.feedInWh),
-      purchaseWh: sum((r) => r.totals.purchaseWh),
-      selfConsumptionWh: sum((r) => r.totals.selfConsumptionWh),
-      income: sum((r) => r.totals.income),
-    };
-    totals.selfConsumptionRate = totals.feedInWh === null ? null : selfConsumptionRate(totals.generationWh, totals.feedInWh);
-    totals.specificYield = specificYield(totals.generationWh / 1000, totals.capacityKwp);
-    const prs = days.map((r) => r.totals.performanceRatio).filter((v): v is number => v !== null);
-    totals.performanceRatio = prs.length > 0 ? prs.reduce((a, b) => a + b, 0) / prs.length : null;
-    const avs = days.map((r) => r.totals.availability).filter((v): v is number => v !== null);
-    totals.availability = avs.length > 0 ? avs.reduce((a, b) => a + b, 0) / avs.length : null;
-    const deviceEnergy = new Map<number, number | null>();
-    for (const r of days) for (const d of r.devices) deviceEnergy.set(d.id, addNullable(deviceEnergy.get(d.id) ?? null, d.energyWh));
-    return {
-      ...head,
-      date: monday,
-      to: addDays(monday, 6),
-      empty: days.every((r) => r.empty),
-      totals,
-      bars: days.flatMap((r) => r.bars),
-      plants: head.plants.map((p) => ({
-        ...p,
-        figures: {
-          ...p.figures,
-          generationWh: days.reduce((s, r) => s + (r.plants.find((x) => x.id === p.id)?.figures.generationWh ?? 0), 0),
-        },
-      })),
-      devices: head.devices.map((d) => ({
-        ...d,
-        energyWh: deviceEnergy.get(d.id) ?? null,
-        events: days.reduce((s, r) => s + (r.devices.find((x) => x.id === d.id)?.events ?? 0), 0),
-      })),
-      events: days.flatMap((r) => r.events).slice(0, REPORT_MAX_EVENTS),
-      eventsTotal: days.reduce((s, r) => s + r.eventsTotal, 0),
-    };
+  /**
+   * A week (Monday…Sunday): every plant's columns are the seven days' sums, PR is energy-weighted
+   * (Σ generation / Σ capacity × irradiation) and availability is device time over the week, as for a month.
+   */
+  function weekReport(caller: ReportCaller, query: ReportQuery, monday: string, language: Language, configId: number | undefined) {
+    return build(caller, { ...query, period: 'day', date: monday, configId }, language, monday);
   }
 
   return {
     build,
+    weekReport,
     render,
 
     async file(caller: ReportCaller, query: ReportQuery, language: Language, format: 'pdf' | 'xlsx'): Promise<ReportFile> {
