@@ -38,9 +38,9 @@ describe('route table', () => {
 });
 
 describe('buildMenu', () => {
-  it('gives a guest plants and the device group without company or firmware', () => {
+  it('gives a guest plants, the device group and reports without company or firmware', () => {
     const menu = buildMenu(holder(ROLE_GRANTS.guest));
-    expect(menu.map((e) => e.key)).toEqual(['/plants', '/device', '/download-center', '/api/docs']);
+    expect(menu.map((e) => e.key)).toEqual(['/plants', '/device', '/report', '/download-center', '/api/docs']);
     expect(menu[1]?.children?.map((c) => c.key)).toEqual([
       '/device/gateway/list',
       '/device/inverter',
