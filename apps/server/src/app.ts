@@ -401,8 +401,11 @@ export async function buildApp({
   let downloadSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     await downloads.recover();
+    // Hourly: expired downloads, and scheduled reports' files whose e-mail went out (or past the retention).
     const sweep = () =>
-      trackJob('download_sweep', () => downloads.sweep()).catch((error: unknown) => app.log.error({ err: error }, 'download sweep failed'));
+      trackJob('download_sweep', async () => ({ ...(await downloads.sweep()), reportFiles: await reports.sweepAttachments() })).catch(
+        (error: unknown) => app.log.error({ err: error }, 'download sweep failed'),
+      );
     void sweep();
     downloadSweep = setInterval(sweep, 3_600_000);
     downloadSweep.unref();
@@ -422,6 +425,8 @@ export async function buildApp({
     readLogo: (url) => reportLogos.read(url.split('/').pop() ?? ''),
     mail: alarmMail,
     downloads,
+    attachmentDir: join(config.dataDir, 'reports'),
+    retentionDays: config.downloadRetentionDays,
     saveAttachment: async (name, bytes) => {
       const dir = join(config.dataDir, 'reports');
       await mkdir(dir, { recursive: true });

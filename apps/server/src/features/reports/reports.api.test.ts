@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Code } from '@sunward/contracts/codes';
@@ -18,7 +18,7 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
-import { deviceEvents, devices, plants, users } from '../../db/schema.js';
+import { deviceEvents, devices, emailDeliveries, plants, users } from '../../db/schema.js';
 import { apiClient, createPlant, signedInUser } from '../../test/api.js';
 import { signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
@@ -188,6 +188,27 @@ describe('a month report', () => {
   });
 });
 
+/** The reports service on the test server's database, for what the API does not reach (weekly reports, the sweep). */
+function directService() {
+  const db = server.database.db;
+  return createReportsService({
+    repository: createReportsRepository(db),
+    plantAccess: createPlantAccess(db),
+    energy: createPlantEnergyService({ repository: createPlantEnergyRepository(db), benefitFactors: loadConfig({}).benefitFactors }),
+    renderer: reportRenderer,
+    readLogo: async () => undefined,
+    mail: { sendNow: async () => undefined },
+    downloads: {
+      runExportJob: () => {
+        throw new Error('not used');
+      },
+    },
+    saveAttachment: async () => '',
+    attachmentDir: join(dataDir, 'reports'),
+    retentionDays: 7,
+  });
+}
+
 describe('a weekly report (what a weekly schedule mails)', () => {
   const SUMMED = ['generationWh', 'consumptionWh', 'feedInWh', 'purchaseWh', 'selfConsumptionWh', 'income'] as const;
   const sumOf = (values: (number | null | undefined)[]) =>
@@ -222,20 +243,7 @@ describe('a weekly report (what a weekly schedule mails)', () => {
 
     const db = server.database.db;
     const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.account, ADMIN.account));
-    const service = createReportsService({
-      repository: createReportsRepository(db),
-      plantAccess: createPlantAccess(db),
-      energy: createPlantEnergyService({ repository: createPlantEnergyRepository(db), benefitFactors: loadConfig({}).benefitFactors }),
-      renderer: reportRenderer,
-      readLogo: async () => undefined,
-      mail: { sendNow: async () => undefined },
-      downloads: {
-        runExportJob: () => {
-          throw new Error('not used');
-        },
-      },
-      saveAttachment: async () => '',
-    });
+    const service = directService();
     const caller = { userId: admin?.id ?? 0, roleKey: 'platform_admin' as const, companyId: null };
     const query = { scope: 'plants' as const, plantIds: [p.id, plantId], period: 'day' as const };
     const week = await service.weekReport(caller, query, monday, 'en', undefined);
@@ -375,6 +383,24 @@ describe('scheduled reports', () => {
     const german = mails.find((m) => m.includes('owner@example.com'));
     expect(german).toContain('application/pdf');
     expect(german).toMatch(/Anlagenbericht/);
+
+    // The attached files are deleted by the hourly sweep once the e-mails went out; an old file no e-mail
+    // waits for goes after the retention, a young one stays.
+    const dir = join(dataDir, 'reports');
+    expect((await readdir(dir)).length).toBeGreaterThanOrEqual(2);
+    const stale = join(dir, 'stale.pdf');
+    const young = join(dir, 'young.pdf');
+    await writeFile(stale, 'x');
+    await writeFile(young, 'x');
+    const longAgo = new Date(Date.now() - 8 * 86_400_000);
+    await utimes(stale, longAgo, longAgo);
+    expect(await directService().sweepAttachments()).toBeGreaterThanOrEqual(3);
+    expect(await readdir(dir)).toEqual(['young.pdf']);
+    const kept = await server.database.db
+      .select({ path: emailDeliveries.attachmentPath })
+      .from(emailDeliveries)
+      .where(eq(emailDeliveries.kind, 'report'));
+    expect(kept.every((r) => r.path === null)).toBe(true);
   });
 
   it('refuses a schedule for a deleted plant, and disables one whose plant was deleted, with the reason', async () => {

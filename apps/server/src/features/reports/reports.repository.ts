@@ -1,5 +1,5 @@
 import type { ReportConfig, ReportParameter, ReportPeriod, ReportRecipient, ReportSchedule, ReportSend } from '@sunward/contracts/reports';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client.js';
 import { companies, emailDeliveries, reportConfigs, reportSchedules, reportSends } from '../../db/schema.js';
 
@@ -264,6 +264,38 @@ export function createReportsRepository(db: Database) {
         if (s) out.push({ ...s, due: new Date(r.next_run_at) });
       }
       return out;
+    },
+
+    /**
+     * Report e-mails whose attached file is no longer needed: delivered or given up, or older than the
+     * retention whatever their state; and the files still waited for (pending, younger).
+     */
+    async attachments(cutoff: Date): Promise<{ done: { id: number; path: string }[]; waiting: Set<string> }> {
+      const rows = await db
+        .select({
+          id: emailDeliveries.id,
+          path: emailDeliveries.attachmentPath,
+          status: emailDeliveries.status,
+          createdAt: emailDeliveries.createdAt,
+        })
+        .from(emailDeliveries)
+        .where(and(eq(emailDeliveries.kind, 'report'), isNotNull(emailDeliveries.attachmentPath)));
+      const done: { id: number; path: string }[] = [];
+      const waiting = new Set<string>();
+      for (const r of rows) {
+        if (r.path === null) continue;
+        if (r.status === 'sent' || r.status === 'failed' || r.createdAt < cutoff) done.push({ id: r.id, path: r.path });
+        else waiting.add(r.path);
+      }
+      return { done, waiting };
+    },
+
+    async clearAttachments(ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(emailDeliveries)
+        .set({ attachmentPath: null })
+        .where(inArray(emailDeliveries.id, [...ids]));
     },
 
     async addSend(values: typeof reportSends.$inferInsert): Promise<void> {

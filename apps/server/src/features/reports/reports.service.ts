@@ -136,6 +136,9 @@ export interface ReportsDeps {
   };
   /** Where scheduled reports' files wait for their e-mail (DATA_DIR/reports). */
   saveAttachment: (name: string, bytes: Buffer) => Promise<string>;
+  /** That folder, swept by `sweepAttachments`; and how long a file may wait at most (DOWNLOAD_RETENTION_DAYS). */
+  attachmentDir?: string;
+  retentionDays?: number;
   now?: () => number;
 }
 
@@ -613,6 +616,40 @@ export function createReportsService(deps: ReportsDeps) {
 
     sends: (caller: ReportCaller, scheduleId: number | undefined, page: number, size: number) =>
       repository.sends(caller.userId, scheduleId, page, size),
+
+    /**
+     * The hourly sweep: a scheduled report's file is deleted once its e-mail is sent (or given up), or after
+     * the download centre's retention; files no e-mail waits for (a send that failed before its e-mail was
+     * written) go after the retention too. Returns how many files were deleted.
+     */
+    async sweepAttachments(): Promise<number> {
+      const cutoff = new Date(now() - (deps.retentionDays ?? 7) * 86_400_000);
+      const { done, waiting } = await repository.attachments(cutoff);
+      const { readdir, rm, stat } = await import('node:fs/promises');
+      const { join } = await import('node:path');
+      let deleted = 0;
+      for (const d of done) {
+        if (!waiting.has(d.path)) {
+          await rm(d.path, { force: true });
+          deleted++;
+        }
+      }
+      await repository.clearAttachments(done.map((d) => d.id));
+      const dir = deps.attachmentDir;
+      if (dir) {
+        const names = await readdir(dir).catch(() => [] as string[]);
+        for (const name of names) {
+          const path = join(dir, name);
+          if (waiting.has(path)) continue;
+          const info = await stat(path).catch(() => undefined);
+          if (info?.isFile() && info.mtimeMs < cutoff.getTime()) {
+            await rm(path, { force: true });
+            deleted++;
+          }
+        }
+      }
+      return deleted;
+    },
 
     /** The scheduler's pass: every due schedule runs once and moves to its next time. */
     async tick(): Promise<number> {
