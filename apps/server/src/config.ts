@@ -69,6 +69,8 @@ const EnvSchema = z.object({
   RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(730),
   /** Days a file in the download centre (background export, report) is kept before it is removed. */
   DOWNLOAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /** Days gateway connection log entries (connects, disconnects, refused reports) are kept. */
+  CONNECTION_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
   /** Where devices reach this server over HTTP (firmware images for upgrades); default: its own address. */
   PUBLIC_URL: z.string().url().optional(),
   /** How long a command to a device waits for its reply before it is reported as timed out. */
@@ -248,6 +250,8 @@ export interface Config {
   rawRetentionDays: number;
   /** Download centre files are removed this many days after they are ready. */
   downloadRetentionDays: number;
+  /** Gateway connection log entries older than this many days are deleted by the retention job. */
+  connectionLogRetentionDays: number;
   publicUrl: string | undefined;
   commandTimeoutMs: number;
   commandCapPerMinute: number;
@@ -362,6 +366,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     offlineAfterIntervals: e.OFFLINE_AFTER_INTERVALS,
     rawRetentionDays: e.RAW_RETENTION_DAYS,
     downloadRetentionDays: e.DOWNLOAD_RETENTION_DAYS,
+    connectionLogRetentionDays: e.CONNECTION_LOG_RETENTION_DAYS,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     commandTimeoutMs: e.COMMAND_TIMEOUT_S * 1000,
     commandCapPerMinute: e.COMMAND_CAP_PER_MINUTE,

@@ -7,7 +7,7 @@ import { createTelemetryRepository } from './telemetry.repository.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ RAW_RETENTION_DAYS: '200' });
+  server = await startTestServer({ RAW_RETENTION_DAYS: '200', CONNECTION_LOG_RETENTION_DAYS: '30' });
   await provisionDemoFleet(server.database.db, { seed: 3, mqttUrl: 'mqtt://unused', intervalSeconds: 60 });
 });
 afterAll(async () => server?.close());
@@ -71,5 +71,26 @@ describe('retention tiers', () => {
     expect(energy[0]?.energyWh).toBe(490);
     const stillHourly = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from readings_hourly where device_id = ${id}`);
     expect(stillHourly[0]?.n).toBeGreaterThan(0);
+  });
+
+  it('deletes gateway connection log entries past CONNECTION_LOG_RETENTION_DAYS in batches, keeping recent ones', async () => {
+    const db = server.database.db;
+    const now = Date.now();
+    // 7 entries 31..37 days old (past the 30-day setting) and 2 from yesterday and today.
+    for (const daysAgo of [31, 32, 33, 34, 35, 36, 37, 1, 0]) {
+      await db.execute(
+        sql`insert into gateway_connection_log (at, gateway_sn, kind, reason) values (${new Date(now - daysAgo * 86_400_000 - 60_000).toISOString()}::timestamptz, 'RET-GW-1', 'disconnect', 'test')`,
+      );
+    }
+    // Batches of 3: several short deletes, together every old row.
+    const deleted = await server.telemetry.retention.purgeConnectionLog(new Date(now), 3);
+    expect(deleted).toBeGreaterThanOrEqual(7);
+    const left = await queryRows<{ n: number; oldest: string }>(
+      db,
+      sql`select count(*)::int as n, min(at)::text as oldest from gateway_connection_log where gateway_sn = 'RET-GW-1'`,
+    );
+    expect(left[0]?.n).toBe(2);
+    expect(new Date(left[0]?.oldest ?? 0).getTime()).toBeGreaterThan(now - 30 * 86_400_000);
+    expect(await server.telemetry.retention.purgeConnectionLog(new Date(now), 3)).toBe(0);
   });
 });

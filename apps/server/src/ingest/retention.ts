@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Database, queryRows } from '../db/client.js';
+import { rawRows } from '../db/rows.js';
 import { listReadingPartitions } from './reading-partitions.js';
 
 const HOUR_MS = 3_600_000;
@@ -19,7 +20,15 @@ const TIERS = {
 } as const;
 export type Tier = keyof typeof TIERS;
 
-export function createRetention(db: Database, log: FastifyBaseLogger, settings: { rawRetentionDays: number }) {
+/** Connection log rows deleted per statement: each delete is short, so ingest's inserts never wait long. */
+const CONNECTION_LOG_BATCH = 5000;
+const CONNECTION_LOG_MAX_BATCHES_PER_RUN = 200;
+
+export function createRetention(
+  db: Database,
+  log: FastifyBaseLogger,
+  settings: { rawRetentionDays: number; connectionLogRetentionDays?: number },
+) {
   /**
    * Where aggregation starts before it has a watermark: the first month partition holding a reading (or
    * earlier rows in the default partition). `min(ts)` over readings would read every row, since the key
@@ -98,6 +107,29 @@ export function createRetention(db: Database, log: FastifyBaseLogger, settings: 
         log.info({ partition: name }, 'raw readings partition past retention dropped (hourly averages and energy kept)');
       }
       return dropped;
+    },
+
+    /**
+     * Deletes gateway connection log entries older than CONNECTION_LOG_RETENTION_DAYS in batches of a few
+     * thousand rows by the time index (one short statement each, never a long table lock); a backlog larger
+     * than a run's bound is finished by the next runs. Returns the rows deleted.
+     */
+    async purgeConnectionLog(now = new Date(), batchSize = CONNECTION_LOG_BATCH): Promise<number> {
+      const days = settings.connectionLogRetentionDays ?? 90;
+      const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
+      let deleted = 0;
+      for (let batch = 0; batch < CONNECTION_LOG_MAX_BATCHES_PER_RUN; batch++) {
+        const rows = await rawRows(
+          db,
+          sql`delete from gateway_connection_log where id in (
+            select id from gateway_connection_log where at < ${cutoff}::timestamptz order by at limit ${batchSize}
+          ) returning id`,
+        );
+        deleted += rows.length;
+        if (rows.length < batchSize) break;
+      }
+      if (deleted > 0) log.info({ deleted, days }, 'gateway connection log entries past retention deleted');
+      return deleted;
     },
   };
 }

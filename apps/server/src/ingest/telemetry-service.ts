@@ -114,13 +114,17 @@ export async function startTelemetry(
       log.error({ err: error }, 'partition maintenance failed'),
     );
   }, PARTITION_CHECK_MS);
-  const retention = createRetention(db, log, { rawRetentionDays: config.rawRetentionDays });
+  const retention = createRetention(db, log, {
+    rawRetentionDays: config.rawRetentionDays,
+    connectionLogRetentionDays: config.connectionLogRetentionDays,
+  });
   const retentionJob = setInterval(() => {
     trackJob('retention', () =>
       retention
         .aggregate('5m')
         .then(() => retention.aggregate('hourly'))
-        .then(() => retention.dropExpiredPartitions()),
+        .then(() => retention.dropExpiredPartitions())
+        .then(() => retention.purgeConnectionLog()),
     ).catch((error: unknown) => log.error({ err: error }, 'retention job failed'));
   }, RETENTION_MS);
   retentionJob.unref();
