@@ -231,6 +231,14 @@ export const ReportScheduleInputSchema = z
   });
 export type ReportScheduleInput = z.infer<typeof ReportScheduleInputSchema>;
 
+/** PUT /api/v1/reports/schedules/:id: pause or resume a schedule, change its recipients or format (fields left out stay). */
+export const ReportScheduleUpdateSchema = z.object({
+  enabled: z.boolean().optional(),
+  format: z.enum(['pdf', 'xlsx']).optional(),
+  recipients: z.array(ReportRecipientSchema).min(1, 'validation.required').max(REPORT_MAX_RECIPIENTS).optional(),
+});
+export type ReportScheduleUpdate = z.infer<typeof ReportScheduleUpdateSchema>;
+
 export const ReportScheduleSchema = z.object({
   id: z.number().int(),
   scope: z.enum(['plant', 'customer']),

@@ -403,6 +403,43 @@ describe('scheduled reports', () => {
     expect(kept.every((r) => r.path === null)).toBe(true);
   });
 
+  it('pauses and resumes a schedule and changes its recipients; only its owner may', async () => {
+    const put = async <T>(id: number, body: Record<string, unknown>, token = adminToken) =>
+      (
+        await server.app.inject({
+          method: 'PUT',
+          url: `/api/v1/reports/schedules/${id}`,
+          headers: { authorization: `Bearer ${token}` },
+          payload: body,
+        })
+      ).json() as { code: number; data: T };
+    const created = await post<ReportSchedule>('/api/v1/reports/schedules', {
+      scope: 'plant',
+      plantId,
+      frequency: 'weekly',
+      recipients: [{ email: 'a@example.com', language: 'en' }],
+    });
+    const paused = await put<ReportSchedule>(created.data.id, { enabled: false });
+    expect(paused.data).toMatchObject({ enabled: false, disabledReason: 'paused' });
+    const edited = await put<ReportSchedule>(created.data.id, {
+      recipients: [
+        { email: 'b@example.com', language: 'cn' },
+        { email: 'c@example.com', language: 'de' },
+      ],
+      format: 'xlsx',
+    });
+    expect(edited.data.recipients.map((r) => r.email)).toEqual(['b@example.com', 'c@example.com']);
+    expect(edited.data).toMatchObject({ enabled: false, format: 'xlsx' });
+    expect((await put(created.data.id, { recipients: [] })).code).not.toBe(0);
+    const resumed = await put<ReportSchedule>(created.data.id, { enabled: true });
+    expect(resumed.data).toMatchObject({ enabled: true, disabledReason: null });
+    const stranger = await signedInUser(server, 'owner');
+    expect((await put(created.data.id, { enabled: false }, stranger.token)).code).not.toBe(0);
+    const list = await get<ReportSchedule[]>('/api/v1/reports/schedules');
+    expect(list.data.find((x) => x.id === created.data.id)?.enabled).toBe(true);
+    expect((await del(`/api/v1/reports/schedules/${created.data.id}`)).code).toBe(0);
+  });
+
   it('refuses a schedule for a deleted plant, and disables one whose plant was deleted, with the reason', async () => {
     const p = await createPlant(server, adminToken, { ...PLANT, name: 'Short-lived Plant' });
     const created = await post<ReportSchedule>('/api/v1/reports/schedules', {
@@ -425,6 +462,13 @@ describe('scheduled reports', () => {
     const list = await get<ReportSchedule[]>('/api/v1/reports/schedules');
     const disabled = list.data.find((s) => s.id === created.data.id);
     expect(disabled).toMatchObject({ enabled: false, disabledReason: 'plant_deleted', targetName: 'Short-lived Plant' });
+    const resume = await server.app.inject({
+      method: 'PUT',
+      url: `/api/v1/reports/schedules/${created.data.id}`,
+      headers: { authorization: `Bearer ${adminToken}` },
+      payload: { enabled: true },
+    });
+    expect(resume.json().code).toBe(Code.REPORT_SCHEDULE_TARGET_DELETED);
     expect((await del(`/api/v1/reports/schedules/${created.data.id}`)).code).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import {
   ReportScheduleInputSchema,
   ReportScheduleRunSchema,
   ReportScheduleSchema,
+  ReportScheduleUpdateSchema,
   ReportSchema,
   ReportSendListQuerySchema,
   ReportSendPageSchema,
@@ -160,6 +161,21 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
       },
     },
     async (request) => ok(request, await service.addSchedule(request.requireAuth(), request.body)),
+  );
+
+  app.put(
+    '/api/v1/reports/schedules/:id',
+    {
+      config: { access: { kind: 'manage', key: 'report.edit' } },
+      schema: {
+        tags: TAGS,
+        summary: 'Pauses or resumes a scheduled report, or changes its recipients or format (1007: its plant or customer was deleted)',
+        params: IdParams,
+        body: ReportScheduleUpdateSchema,
+        response: { 200: envelopeSchema(ReportScheduleSchema) },
+      },
+    },
+    async (request) => ok(request, await service.updateSchedule(request.requireAuth(), request.params.id, request.body)),
   );
 
   app.delete(

@@ -20,6 +20,7 @@ import {
   type ReportQuery,
   type ReportSchedule,
   type ReportScheduleInput,
+  type ReportScheduleUpdate,
 } from '@sunward/contracts/reports';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -596,6 +597,26 @@ export function createReportsService(deps: ReportsDeps) {
         recipients: input.recipients,
         nextRunAt: nextRunAfter(input.frequency, now()),
       });
+    },
+
+    /**
+     * Pauses or resumes a schedule, or changes its recipients or format. A schedule resumed runs next at its
+     * next regular time (no catch-up for the paused periods); one whose plant or customer was deleted stays off (1007).
+     */
+    async updateSchedule(caller: ReportCaller, id: number, input: ReportScheduleUpdate): Promise<ReportSchedule> {
+      const schedule = await repository.schedule(id, caller.userId);
+      if (!schedule) throw new ApiError(Code.REPORT_SCHEDULE_NOT_FOUND);
+      const resuming = input.enabled === true && !schedule.enabled;
+      if (resuming && (schedule.disabledReason === 'plant_deleted' || schedule.disabledReason === 'customer_deleted'))
+        throw new ApiError(Code.REPORT_SCHEDULE_TARGET_DELETED);
+      await repository.setSchedule(id, {
+        ...(input.enabled === undefined ? {} : { enabled: input.enabled, disabledReason: input.enabled ? null : 'paused' }),
+        ...(resuming ? { nextRunAt: nextRunAfter(schedule.frequency, now()) } : {}),
+        ...(input.recipients === undefined ? {} : { recipients: input.recipients }),
+        ...(input.format === undefined ? {} : { format: input.format }),
+      });
+      const { ownerId: _owner, ...updated } = (await repository.schedule(id, caller.userId)) ?? { ...schedule };
+      return updated;
     },
 
     async deleteSchedule(caller: ReportCaller, id: number): Promise<void> {
