@@ -338,6 +338,8 @@ export async function buildApp({
       access: createDeviceAccess(db),
       log: createOperationLog(db),
       registry,
+      // Made below with the download centre; read only when an export starts.
+      downloads: () => downloads,
     }),
   });
   const firmwareService = createFirmwareService({

@@ -12,6 +12,7 @@ import type {
   PvIv,
   WorkdataPage,
 } from '@sunward/contracts/devices';
+import type { DownloadRecord, DownloadRecordPage } from '@sunward/contracts/files';
 import type { PlantCreate } from '@sunward/contracts/plants';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -320,6 +321,30 @@ describe('changes', () => {
     expect(sheet?.rowCount).toBe(3);
     expect(sheet?.getRow(1).getCell(1).value).toBe('Seriennummer');
     expect(sheet?.getRow(2).getCell(4).value).toBe('Dreiphasig Niedervolt');
+  });
+
+  it('prepares the inverter list in the download centre in the background, the same workbook as the immediate one', async () => {
+    const started = await post<DownloadRecord>('/api/v1/inverters/exportInvertersExcel/background?lan=de');
+    expect(started.code).toBe(0);
+    expect(started.data).toMatchObject({ kind: 'inverter-list', format: 'xlsx' });
+    let record: DownloadRecord | undefined;
+    const deadline = Date.now() + 60_000;
+    while (!record || (record.status !== 'done' && record.status !== 'failed')) {
+      if (Date.now() > deadline) throw new Error(`export not done: ${JSON.stringify(record)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      record = (await get<DownloadRecordPage>('/api/v1/fileDownloadRecord/list')).data.infos.find((r) => r.id === started.data.id);
+    }
+    expect(record).toMatchObject({ status: 'done', rows: 2, progress: 100 });
+    const file = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/fileDownloadRecord/${record.id}/download`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(file.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    expect(book.worksheets[0]?.rowCount).toBe(3);
+    expect(book.worksheets[0]?.getRow(1).getCell(1).value).toBe('Seriennummer');
   });
 });
 

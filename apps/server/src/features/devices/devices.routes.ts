@@ -21,6 +21,7 @@ import {
   WorkdataQuerySchema,
 } from '@sunward/contracts/devices';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { DownloadRecordSchema } from '@sunward/contracts/files';
 import { IdParamSchema } from '@sunward/contracts/ids';
 import { translate } from '@sunward/contracts/messages';
 import { DEVICE_KIND_ACCESS } from '@sunward/contracts/permissions';
@@ -333,6 +334,51 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
       const bytes = await batteriesWorkbook(rows, request.language);
       return sendDownload(reply, { type: XLSX_TYPE, fileName: `batteries-${new Date().toISOString().slice(0, 10)}.xlsx`, bytes });
     },
+  );
+
+  app.post(
+    '/api/v1/inverters/exportInvertersExcel/background',
+    {
+      config: {
+        access: { kind: 'view', key: 'inverter.export', readsOnly: "prepares the export as a file in the caller's own download centre" },
+      },
+      schema: {
+        tags: TAGS,
+        summary:
+          'The inverter list under the same filters as a background job in the download centre, with no row cap; answers the download record (issue 21)',
+        querystring: DeviceListQuerySchema,
+        response: { 200: envelopeSchema(DownloadRecordSchema) },
+      },
+    },
+    async (request) => {
+      const t = (key: Parameters<typeof translate>[1]) => translate(request.language, key);
+      return ok(
+        request,
+        await service.exportInBackground(request.requireAuth(), 'inverter', request.query, request.language, (rows) =>
+          devicesWorkbook(rows, request.language, (code) => t(`devices.type.${inverterTypeLabel(code)}`)),
+        ),
+      );
+    },
+  );
+
+  app.post(
+    '/api/v1/batteriesDown/background',
+    {
+      config: { access: { kind: 'operate', key: 'battery.upgrade' } },
+      schema: {
+        tags: TAGS,
+        summary: 'The battery list (batteriesDown) as a background job in the download centre, with no row cap (issue 21)',
+        querystring: DeviceListQuerySchema,
+        response: { 200: envelopeSchema(DownloadRecordSchema) },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        await service.exportInBackground(request.requireAuth(), 'battery', request.query, request.language, (rows) =>
+          batteriesWorkbook(rows, request.language),
+        ),
+      ),
   );
 
   // ---------------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { Code, type ResponseCode } from '@sunward/contracts/codes';
 import {
   type DaySeries,
@@ -17,6 +18,7 @@ import {
   type SectionKey,
   type WorkdataPage,
 } from '@sunward/contracts/devices';
+import type { DownloadRecord } from '@sunward/contracts/files';
 import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
 import { addDays, counterDayEnergy, daysOfMonth, localDayOf, localDayStart } from '@sunward/contracts/plant-energy';
@@ -30,6 +32,7 @@ import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { OperationLog } from '../audit/operation-log.js';
 import { localised } from '../events/event-text.js';
+import type { DownloadCentre } from '../files/files.service.js';
 import { createPlantEnergyRepository } from '../plants/plant-energy.repository.js';
 import { type AccessTarget, type DeviceAccess, rankOf } from './device-access.js';
 import {
@@ -69,6 +72,8 @@ export function createDevicesService(deps: {
   log: OperationLog;
   /** Deleting a device stops its ingest before the API answers (the pipeline reloads its device cache). */
   registry: RegistryEvents;
+  /** The download centre, for list exports larger than a page (issue 21); made after this service. */
+  downloads?: () => DownloadCentre;
   now?: () => number;
 }) {
   const { repository, access, log } = deps;
@@ -182,6 +187,36 @@ export function createDevicesService(deps: {
       const rows = await repository.all(auth, filterOf(kind, query), DEVICE_LIMITS.exportRowsMax);
       if (rows === 'tooMany') throw new ApiError(Code.TOO_MANY_RECORDS, { max: DEVICE_LIMITS.exportRowsMax });
       return rows.map((d) => toRow(d, 'view'));
+    },
+
+    /**
+     * The list export as a background job in the caller's download centre (issue 21): no 20,000-row cap.
+     * A device list is bounded by the fleet (not a time series), so the rows are read at once and the
+     * workbook is built by the same `build` as the immediate download: the same file, only later.
+     */
+    async exportInBackground(
+      auth: AuthContext,
+      kind: DeviceKind,
+      query: DeviceListQuery,
+      language: Language,
+      build: (rows: DeviceRow[]) => Promise<Uint8Array>,
+    ): Promise<DownloadRecord> {
+      const downloads = deps.downloads?.();
+      if (!downloads) throw new Error('the download centre is not configured');
+      const stamp = new Date().toISOString().slice(0, 10);
+      const name = kind === 'battery' ? 'batteries' : `${kind}s`;
+      return downloads.runExportJob(
+        { userId: auth.userId, companyId: auth.companyId, language },
+        { kind: `${kind}-list`, fileName: `${name}-${stamp}.xlsx`, format: 'xlsx' },
+        async (job) => {
+          const found = await repository.all(auth, filterOf(kind, query), 2_000_000_000);
+          const rows = found === 'tooMany' ? [] : found.map((d) => toRow(d, 'view'));
+          job.progress(0, rows.length);
+          await writeFile(job.file, await build(rows));
+          job.progress(rows.length, rows.length);
+          return { rows: rows.length };
+        },
+      );
     },
 
     async detail(auth: AuthContext, kind: DeviceKind, sn: string, language: Language): Promise<DeviceDetail> {

@@ -13,6 +13,7 @@ import {
   PvIvSchema,
   WorkdataPageSchema,
 } from '@sunward/contracts/devices';
+import { DownloadRecordSchema } from '@sunward/contracts/files';
 import { z } from 'zod';
 import { apiRequest, fetchFile } from '../../lib/api-client';
 
@@ -105,6 +106,17 @@ export const exportInverters = (query: DeviceQuery) => fetchFile(`/api/v1/invert
 
 /** batteriesDown: the batteries under the list's filters, with master/slave and firmware version. */
 export const downloadBatteries = (query: DeviceQuery) => fetchFile(`/api/v1/batteriesDown?${queryString(query)}`);
+
+/**
+ * The inverter or battery list larger than a page, prepared in the caller's download centre (issue 21) with
+ * no row cap: answers its record at once.
+ */
+export const exportDevicesInBackground = (kind: 'inverter' | 'battery', query: DeviceQuery) =>
+  apiRequest(kind === 'battery' ? '/api/v1/batteriesDown/background' : '/api/v1/inverters/exportInvertersExcel/background', {
+    method: 'POST',
+    query: Object.fromEntries(queryString(query)),
+    schema: DownloadRecordSchema,
+  });
 
 /** The upgrade records under the log page's filters as .xlsx. */
 export const exportUpgradeRecords = (query: Record<string, string | undefined>) =>

@@ -26,6 +26,7 @@ import {
   deleteDevices,
   deviceKeys,
   downloadBatteries,
+  exportDevicesInBackground,
   exportInverters,
   fetchDeviceCounts,
   fetchDeviceDetail,
@@ -157,8 +158,28 @@ export function DeviceListPage({ kind, title, header }: Props) {
     });
   };
 
+  // More than a page: prepared in the download centre in the background, with no row cap (issue 21).
+  const exportInBackground = async () => {
+    if ((kind !== 'inverter' && kind !== 'battery') || (list.data?.total ?? 0) <= listState.size) return false;
+    const record = await exportDevicesInBackground(kind, filters);
+    void message.success({
+      content: (
+        <span data-testid="device-export-started">
+          {t('eventList.exportStarted', { name: record.fileName })}{' '}
+          {/* The toast sits outside the theme's link colours: its text colour, underlined. */}
+          <Link to="/download-center" style={{ color: 'inherit', textDecoration: 'underline' }}>
+            {t('eventList.openDownloads')}
+          </Link>
+        </span>
+      ),
+      duration: 8,
+    });
+    return true;
+  };
+
   const exportButton = (label: string, testId: string) => (
     <ExportButton
+      takeOver={exportInBackground}
       fetchFile={() => (kind === 'battery' ? downloadBatteries(filters) : exportInverters(filters))}
       fallbackName={() => `${kind}.xlsx`}
       label={label}
