@@ -39,7 +39,7 @@ export function lazySchema<T>(load: () => Promise<Parser<T>>): Parser<T> {
 }
 
 export interface ApiRequest<T> {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   query?: Record<string, QueryValue>;
   json?: unknown;
   /** url-encoded body; arrays are sent as repeated keys (spec 01 §7). */

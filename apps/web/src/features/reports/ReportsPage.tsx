@@ -51,6 +51,7 @@ import {
   reportKeys,
   runSchedule,
   saveConfig,
+  updateSchedule,
 } from './api';
 import { fetchCustomerOptions } from './customer-options';
 import { reportsTexts } from './texts';
@@ -508,6 +509,17 @@ function Schedules({
     },
   });
 
+  const toggle = useMutation({
+    mutationFn: (s: ReportSchedule) => updateSchedule(s.id, { enabled: !s.enabled }),
+    onSuccess: async () => {
+      await refresh();
+    },
+    onError: async (e) => {
+      void message.error(refusalMessage(e) ?? '');
+      await refresh();
+    },
+  });
+
   return (
     <>
       <Card title={<span>{t('reports.schedules')}</span>}>
@@ -613,6 +625,14 @@ function Schedules({
                       data-testid={`schedule-run-${s.id}`}
                     >
                       {t('reports.sendNow')}
+                    </Button>
+                    <Button
+                      size="small"
+                      loading={toggle.isPending && toggle.variables?.id === s.id}
+                      onClick={() => toggle.mutate(s)}
+                      data-testid={`schedule-toggle-${s.id}`}
+                    >
+                      {t(s.enabled ? 'reports.pause' : 'reports.resume')}
                     </Button>
                     <Button
                       size="small"

@@ -6,6 +6,7 @@ import {
   type ReportScheduleInput,
   ReportScheduleRunSchema,
   ReportScheduleSchema,
+  type ReportScheduleUpdate,
   ReportSchema,
   ReportSendPageSchema,
 } from '@sunward/contracts/reports';
@@ -56,6 +57,9 @@ export const fetchSchedules = () => apiRequest('/api/v1/reports/schedules', { sc
 
 export const addSchedule = (input: ReportScheduleInput) =>
   apiRequest('/api/v1/reports/schedules', { method: 'POST', json: input, schema: ReportScheduleSchema, tolerate: HANDLED });
+
+export const updateSchedule = (id: number, update: ReportScheduleUpdate) =>
+  apiRequest(`/api/v1/reports/schedules/${id}`, { method: 'PUT', json: update, schema: ReportScheduleSchema, tolerate: HANDLED });
 
 export const deleteSchedule = (id: number) =>
   apiRequest(`/api/v1/reports/schedules/${id}`, { method: 'DELETE', schema: z.object({ ok: z.literal(true) }) });
