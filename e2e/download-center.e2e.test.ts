@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { call, signIn } from '@sunward/server/test/client';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAccessibilityProblems } from './support/axe.js';
@@ -16,12 +17,14 @@ import { startProduct } from './support/product.js';
 const EVENTS = 100_000;
 let server: TestServer;
 let browser: Browser;
+let plantId = 0;
+let gatewayId = 0;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startProduct(), launchBrowser()]);
   const adminToken = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
   const key = 'downloadkey1';
-  const gatewayId = await server.registerGateway('GWDL000001', key);
+  gatewayId = await server.registerGateway('GWDL000001', key);
   const created = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', {
     token: adminToken,
     json: {
@@ -37,7 +40,7 @@ beforeAll(async () => {
     },
   });
   if (created.body.code !== 0) throw new Error(`plant not created: ${JSON.stringify(created.body)}`);
-  const plantId = created.body.data.id;
+  plantId = created.body.data.id;
   const { devices } = await import('@sunward/server/db/schema');
   const [device] = await server.database.db
     .insert(devices)
@@ -103,6 +106,40 @@ describe('download centre', () => {
     await row.getByRole('button', { name: /Delete/ }).click();
     await clickWhenOpen(page.locator('.ant-popconfirm:visible .ant-btn-primary'));
     await expect.poll(() => page.getByTestId('download-center').textContent()).toContain('No files yet');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('prepares an inverter list longer than a page in the download centre, the workbook of every inverter', async () => {
+    const { devices } = await import('@sunward/server/db/schema');
+    await server.database.db.insert(devices).values(
+      Array.from({ length: 25 }, (_, i) => ({
+        sn: `DLIN${String(i + 2).padStart(6, '0')}`,
+        protocolId: 'sunspec-inverter-1p',
+        family: 'inverter',
+        plantId,
+        gatewayId,
+      })),
+    );
+    const { page, context, errors } = await openPage(browser, server.url);
+    await signInThroughForm(page, ADMIN.account, ADMIN.password);
+    await page.goto('/device/inverter');
+    await page.getByTestId('device-export').waitFor();
+    await expect.poll(() => page.locator('tr.ant-table-row').count(), { timeout: 30_000 }).toBe(20);
+
+    // 26 inverters, a page of 20: the export is handed to the download centre instead of downloaded here.
+    await page.getByTestId('device-export').click();
+    await page.getByTestId('device-export-started').waitFor();
+    await page.getByTestId('device-export-started').getByRole('link').click();
+    await page.getByTestId('download-center').waitFor();
+    const row = page.locator('tr.ant-table-row').first();
+    await expect.poll(() => row.textContent(), { timeout: 60_000, interval: 500 }).toContain('Ready');
+    expect(await row.textContent()).toMatch(/inverters-.*\.xlsx/);
+    const [file] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /Download/ }).click()]);
+    expect(file.suggestedFilename()).toMatch(/^inverters-.*\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await file.path());
+    expect(book.worksheets[0]?.rowCount).toBe(27);
     expect(errors).toEqual([]);
     await context.close();
   });
