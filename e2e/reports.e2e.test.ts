@@ -136,6 +136,12 @@ describe('reports', () => {
     expect(mail).toContain('application/pdf');
     expect(mail).toContain('Report Home');
 
+    // Pause the schedule and resume it.
+    await page.locator('[data-testid^="schedule-toggle-"]').first().click();
+    await expect.poll(() => page.getByTestId('schedule-table').textContent()).toContain('Paused');
+    await page.locator('[data-testid^="schedule-toggle-"]').first().click();
+    await expect.poll(() => page.getByTestId('schedule-table').textContent()).not.toContain('Paused');
+
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
