@@ -89,6 +89,10 @@ export function consoleTheme(brand: string, look: Look): ThemeConfig {
       inherit: false,
       token: {
         colorPrimary: primary,
+        // antd's hover shade is lighter than the brand (#f22749: 4.1:1 as a default button's text on white, and
+        // under a primary button's white text); a darker one keeps both readable.
+        colorPrimaryHover: mix(primary, '#000000', 0.15),
+        colorPrimaryActive: mix(primary, '#000000', 0.25),
         colorLink: primary,
         borderRadius: 6,
         colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
