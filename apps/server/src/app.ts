@@ -329,6 +329,7 @@ export async function buildApp({
     pictureMaxBytes: config.plantPictureMaxBytes,
     inChina: config.mapInChina,
     timeZones,
+    downloads: () => downloads,
   });
   await app.register(plantEnergyRoutes, { db, plantAccess, config });
   await app.register(devicesRoutes, {

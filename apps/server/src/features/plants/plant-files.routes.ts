@@ -3,8 +3,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
+import { DownloadRecordSchema } from '@sunward/contracts/files';
 import { IdParamSchema } from '@sunward/contracts/ids';
-import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
+import { LANGUAGE_TAGS, type Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
 import { CURRENCIES, DictEntrySchema, PLANT_LIMITS, PLANT_TYPES } from '@sunward/contracts/plants';
 import { sql } from 'drizzle-orm';
@@ -16,6 +17,8 @@ import { plantEnergyDaily, plantPredictions } from '../../db/schema.js';
 import { sendDownload, XLSX_TYPE } from '../../lib/download.js';
 import { ApiError, ok } from '../../lib/envelope.js';
 import { spreadsheetLimitParams } from '../../lib/spreadsheet.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import type { DownloadCentre } from '../files/files.service.js';
 import type { PlantAccess } from './plant-access.js';
 import { generationWorkbook, MAX_PREDICTION_ROWS, parsePredictionWorkbook, sniffPicture } from './plant-files.js';
 import type { PlantsRepository } from './plants.repository.js';
@@ -56,7 +59,9 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
   pictureMaxBytes: number;
   inChina: boolean;
   timeZones: TimeZoneCatalogue;
-}> = async (app, { db, repository, access, dataDir, pictureMaxBytes, inChina, timeZones }) => {
+  /** The download centre, for generation downloads prepared in the background (issue 21); made later. */
+  downloads?: () => DownloadCentre;
+}> = async (app, { db, repository, access, dataDir, pictureMaxBytes, inChina, timeZones, downloads }) => {
   const pictureDir = join(dataDir, 'uploads', 'plants');
 
   app.post(
@@ -165,6 +170,42 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
     },
   );
 
+  const GenerationQuerySchema = z.object({ plantId: IdParamSchema, from: z.iso.date(), to: z.iso.date() });
+  type GenerationQuery = z.infer<typeof GenerationQuerySchema>;
+
+  /** Checks a generation download's plant and period; answers how many days it spans. */
+  async function checkGeneration(auth: AuthContext, { plantId, from, to }: GenerationQuery, language: Language): Promise<number> {
+    await access.require(auth, plantId, 'view');
+    if (to < from)
+      throw new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'to', message: translate(language, 'validation.invalidValue') }] });
+    return Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
+  }
+
+  /** The daily generation workbook of a plant over a period (immediate download and download centre alike). */
+  async function generationFile({ plantId, from, to }: GenerationQuery, language: Language) {
+    const plant = await repository.record(plantId);
+    if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
+    const rows = await sqlRows(
+      db,
+      { day: computed.text, energy_wh: nullable(plantEnergyDaily.energyWh), predicted_wh: nullable(plantPredictions.energyWh) },
+      sql`select to_char(d, 'YYYY-MM-DD') as day, e.energy_wh, p.energy_wh as predicted_wh
+          from generate_series(${from}::date, ${to}::date, interval '1 day') as d
+          left join plant_energy_daily e on e.plant_id = ${plantId} and e.day = d::date
+          left join plant_predictions p on p.plant_id = ${plantId} and p.day = d::date
+          where e.energy_wh is not null or p.energy_wh is not null order by d`,
+    );
+    const bytes = await generationWorkbook(
+      plant.name,
+      rows.map((r) => ({ day: r.day, energyWh: r.energy_wh ?? 0, predictedWh: r.predicted_wh })),
+      {
+        day: translate(language, 'export.day'),
+        energy: translate(language, 'export.energyKwh'),
+        predicted: translate(language, 'export.predictedKwh'),
+      },
+    );
+    return { bytes, rows: rows.length, fileName: `generation-${plantId}-${from}-${to}.xlsx` };
+  }
+
   app.get(
     '/api/v1/plant/generation/download',
     {
@@ -172,47 +213,49 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: TAGS,
         summary: 'Daily generation of a plant as .xlsx; refused above 20,000 records (code 706)',
-        querystring: z.object({ plantId: IdParamSchema, from: z.iso.date(), to: z.iso.date() }),
+        querystring: GenerationQuerySchema,
       },
     },
     async (request, reply) => {
-      const { plantId, from, to } = request.query;
-      await access.require(request.requireAuth(), plantId, 'view');
-      if (to < from)
-        throw new ApiError(
-          Code.VALIDATION,
-          {},
-          { errors: [{ field: 'to', message: translate(request.language, 'validation.invalidValue') }] },
-        );
-      const count = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
+      const count = await checkGeneration(request.requireAuth(), request.query, request.language);
       if (count > PLANT_LIMITS.downloadRowsMax) throw new ApiError(Code.TOO_MANY_RECORDS, { count, max: PLANT_LIMITS.downloadRowsMax });
-      const plant = await repository.record(plantId);
-      if (!plant) throw new ApiError(Code.PLANT_NOT_FOUND);
-      const rows = await sqlRows(
-        db,
-        { day: computed.text, energy_wh: nullable(plantEnergyDaily.energyWh), predicted_wh: nullable(plantPredictions.energyWh) },
-        sql`select to_char(d, 'YYYY-MM-DD') as day, e.energy_wh, p.energy_wh as predicted_wh
-            from generate_series(${from}::date, ${to}::date, interval '1 day') as d
-            left join plant_energy_daily e on e.plant_id = ${plantId} and e.day = d::date
-            left join plant_predictions p on p.plant_id = ${plantId} and p.day = d::date
-            where e.energy_wh is not null or p.energy_wh is not null order by d`,
-      );
-      const language = request.language;
-      const bytes = await generationWorkbook(
-        plant.name,
-        rows.map((r) => ({
-          day: r.day,
-          energyWh: r.energy_wh ?? 0,
-          predictedWh: r.predicted_wh,
-        })),
-        {
-          day: translate(language, 'export.day'),
-          energy: translate(language, 'export.energyKwh'),
-          predicted: translate(language, 'export.predictedKwh'),
-        },
-      );
-      const fileName = `generation-${plantId}-${from}-${to}.xlsx`;
+      const { bytes, fileName } = await generationFile(request.query, request.language);
       return sendDownload(reply, { type: XLSX_TYPE, fileName, bytes });
+    },
+  );
+
+  app.post(
+    '/api/v1/plant/generation/download/background',
+    {
+      config: {
+        access: { kind: 'view', key: 'station.export', readsOnly: "prepares the export as a file in the caller's own download centre" },
+      },
+      schema: {
+        tags: TAGS,
+        summary: 'Daily generation of a plant as .xlsx, prepared in the download centre with no row cap (issue 21)',
+        querystring: GenerationQuerySchema,
+        response: { 200: envelopeSchema(DownloadRecordSchema) },
+      },
+    },
+    async (request) => {
+      const auth = request.requireAuth();
+      const { language, query } = request;
+      await checkGeneration(auth, query, language);
+      const centre = downloads?.();
+      if (!centre) throw new Error('the download centre is not configured');
+      return ok(
+        request,
+        await centre.runExportJob(
+          { userId: auth.userId, companyId: auth.companyId, language },
+          { kind: 'generation', fileName: `generation-${query.plantId}-${query.from}-${query.to}.xlsx`, format: 'xlsx' },
+          async (job) => {
+            const file = await generationFile(query, language);
+            await writeFile(job.file, file.bytes);
+            job.progress(file.rows, file.rows);
+            return { rows: file.rows };
+          },
+        ),
+      );
     },
   );
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { utils, write } from '@e965/xlsx';
 import { Code } from '@sunward/contracts/codes';
+import type { DownloadRecord, DownloadRecordPage } from '@sunward/contracts/files';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import type { PlantDetail, PlantPage, PlantStatusCount, ShareUser } from '@sunward/contracts/plants';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
@@ -524,6 +525,36 @@ describe('pictures, predictions, downloads, dictionaries', () => {
       query: { plantId: String(plantId), from: '1960-01-01', to: '2026-01-01' },
     });
     expect(tooMany.body.code).toBe(Code.TOO_MANY_RECORDS);
+
+    // Past the immediate limit, the same period is prepared in the download centre (issue 21).
+    const started = await call<DownloadRecord>(server.app, 'POST', '/api/v1/plant/generation/download/background', {
+      token: adminToken,
+      query: { plantId: String(plantId), from: '1960-01-01', to: '2026-12-31' },
+    });
+    expect(started.body.code).toBe(0);
+    expect(started.body.data).toMatchObject({ kind: 'generation', format: 'xlsx' });
+    let record: DownloadRecord | undefined;
+    const deadline = Date.now() + 60_000;
+    while (!record || (record.status !== 'done' && record.status !== 'failed')) {
+      if (Date.now() > deadline) throw new Error(`export not done: ${JSON.stringify(record)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const list = await call<DownloadRecordPage>(server.app, 'GET', '/api/v1/fileDownloadRecord/list', { token: adminToken });
+      record = list.body.data.infos.find((r) => r.id === started.body.data.id);
+    }
+    expect(record).toMatchObject({ status: 'done', rows: 3 });
+    const file = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/fileDownloadRecord/${record.id}/download`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const background = new ExcelJS.Workbook();
+    await background.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    expect(background.worksheets[0]?.rowCount).toBe(4);
+    const badPeriod = await call(server.app, 'POST', '/api/v1/plant/generation/download/background', {
+      token: adminToken,
+      query: { plantId: String(plantId), from: '2026-02-01', to: '2026-01-01' },
+    });
+    expect(badPeriod.body.code).toBe(Code.VALIDATION);
   });
 
   it('serves currencies, time zones and plant types in the caller’s language, and the in-China answer', async () => {
