@@ -123,6 +123,21 @@ describe('reports', () => {
     await book.xlsx.readFile(await xlsx.path());
     expect(book.worksheets.map((w) => w.name)).toContain('Devices');
 
+    // Save a configuration, then change it (PUT) through the edit action.
+    await page.getByTestId('report-save-config').click();
+    await page.getByTestId('config-name').fill('Owner view');
+    await page.locator('.ant-modal:visible .ant-btn-primary').click();
+    await page.getByTestId('report-edit-config').click();
+    await expect.poll(() => page.getByTestId('config-name').inputValue()).toBe('Owner view');
+    await page.getByTestId('config-name').fill('Owner view 2');
+    await page.locator('.ant-modal:visible .ant-btn-primary').click();
+    await expect
+      .poll(async () => {
+        const list = await call<{ name: string }[]>(server.app, 'GET', `/api/v1/reports/configs?plantId=${plantId}`, { token });
+        return list.body.data.map((c) => c.name);
+      })
+      .toEqual(['Owner view 2']);
+
     // Schedule it monthly to a recipient in German, then send it now.
     await page.getByTestId('schedule-email-0').fill('owner@example.com');
     await page.getByTestId('schedule-create').click();

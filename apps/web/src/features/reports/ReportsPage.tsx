@@ -1,4 +1,12 @@
-import { DeleteOutlined, DownloadOutlined, FileExcelOutlined, MailOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  FileExcelOutlined,
+  MailOutlined,
+  PlusOutlined,
+  SendOutlined,
+} from '@ant-design/icons';
 import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from '@sunward/contracts/languages';
 import { localDayOf } from '@sunward/contracts/plant-energy';
 import {
@@ -13,6 +21,7 @@ import {
   REPORT_MAX_UNITS,
   REPORT_PARAMETERS,
   type Report,
+  type ReportConfig,
   type ReportFigures,
   type ReportParameter,
   type ReportPeriod,
@@ -51,6 +60,7 @@ import {
   reportKeys,
   runSchedule,
   saveConfig,
+  updateConfig,
   updateSchedule,
 } from './api';
 import { fetchCustomerOptions } from './customer-options';
@@ -124,7 +134,7 @@ export function ReportsPage({ route }: PageProps) {
   const [customerId, setCustomerId] = useState<number>();
   const [period, setPeriod] = useState<Period>({ tab: 'month', param: today.slice(0, 7) });
   const [configId, setConfigId] = useState<number>();
-  const [configOpen, setConfigOpen] = useState(false);
+  const [configOpen, setConfigOpen] = useState<'new' | 'edit' | false>(false);
 
   const plants = useQuery({ queryKey: PLANT_OPTIONS_KEY, queryFn: fetchPlantOptions, staleTime: 60_000 });
   const customers = useQuery({
@@ -268,8 +278,13 @@ export function ReportsPage({ route }: PageProps) {
             {scope === 'plant' ? t('reports.xlsx') : `${t('reports.xlsx')} · ${t('reports.background')}`}
           </Button>
           {canEdit && scope === 'plant' && plantId !== undefined && (
-            <Button icon={<PlusOutlined />} onClick={() => setConfigOpen(true)} data-testid="report-save-config">
+            <Button icon={<PlusOutlined />} onClick={() => setConfigOpen('new')} data-testid="report-save-config">
               {t('reports.saveConfig')}
+            </Button>
+          )}
+          {canEdit && configId !== undefined && (
+            <Button icon={<EditOutlined />} onClick={() => setConfigOpen('edit')} data-testid="report-edit-config">
+              {t('reports.editConfig')}
             </Button>
           )}
           {canEdit && configId !== undefined && (
@@ -394,7 +409,13 @@ export function ReportsPage({ route }: PageProps) {
       )}
 
       {canEdit && configOpen && plantId !== undefined && data && (
-        <ConfigDialog plantId={plantId} report={data} onClose={() => setConfigOpen(false)} onSaved={(id) => setConfigId(id)} />
+        <ConfigDialog
+          plantId={plantId}
+          report={data}
+          editing={configOpen === 'edit' ? configs.data?.find((c) => c.id === configId) : undefined}
+          onClose={() => setConfigOpen(false)}
+          onSaved={(id) => setConfigId(id)}
+        />
       )}
       <Schedules scope={scope} plantId={plantId} customerId={customerId} configId={configId} canEdit={canEdit} />
     </div>
@@ -404,11 +425,14 @@ export function ReportsPage({ route }: PageProps) {
 function ConfigDialog({
   plantId,
   report,
+  editing,
   onClose,
   onSaved,
 }: {
   plantId: number;
   report: Report;
+  /** The saved configuration being changed (PUT); none: a new one. */
+  editing?: ReportConfig | undefined;
   onClose(): void;
   onSaved(id: number): void;
 }) {
@@ -420,7 +444,14 @@ function ConfigDialog({
   const save = useMutation({
     mutationFn: async () => {
       const values = await form.validateFields();
-      return saveConfig({ plantId, name: values.name, period: report.period, parameters: values.parameters, units: values.units ?? [] });
+      const input = {
+        plantId,
+        name: values.name,
+        period: editing?.period ?? report.period,
+        parameters: values.parameters,
+        units: values.units ?? [],
+      };
+      return editing ? updateConfig(editing.id, input) : saveConfig(input);
     },
     onSuccess: async (config) => {
       await queryClient.invalidateQueries({ queryKey: reportKeys.all });
@@ -430,8 +461,22 @@ function ConfigDialog({
     onError: (e) => setError(refusalMessage(e)),
   });
   return (
-    <Modal open title={t('reports.saveConfig')} onCancel={onClose} onOk={() => save.mutate()} confirmLoading={save.isPending}>
-      <Form form={form} layout="vertical" initialValues={{ parameters: report.parameters, units: [] }}>
+    <Modal
+      open
+      title={t(editing ? 'reports.editConfig' : 'reports.saveConfig')}
+      onCancel={onClose}
+      onOk={() => save.mutate()}
+      confirmLoading={save.isPending}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={
+          editing
+            ? { name: editing.name, parameters: editing.parameters, units: editing.units }
+            : { parameters: report.parameters, units: [] }
+        }
+      >
         <Form.Item name="name" label={t('reports.configName')} rules={[{ required: true, max: 60 }]}>
           <Input data-testid="config-name" />
         </Form.Item>

@@ -50,6 +50,9 @@ export const fetchConfigs = (plantId: number) =>
 export const saveConfig = (input: ReportConfigInput) =>
   apiRequest('/api/v1/reports/configs', { method: 'POST', json: input, schema: ReportConfigSchema, tolerate: HANDLED });
 
+export const updateConfig = (id: number, input: ReportConfigInput) =>
+  apiRequest(`/api/v1/reports/configs/${id}`, { method: 'PUT', json: input, schema: ReportConfigSchema, tolerate: HANDLED });
+
 export const deleteConfig = (id: number) =>
   apiRequest(`/api/v1/reports/configs/${id}`, { method: 'DELETE', schema: z.object({ ok: z.literal(true) }) });
 
