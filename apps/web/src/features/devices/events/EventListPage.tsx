@@ -15,6 +15,7 @@ import { ExpandTitle } from '../../../components/VisuallyHidden';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
 import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../../lib/plant-options';
+import { ExportStartedNote } from '../logs/background-export';
 import { eventTexts } from '../texts/events';
 import { type EventQuery, eventKeys, exportEvents, exportEventsInBackground, fetchEventCounts, fetchEventPage } from './api';
 import { durationParts, periodOf, QUICK_RANGES, type QuickRange } from './event-period';
@@ -106,15 +107,7 @@ export function EventListPage({ route }: PageProps) {
     if ((list.data?.total ?? 0) <= listState.size) return false;
     const record = await exportEventsInBackground(filters, format);
     void message.success({
-      content: (
-        <span data-testid="event-export-started">
-          {t('eventList.exportStarted', { name: record.fileName })}{' '}
-          {/* The toast sits outside the theme's link colours: its text colour, underlined. */}
-          <Link to="/download-center" style={{ color: 'inherit', textDecoration: 'underline' }}>
-            {t('eventList.openDownloads')}
-          </Link>
-        </span>
-      ),
+      content: <ExportStartedNote fileName={record.fileName} testId="event-export-started" />,
       duration: 8,
     });
     return true;

@@ -34,6 +34,7 @@ import {
   renameDevice,
 } from '../api';
 import { detailPathOf, inverterTypeName } from '../device-format';
+import { ExportStartedNote } from '../logs/background-export';
 import { BatteryBatchUpgrade } from './BatteryBatchUpgrade';
 import './device-list.css';
 import { IconActions } from '../../../components/IconActions';
@@ -163,15 +164,7 @@ export function DeviceListPage({ kind, title, header }: Props) {
     if ((kind !== 'inverter' && kind !== 'battery') || (list.data?.total ?? 0) <= listState.size) return false;
     const record = await exportDevicesInBackground(kind, filters);
     void message.success({
-      content: (
-        <span data-testid="device-export-started">
-          {t('eventList.exportStarted', { name: record.fileName })}{' '}
-          {/* The toast sits outside the theme's link colours: its text colour, underlined. */}
-          <Link to="/download-center" style={{ color: 'inherit', textDecoration: 'underline' }}>
-            {t('eventList.openDownloads')}
-          </Link>
-        </span>
-      ),
+      content: <ExportStartedNote fileName={record.fileName} testId="device-export-started" />,
       duration: 8,
     });
     return true;
