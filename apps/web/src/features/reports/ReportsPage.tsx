@@ -30,7 +30,7 @@ import {
 } from '@sunward/contracts/reports';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Checkbox, Empty, Form, Input, Modal, Segmented, Select, Space, Table, Tag, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PageProps } from '../../app/page-props';
@@ -137,11 +137,24 @@ export function ReportsPage({ route }: PageProps) {
   const [configOpen, setConfigOpen] = useState<'new' | 'edit' | false>(false);
 
   const plants = useQuery({ queryKey: PLANT_OPTIONS_KEY, queryFn: fetchPlantOptions, staleTime: 60_000 });
+  // The customer picker searches on the server (a company may have thousands), 300 ms after the last key.
+  const [customerSearch, setCustomerSearch] = useState('');
+  const [customerKeyword, setCustomerKeyword] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setCustomerKeyword(customerSearch), 300);
+    return () => clearTimeout(timer);
+  }, [customerSearch]);
+  const [pickedCustomer, setPickedCustomer] = useState<{ value: number; label: string }>();
   const customers = useQuery({
-    queryKey: ['reports', 'customers'],
-    queryFn: fetchCustomerOptions,
+    queryKey: ['reports', 'customers', customerKeyword],
+    queryFn: () => fetchCustomerOptions(customerKeyword),
     enabled: canCustomers && scope === 'customer',
+    placeholderData: keepPreviousData,
   });
+  const customerOptions = useMemo(() => {
+    const found = (customers.data ?? []).map((c) => ({ value: c.id, label: c.name }));
+    return pickedCustomer && !found.some((o) => o.value === pickedCustomer.value) ? [pickedCustomer, ...found] : found;
+  }, [customers.data, pickedCustomer]);
   const configs = useQuery({
     queryKey: reportKeys.configs(plantId),
     queryFn: () => fetchConfigs(plantId ?? 0),
@@ -233,13 +246,19 @@ export function ReportsPage({ route }: PageProps) {
           {scope === 'customer' && (
             <Select
               showSearch
-              optionFilterProp="label"
+              filterOption={false}
+              onSearch={setCustomerSearch}
+              loading={customers.isFetching}
               style={{ minWidth: 240 }}
               aria-label={t('reports.customer')}
               placeholder={t('reports.customer')}
               value={customerId}
-              onChange={(value: number) => setCustomerId(value)}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+              onChange={(value: number) => {
+                setCustomerId(value);
+                const option = customerOptions.find((o) => o.value === value);
+                if (option) setPickedCustomer(option);
+              }}
+              options={customerOptions}
               data-testid="report-customer"
             />
           )}
