@@ -14,7 +14,7 @@ import type {
 } from '@sunward/contracts/logs';
 import { isMessageKey, type MessageKey, translate } from '@sunward/contracts/messages';
 import type { z } from 'zod';
-import { writeTableInBatches } from '../../lib/table-file.js';
+import { type Cell, type KeysetCursor, writeTableInBatches } from '../../lib/table-file.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { DownloadCentre } from '../files/files.service.js';
 import type { ConnectionFilter, ConnectionRecord, LogsRepository, MaintenanceFilter, MaintenanceRecord } from './logs.repository.js';
@@ -74,41 +74,65 @@ export function createLogsService(deps: { repository: LogsRepository; downloads:
   const { repository, downloads } = deps;
   const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 
+  /** A log as a background file for its owner: translated headers, read and written EXPORT_BATCH rows at a time. */
+  function exportLog<R, C>(
+    auth: AuthContext,
+    language: Language,
+    format: 'csv' | 'xlsx',
+    table: {
+      kind: string;
+      name: string;
+      sheetName: string;
+      columns: readonly (readonly [MessageKey, number])[];
+      total: () => Promise<number>;
+      next: (cursor: KeysetCursor<C>) => Promise<{ records: readonly R[]; cursor: KeysetCursor<C> }>;
+      cells: (row: R) => readonly Cell[];
+    },
+  ): Promise<DownloadRecord> {
+    return downloads.runExportJob(
+      { userId: auth.userId, companyId: auth.companyId, language },
+      { kind: table.kind, fileName: `${table.name}-${stamp()}.${format}`, format },
+      async (job) =>
+        writeTableInBatches({
+          file: job.file,
+          format,
+          progress: job.progress,
+          batchSize: EXPORT_BATCH,
+          columns: table.columns.map(([key, width]) => header(language, key, width)),
+          sheetName: table.sheetName,
+          total: await table.total(),
+          next: table.next,
+          cells: table.cells,
+        }),
+    );
+  }
+
   return {
     /** The command audit under the page's filters, in pages of EXPORT_BATCH (a cursor is the next page). */
     exportCommands(auth: AuthContext, q: CommandLogExport, language: Language): Promise<DownloadRecord> {
       const read = deps.commandLog;
       if (!read) throw new Error('the command log is not configured');
       const { format, ...filters } = q;
-      return downloads.runExportJob(
-        { userId: auth.userId, companyId: auth.companyId, language },
-        { kind: 'command-log', fileName: `command-log-${stamp()}.${format}`, format },
-        async (job) => {
-          const first = await read(auth, filters, 1, 1);
-          return writeTableInBatches({
-            file: job.file,
-            format,
-            progress: job.progress,
-            batchSize: EXPORT_BATCH,
-            columns: [
-              header(language, 'logs.col.at', 20),
-              header(language, 'logs.col.account', 24),
-              header(language, 'logs.col.target', 20),
-              header(language, 'logs.col.action', 18),
-              header(language, 'logs.col.result', 10),
-              header(language, 'logs.col.detail', 60),
-            ],
-            sheetName: 'Commands',
-            total: first.total,
-            next: async (page: number | null) => {
-              const at = page ?? 1;
-              const { infos } = await read(auth, filters, at, EXPORT_BATCH);
-              return { records: infos, cursor: at + 1 };
-            },
-            cells: (r) => [utc(new Date(r.at)), r.account, r.deviceSn, r.op, r.status, json({ request: r.request, result: r.result })],
-          });
+      return exportLog(auth, language, format, {
+        kind: 'command-log',
+        name: 'command-log',
+        sheetName: 'Commands',
+        columns: [
+          ['logs.col.at', 20],
+          ['logs.col.account', 24],
+          ['logs.col.target', 20],
+          ['logs.col.action', 18],
+          ['logs.col.result', 10],
+          ['logs.col.detail', 60],
+        ],
+        total: async () => (await read(auth, filters, 1, 1)).total,
+        next: async (page: number | null) => {
+          const at = page ?? 1;
+          const { infos } = await read(auth, filters, at, EXPORT_BATCH);
+          return { records: infos, cursor: at + 1 };
         },
-      );
+        cells: (r) => [utc(new Date(r.at)), r.account, r.deviceSn, r.op, r.status, json({ request: r.request, result: r.result })],
+      });
     },
 
     async connections(auth: AuthContext, q: ConnectionLogQuery): Promise<ConnectionLogPage> {
@@ -123,66 +147,52 @@ export function createLogsService(deps: { repository: LogsRepository; downloads:
 
     exportConnections(auth: AuthContext, q: ConnectionLogExport, language: Language): Promise<DownloadRecord> {
       const filter = connectionFilter(q);
-      return downloads.runExportJob(
-        { userId: auth.userId, companyId: auth.companyId, language },
-        { kind: 'connection-log', fileName: `communication-log-${stamp()}.${q.format}`, format: q.format },
-        async (job) =>
-          writeTableInBatches({
-            file: job.file,
-            format: q.format,
-            progress: job.progress,
-            batchSize: EXPORT_BATCH,
-            columns: [
-              header(language, 'logs.col.at', 20),
-              header(language, 'logs.col.gatewaySn', 18),
-              header(language, 'logs.col.kind', 16),
-              header(language, 'logs.col.address', 18),
-              header(language, 'logs.col.reason', 40),
-              header(language, 'logs.col.session', 12),
-              header(language, 'logs.col.count', 10),
-            ],
-            sheetName: 'Communication',
-            total: await repository.connectionCount(auth, filter),
-            next: (cursor: { at: string; id: number } | null) => repository.connectionBatch(auth, filter, cursor, EXPORT_BATCH),
-            cells: (r) => [
-              utc(r.at),
-              r.gatewaySn,
-              word(language, `logs.kind.${r.kind}`, r.kind),
-              r.address,
-              r.reason,
-              r.sessionSeconds,
-              r.count,
-            ],
-          }),
-      );
+      return exportLog(auth, language, q.format, {
+        kind: 'connection-log',
+        name: 'communication-log',
+        sheetName: 'Communication',
+        columns: [
+          ['logs.col.at', 20],
+          ['logs.col.gatewaySn', 18],
+          ['logs.col.kind', 16],
+          ['logs.col.address', 18],
+          ['logs.col.reason', 40],
+          ['logs.col.session', 12],
+          ['logs.col.count', 10],
+        ],
+        total: () => repository.connectionCount(auth, filter),
+        next: (cursor: { at: string; id: number } | null) => repository.connectionBatch(auth, filter, cursor, EXPORT_BATCH),
+        cells: (r) => [
+          utc(r.at),
+          r.gatewaySn,
+          word(language, `logs.kind.${r.kind}`, r.kind),
+          r.address,
+          r.reason,
+          r.sessionSeconds,
+          r.count,
+        ],
+      });
     },
 
     exportMaintenance(auth: AuthContext, q: MaintenanceLogExport, language: Language): Promise<DownloadRecord> {
       const filter = maintenanceFilter(q);
-      return downloads.runExportJob(
-        { userId: auth.userId, companyId: auth.companyId, language },
-        { kind: 'operation-log', fileName: `maintenance-log-${stamp()}.${q.format}`, format: q.format },
-        async (job) =>
-          writeTableInBatches({
-            file: job.file,
-            format: q.format,
-            progress: job.progress,
-            batchSize: EXPORT_BATCH,
-            columns: [
-              header(language, 'logs.col.at', 20),
-              header(language, 'logs.col.account', 24),
-              header(language, 'logs.col.action', 20),
-              header(language, 'logs.col.targetType', 10),
-              header(language, 'logs.col.target', 20),
-              header(language, 'logs.col.result', 10),
-              header(language, 'logs.col.detail', 40),
-            ],
-            sheetName: 'Maintenance',
-            total: await repository.maintenanceCount(auth, filter),
-            next: (cursor: { at: string; id: number } | null) => repository.maintenanceBatch(auth, filter, cursor, EXPORT_BATCH),
-            cells: (r) => [utc(r.at), r.account, r.action, r.targetType, r.target, r.result, r.detail],
-          }),
-      );
+      return exportLog(auth, language, q.format, {
+        kind: 'operation-log',
+        name: 'maintenance-log',
+        sheetName: 'Maintenance',
+        columns: [
+          ['logs.col.at', 20],
+          ['logs.col.account', 24],
+          ['logs.col.action', 20],
+          ['logs.col.targetType', 10],
+          ['logs.col.target', 20],
+          ['logs.col.result', 10],
+          ['logs.col.detail', 40],
+        ],
+        total: () => repository.maintenanceCount(auth, filter),
+        next: (cursor: { at: string; id: number } | null) => repository.maintenanceBatch(auth, filter, cursor, EXPORT_BATCH),
+        cells: (r) => [utc(r.at), r.account, r.action, r.targetType, r.target, r.result, r.detail],
+      });
     },
   };
 }
