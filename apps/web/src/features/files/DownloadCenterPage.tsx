@@ -111,16 +111,22 @@ export function DownloadCenterPage({ route }: PageProps) {
         size="middle"
         loading={list.isLoading}
         dataSource={list.data?.infos ?? []}
-        scroll={{ x: 960 }}
+        // The columns take 1,530 px; the file name wraps inside its 260.
+        scroll={{ x: 1530 }}
         locale={{ emptyText: <Empty description={t('downloads.empty')} /> }}
         pagination={state.pagination(list.data?.total)}
         columns={[
           {
             title: t('downloads.colFile'),
             dataIndex: 'fileName',
-            render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+            width: 260,
+            render: (name: string) => (
+              <Typography.Text strong style={{ overflowWrap: 'anywhere' }}>
+                {name}
+              </Typography.Text>
+            ),
           },
-          { title: t('downloads.colKind'), dataIndex: 'kind', width: 160, render: kindLabel },
+          { title: t('downloads.colKind'), dataIndex: 'kind', width: 200, render: kindLabel },
           {
             title: t('downloads.colStatus'),
             dataIndex: 'status',
@@ -172,7 +178,7 @@ export function DownloadCenterPage({ route }: PageProps) {
           {
             title: t('downloads.colActions'),
             key: 'actions',
-            width: 200,
+            width: 280,
             fixed: 'right',
             render: (_: unknown, r) => (
               <Space>
