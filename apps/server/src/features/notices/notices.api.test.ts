@@ -118,8 +118,9 @@ describe('notice rules', () => {
     const base = fields();
     const late = await post('/api/v1/ss/notices', { ...base, effectiveTime: base.endTime });
     expect(refusedField(late, 'effectiveTime')).toBe('the effective time must be before the end time');
-    // Effective exactly at the start is allowed ("not before start").
-    expect((await post('/api/v1/ss/notices', fields({ effectiveTime: fields().startTime }))).code).toBe(0);
+    // Effective exactly at the start is allowed ("not before start"); from the same fields too (two calls of
+    // fields() a second apart gave a start after the effective time).
+    expect((await post('/api/v1/ss/notices', { ...base, effectiveTime: base.startTime })).code).toBe(0);
   });
 
   it('refuses unknown types, scopes and impacts, blank texts and too many suggestions', async () => {
