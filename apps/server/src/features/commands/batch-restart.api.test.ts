@@ -54,10 +54,11 @@ beforeAll(async () => {
   );
 }, 120_000);
 
+// Closing drains the restarted server's jobs and broker: on a busy machine that took over a minute once.
 afterAll(async () => {
   simulator?.kill('SIGTERM');
   await server?.close();
-});
+}, 120_000);
 
 describe('batch tasks across a server restart', { timeout: 120_000 }, () => {
   it('resumes a task in progress and still fires a delayed one; every item ends successful', async () => {
