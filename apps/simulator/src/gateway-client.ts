@@ -66,8 +66,12 @@ export function connectGateway(options: {
     will: { topic: gatewayTopic(options.sn, 'status'), payload: Buffer.from(JSON.stringify(status(false))), qos: 1, retain: true },
   });
   client.on('connect', () => {
-    client.publish(gatewayTopic(options.sn, 'status'), JSON.stringify(status(true)), { qos: 1, retain: true });
-    client.subscribe(gatewayTopic(options.sn, 'cmd'), { qos: 1 });
+    // Subscribe first, announce online once the broker has granted it: a command sent the moment the
+    // server sees the gateway online must find the subscription there (on a first connection the
+    // persistent session has none yet).
+    client.subscribe(gatewayTopic(options.sn, 'cmd'), { qos: 1 }, () => {
+      client.publish(gatewayTopic(options.sn, 'status'), JSON.stringify(status(true)), { qos: 1, retain: true });
+    });
   });
   client.on('message', (_topic, payload) => options.onCommand?.(payload));
   client.on('error', (error) => options.onError?.(error));
