@@ -23,13 +23,13 @@ interface Connected {
   messages: { topic: string; payload: string }[];
 }
 
-function connect(clean: boolean): Promise<Connected> {
+function connect(clean: boolean, sn = SN, key = KEY): Promise<Connected> {
   return new Promise((resolve, reject) => {
     const messages: Connected['messages'] = [];
     const client = mqtt.connect(`mqtt://127.0.0.1:${server.telemetry.mqttPort}`, {
-      clientId: SN,
-      username: SN,
-      password: KEY,
+      clientId: sn,
+      username: sn,
+      password: key,
       clean,
       reconnectPeriod: 0,
       connectTimeout: 5000,
@@ -99,5 +99,22 @@ describe('persistent gateway sessions on the embedded broker', () => {
     const after = await connect(false);
     expect(after.connack.sessionPresent).toBe(false);
     await after.client.endAsync();
+  }, 30_000);
+
+  it('holds a command for a gateway that has connected for the first time until it subscribes', async () => {
+    await server.registerGateway('GWSESS0002', 'sessionkey2');
+    const fresh = await connect(false, 'GWSESS0002', 'sessionkey2');
+    try {
+      // The server sees the gateway at CONNACK; its session has no subscription yet.
+      const reply = server.telemetry.commands
+        .send('GWSESS0002', { op: 'boot', device: 'IN0000002' }, { id: 'cmd-before-subscribe', timeoutMs: 5_000 })
+        .catch(() => undefined);
+      // The command is on its way before the SUBSCRIBE reaches the broker.
+      await fresh.client.subscribeAsync(gatewayTopic('GWSESS0002', 'cmd'), { qos: 1 });
+      await until('the held command', () => fresh.messages.some((m) => m.payload.includes('cmd-before-subscribe')));
+      void reply;
+    } finally {
+      await fresh.client.endAsync();
+    }
   }, 30_000);
 });

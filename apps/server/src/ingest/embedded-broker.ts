@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
-import { Aedes, type AuthenticateError } from 'aedes';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SecretThrottle } from '../features/auth/secret-throttle.js';
 import { createLogThrottle } from '../lib/log-throttle.js';
@@ -22,6 +22,9 @@ export interface EmbeddedBroker {
   publishCommand(gatewaySn: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How long a command waits for a just-connected gateway to subscribe to its command topic. */
+const SUBSCRIBE_WAIT_MS = 5000;
 
 /** Compared with a key given for an unknown SN, so that refusal takes as long as a wrong key's. */
 const UNKNOWN_GATEWAY_HASH = '0'.repeat(64);
@@ -212,6 +215,41 @@ export async function startEmbeddedBroker(deps: {
     }
   });
 
+  // A gateway the server sees online may not have subscribed to its commands yet (the broker reports the
+  // client at CONNACK; on a first connection its session holds no subscription). A command for such a
+  // client waits for the SUBSCRIBE, up to SUBSCRIBE_WAIT_MS, instead of going to no subscriber and being lost.
+  const subscribeWaiters = new Map<string, Set<() => void>>();
+  const wake = (gatewaySn: string) => {
+    const waiters = subscribeWaiters.get(gatewaySn);
+    subscribeWaiters.delete(gatewaySn);
+    for (const waiter of waiters ?? []) waiter();
+  };
+  // aedes keeps a client's subscriptions (restored ones included) on the client, untyped.
+  const connected = new Map<string, Client & { subscriptions?: Record<string, unknown> }>();
+  broker.on('client', (client) => connected.set(client.id, client));
+  broker.on('subscribe', (_subscriptions, client) => {
+    if (client) wake(client.id);
+  });
+  broker.on('clientDisconnect', (client) => {
+    if (connected.get(client.id) === client) connected.delete(client.id);
+    wake(client.id);
+  });
+  const subscribed = (gatewaySn: string): Promise<void> => {
+    const client = connected.get(gatewaySn);
+    if (!client || client.closed || client.subscriptions?.[gatewayTopic(gatewaySn, 'cmd')]) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = subscribeWaiters.get(gatewaySn) ?? new Set();
+      subscribeWaiters.set(gatewaySn, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, SUBSCRIBE_WAIT_MS);
+      waiters.add(done);
+    });
+  };
+
   const portOf = (on: Server, fallback: number) => {
     const address = on.address();
     return typeof address === 'object' && address ? address.port : fallback;
@@ -228,7 +266,8 @@ export async function startEmbeddedBroker(deps: {
     port,
     tlsPort,
     state: () => ({ up: server.listening && !broker.closed, connections: broker.connectedClients }),
-    publishCommand(gatewaySn, payload) {
+    async publishCommand(gatewaySn, payload) {
+      await subscribed(gatewaySn);
       return new Promise((resolve, reject) =>
         broker.publish(
           { cmd: 'publish', topic: gatewayTopic(gatewaySn, 'cmd'), payload: Buffer.from(payload), qos: 1, retain: false, dup: false },
