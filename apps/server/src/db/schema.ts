@@ -408,6 +408,8 @@ export const devices = pgTable(
     parentId: integer('parent_id'),
     family: text('family').notNull(),
     protocolId: text('protocol_id').notNull(),
+    /** The version of the protocol (protocol_versions.version) that decoded the device's newest readings. */
+    protocolVersion: integer('protocol_version'),
     alias: text('alias'),
     model: text('model'),
     ratedPowerW: doublePrecision('rated_power_w'),
@@ -1209,4 +1211,59 @@ export const reportSends = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('report_sends_schedule').on(t.scheduleId, t.createdAt)],
+);
+
+/**
+ * Register maps as data (spec 02 §3 Protocol, issue 19): one row per protocol a gateway can name in its
+ * reports (`identifier`); the built-in maps are seeded here at start. Its registers live in versions.
+ */
+export const protocols = pgTable(
+  'protocols',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** What a gateway sends with each device report ("proto"), e.g. sunspec-inverter-3p; never changes. */
+    identifier: text('identifier').notNull().unique(),
+    /** The protocol code (spec 02 §5: unique). */
+    code: text('code').notNull().unique(),
+    /** The protocol name, 6-12 characters (spec 02 §5). */
+    name: text('name').notNull(),
+    manufacturer: text('manufacturer').notNull(),
+    family: text('family').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Seeded from the shipped maps: a newer release may add versions of it; it cannot be deleted. */
+    builtIn: boolean('built_in').notNull().default(false),
+    /** protocol_versions.version that decodes reports now. */
+    currentVersion: integer('current_version').notNull().default(1),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('protocols_code_lower').on(sql`lower(${t.code})`)],
+);
+
+/**
+ * Immutable versions of a protocol: editing adds one. `definition` holds the registers (function code,
+ * start address, register count, unit, operation, data type, byte/register swap, base, scale, skip byte,
+ * required, Chinese and English description, section, chart and counter roles), the event table and the
+ * storage order of the numeric points (append-only across versions, so older readings stay readable).
+ */
+export const protocolVersions = pgTable(
+  'protocol_versions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    protocolId: integer('protocol_id')
+      .notNull()
+      .references(() => protocols.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    /** The protocol version the manufacturer gives (e.g. SunSpec 1.1). */
+    protocolVersion: text('protocol_version').notNull(),
+    /** The configuration version (spec 02 §3); scripts attach to it. */
+    configurationVersion: text('configuration_version').notNull(),
+    definition: jsonb('definition').notNull(),
+    /** What changed, in the editor's words. */
+    note: text('note'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('protocol_versions_number').on(t.protocolId, t.version)],
 );
