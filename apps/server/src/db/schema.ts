@@ -1087,6 +1087,11 @@ export const fileDownloadRecords = pgTable(
     /** Relative to DATA_DIR/downloads. */
     path: text('path'),
     error: text('error'),
+    /**
+     * What the job needs to run again after a restart (its kind's parameters and the owner's language);
+     * null for a file that cannot be made again (it is failed on restart instead).
+     */
+    job: jsonb('job'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }),

@@ -1,0 +1,1 @@
+ALTER TABLE "file_download_records" ADD COLUMN "job" jsonb;
