@@ -1272,3 +1272,69 @@ export const protocolVersions = pgTable(
   },
   (t) => [uniqueIndex('protocol_versions_number').on(t.protocolId, t.version)],
 );
+
+// ---- Dictionary and OEM branding (issue 24) ----
+
+/**
+ * Dictionary entries (spec 02 §3: code, sort, internationalised flag): the currencies, time zones and plant
+ * types the console offers. Code unique within its type (5000); an entry is disabled rather than deleted,
+ * since plants keep its code.
+ */
+export const dictEntries = pgTable(
+  'dict_entries',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    type: text('type').notNull(),
+    code: text('code').notNull(),
+    sort: integer('sort').notNull().default(0),
+    internationalised: boolean('internationalised').notNull().default(false),
+    /** Text per console language ({ en, cn, ... }); only `en` when not internationalised. */
+    texts: jsonb('texts').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('dict_entries_type_code').on(t.type, t.code)],
+);
+
+/**
+ * OEM projects (spec 02 §3 OEM configuration): a company's branded console at <domain>.<BASE_DOMAIN>.
+ * `images` maps a slot (companyLogo, companyIcon, loginLogo, systemLogo, systemIcon, loginImage) to the file
+ * stored under DATA_DIR/oem; the domain may change once every 30 days (domainChangedAt).
+ */
+export const oemProjects = pgTable('oem_projects', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  companyId: integer('company_id')
+    .notNull()
+    .unique()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  customerName: text('customer_name').notNull(),
+  domain: text('domain').notNull().unique(),
+  domainChangedAt: timestamp('domain_changed_at', { withTimezone: true }).notNull().defaultNow(),
+  appName: text('app_name').notNull(),
+  themeColor: text('theme_color').notNull(),
+  iosUrl: text('ios_url'),
+  androidUrl: text('android_url'),
+  images: jsonb('images').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** An OEM's Android packages (APK .apk, version x.x.x, at most 300 MB); version unique per OEM. */
+export const oemApks = pgTable(
+  'oem_apks',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    oemId: integer('oem_id')
+      .notNull()
+      .references(() => oemProjects.id, { onDelete: 'cascade' }),
+    version: text('version').notNull(),
+    /** Stored name under DATA_DIR/oem/apk (random). */
+    file: text('file').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('oem_apks_version').on(t.oemId, t.version), uniqueIndex('oem_apks_sha').on(t.oemId, t.sha256)],
+);
