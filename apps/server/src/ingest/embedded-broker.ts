@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
@@ -10,6 +11,7 @@ import type { ConnectionLog } from './connection-log.js';
 import { gatewayKeyMatches, isValidGatewayIdentity, mayPublish, maySubscribe } from './gateway-auth.js';
 import { recordGatewayStatus } from './gateway-status.js';
 import type { IngestPipeline } from './ingest-pipeline.js';
+import { guardFrameSizes, MAX_MQTT_PACKET_BYTES } from './mqtt-frame-guard.js';
 import type { TelemetryRepository } from './telemetry.repository.js';
 
 export interface EmbeddedBroker {
@@ -20,6 +22,8 @@ export interface EmbeddedBroker {
   state(): { up: boolean; connections: number };
   /** Publishes a command to a gateway's command topic (QoS 1). */
   publishCommand(gatewaySn: string, payload: string): Promise<void>;
+  /** Publishes to any topic (QoS 1, not retained): refusals answered to a gateway. */
+  publish(topic: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -227,8 +231,9 @@ export async function startEmbeddedBroker(deps: {
   // aedes keeps a client's subscriptions (restored ones included) on the client, untyped.
   const connected = new Map<string, Client & { subscriptions?: Record<string, unknown> }>();
   broker.on('client', (client) => connected.set(client.id, client));
-  broker.on('subscribe', (_subscriptions, client) => {
-    if (client) wake(client.id);
+  broker.on('subscribe', (subscriptions, client) => {
+    // Only the command topic counts: a gateway may subscribe to its refusal answers first.
+    if (client && subscriptions.some((s) => s.topic === gatewayTopic(client.id, 'cmd'))) wake(client.id);
   });
   broker.on('clientDisconnect', (client) => {
     if (connected.get(client.id) === client) connected.delete(client.id);
@@ -254,9 +259,16 @@ export async function startEmbeddedBroker(deps: {
     const address = on.address();
     return typeof address === 'object' && address ? address.port : fallback;
   };
+  // Every connection, plain or TLS, is closed at the header of a packet larger than any report.
+  const handle = (socket: Duplex) => {
+    guardFrameSizes(socket, MAX_MQTT_PACKET_BYTES, (reason) =>
+      warnings.warn('packet_too_large', { event: 'packet_too_large', reason }, 'MQTT connection closed: packet too large'),
+    );
+    return broker.handle(socket);
+  };
   const bound = deps.listeners
-    ? attachBroker(broker.handle, deps.listeners)
-    : await listenBroker(broker, deps.port, deps.host, deps.fallbackPorts, deps.tls, log);
+    ? attachBroker(handle, deps.listeners)
+    : await listenBroker(broker, handle, deps.port, deps.host, deps.fallbackPorts, deps.tls, log);
   const { server, tlsServer } = bound;
   const port = portOf(server, deps.port);
   log.info({ port }, 'MQTT broker listening');
@@ -275,6 +287,14 @@ export async function startEmbeddedBroker(deps: {
         ),
       );
     },
+    publish(topic, payload) {
+      if (broker.closed) return Promise.resolve();
+      return new Promise((resolve, reject) =>
+        broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
+    },
     async close() {
       warnings.flush();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
@@ -286,7 +306,7 @@ export async function startEmbeddedBroker(deps: {
 
 /** The broker on ports bound before the database opened (lib/listeners.ts). */
 function attachBroker(
-  handle: Aedes['handle'],
+  handle: (socket: Duplex) => void,
   listeners: { plain: Server; tls: TlsServer | undefined },
 ): { server: Server; tlsServer: Server | undefined } {
   listeners.plain.on('connection', handle);
@@ -297,13 +317,14 @@ function attachBroker(
 /** The broker binds its own ports (tests that run it alone); a taken default port tries the following ones. */
 async function listenBroker(
   broker: Aedes,
+  handle: (socket: Duplex) => void,
   firstPort: number,
   host: string,
   fallbackPorts: number,
   tls: { port: number; cert: Buffer; key: Buffer } | undefined,
   log: FastifyBaseLogger,
 ): Promise<{ server: Server; tlsServer: Server | undefined }> {
-  const server: Server = createServer(broker.handle);
+  const server: Server = createServer(handle);
   const listen = (on: Server, port: number) =>
     new Promise<void>((resolve, reject) => {
       on.once('error', reject);
@@ -327,7 +348,7 @@ async function listenBroker(
   }
   // The same broker behind TLS: gateways that can, connect with mqtts:// and the registry's credentials.
   if (!tls) return { server, tlsServer: undefined };
-  const tlsServer = createTlsServer({ cert: tls.cert, key: tls.key }, broker.handle);
+  const tlsServer = createTlsServer({ cert: tls.cert, key: tls.key }, handle);
   try {
     await listen(tlsServer, tls.port);
   } catch (error) {

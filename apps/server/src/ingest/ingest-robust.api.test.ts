@@ -210,3 +210,18 @@ describe('a new gateway’s first reports (16.3)', () => {
     expect(Number(registered?.n)).toBe(10);
   });
 });
+
+describe('a packet larger than any report', () => {
+  it('closes the connection at its header, before sign-in, and the broker keeps serving gateways', async () => {
+    const { connect } = await import('node:net');
+    const socket = connect(server.telemetry.mqttPort ?? 0, '127.0.0.1');
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => undefined);
+    // A CONNECT that announces 200 MB (remaining length 0xff 0xff 0xff 0x5f); only 1 MB of it follows.
+    socket.write(Buffer.from([0x10, 0xff, 0xff, 0xff, 0x5f]));
+    socket.write(Buffer.alloc(1024 * 1024));
+    await closed;
+    const client = await gateway('GWBIG0001');
+    expect(client.connected).toBe(true);
+  });
+});
