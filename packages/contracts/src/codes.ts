@@ -138,6 +138,21 @@ export const Code = {
   /** Sunward: the battery product is used by battery firmware and cannot be deleted. */
   BATTERY_PRODUCT_IN_USE: 4008,
   DICTIONARY_CODE_EXISTS: 5000,
+  // Dictionary and OEM projects (issue 24), 5001-5019: spec 02 §8 names the OEM refusals without numbers.
+  /** Sunward: plant types drive behaviour (storage or not), so the dictionary cannot add one; names and order can change. */
+  DICT_TYPE_FIXED: 5001,
+  /** Spec 02 §8 "domain exists": another OEM project has this second-level domain. */
+  OEM_DOMAIN_EXISTS: 5002,
+  /** Spec 02 §8 "domain format error": at most 10 lowercase letters and digits. */
+  OEM_DOMAIN_FORMAT: 5003,
+  /** Spec 02 §8 "APK or version exists": this OEM already has this version, or this very file. */
+  OEM_APK_EXISTS: 5004,
+  /** Spec 02 §8 "OEM change less than 30 days since the last one"; data.nextChange says when. */
+  OEM_DOMAIN_CHANGE_TOO_SOON: 5005,
+  /** Sunward: one OEM project per company. */
+  OEM_COMPANY_TAKEN: 5006,
+  /** Sunward: on an OEM's domain only accounts of that OEM's company tree sign in. */
+  OEM_ACCOUNT_OUTSIDE: 5007,
   // Notices and versions, 4100-4102: Sunward's, documented in docs/decisions.md.
   /** Sunward (spec 02 §5 "version numbers unique"): a system version with this number already exists. */
   SYSTEM_VERSION_EXISTS: 4100,

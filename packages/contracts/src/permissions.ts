@@ -132,6 +132,11 @@ export const PERMISSIONS = [
   // SMS sending and record (issue 8 notifications; msg/send).
   menu('system.sms', 'system.management'),
   button('system.sms.send', 'system.sms', 'operate', ['system.sms']),
+  // Dictionary and OEM projects (issue 24): platform only (spec 02 §6).
+  menu('system.dict', 'system.management'),
+  button('system.dict.edit', 'system.dict', 'manage', ['system.dict']),
+  menu('system.oem', 'system.management'),
+  button('system.oem.edit', 'system.oem', 'manage', ['system.oem']),
 ] as const;
 
 // Every entry is a PermissionDefinition (checked here, not by `satisfies`, which would widen each kind).
