@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { splitFeatureTexts } from './split-texts';
+import { splitFeatureTexts } from './split-texts.ts';
 
 /** Writes .br and .gz beside each text asset so the server sends them without compressing per request. */
 function precompress(): Plugin {
@@ -47,12 +47,12 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 30 },
-            // What the sign-in form needs beyond the shell's core, kept in one chunk: once plant pages share
-            // these modules, the default split cut them into seven small chunks that compress worse and
-            // pushed the sign-in page over its 250 KB budget (docs/benchmarks.md).
+            // What the sign-in form needs beyond the app's core, kept in one chunk: once plant pages share
+            // these modules, the default split cut them into small chunks that compress worse (docs/benchmarks.md).
+            // The sign-in page carries no antd (issue 18): its fields are plain HTML (features/auth/login-fields.tsx).
             {
               name: 'sign-in',
-              test: /(antd[\\/]es[\\/](input|spin)[\\/]|antd[\\/]es[\\/]_util[\\/]hooks[\\/]useForceUpdate|icons[\\/]es[\\/]icons[\\/]LockOutlined|@tanstack[\\/](query-core|react-query)[\\/].*[Mm]utation|src[\\/]features[\\/]auth[\\/]api|src[\\/]lib[\\/]feature-texts|contracts[\\/]src[\\/]validators)/,
+              test: /(@tanstack[\\/](query-core|react-query)[\\/].*[Mm]utation|src[\\/]features[\\/]auth[\\/]api|src[\\/]lib[\\/]feature-texts|contracts[\\/]src[\\/]validators)/,
               priority: 20,
             },
           ],
