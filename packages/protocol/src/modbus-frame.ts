@@ -48,7 +48,12 @@ export function bytesToHex(bytes: Uint8Array): string {
 
 export const READ_FUNCTION_CODES = [1, 2, 3, 4] as const;
 export const WRITE_FUNCTION_CODES = [5, 6, 15, 16] as const;
-export type ModbusFunctionCode = (typeof READ_FUNCTION_CODES)[number] | (typeof WRITE_FUNCTION_CODES)[number];
+export type ModbusReadCode = (typeof READ_FUNCTION_CODES)[number];
+export type ModbusFunctionCode = ModbusReadCode | (typeof WRITE_FUNCTION_CODES)[number];
+
+export function isReadCode(fc: ModbusFunctionCode): fc is ModbusReadCode {
+  return fc <= 4;
+}
 
 /** Protocol limits per request (Modbus Application Protocol §6). */
 export const MODBUS_LIMITS = { 1: 2000, 2: 2000, 3: 125, 4: 125, 15: 1968, 16: 123 } as const;
@@ -79,7 +84,7 @@ export function checkRequest(request: ModbusRequest): ModbusProblem[] {
   const { slave, functionCode: fc, address } = request;
   if (!Number.isInteger(slave) || slave < 0 || slave > 247) problems.push({ field: 'slave', reason: 'range' });
   if (!Number.isInteger(address) || address < 0 || address > 0xffff) problems.push({ field: 'address', reason: 'range' });
-  if (fc <= 4) {
+  if (isReadCode(fc)) {
     const max = MODBUS_LIMITS[fc];
     const count = request.count ?? 0;
     if (!Number.isInteger(count) || count < 1 || count > max || address + count > 0x10000)
@@ -104,7 +109,7 @@ export function requestPdu(request: ModbusRequest): Uint8Array {
   if (problems.length > 0) throw new Error(`invalid Modbus request: ${problems.map((p) => p.field).join(', ')}`);
   const { functionCode: fc, address } = request;
   const word = (n: number) => [(n >> 8) & 0xff, n & 0xff];
-  if (fc <= 4) return Uint8Array.from([fc, ...word(address), ...word(request.count ?? 0)]);
+  if (isReadCode(fc)) return Uint8Array.from([fc, ...word(address), ...word(request.count ?? 0)]);
   const values = request.values ?? [];
   if (fc === 5) return Uint8Array.from([fc, ...word(address), values[0] ? 0xff : 0x00, 0x00]);
   if (fc === 6) return Uint8Array.from([fc, ...word(address), ...word(values[0] ?? 0)]);
