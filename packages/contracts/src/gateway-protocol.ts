@@ -193,3 +193,76 @@ export const ReplyPayloadSchema = z.object({
   config: GatewayConfigStateSchema.optional(),
 });
 export type ReplyPayload = z.infer<typeof ReplyPayloadSchema>;
+
+/**
+ * Why a report (or one device reading of it) was refused: acknowledged, not stored, answered on
+ * `…/{sn}/report/refused` (docs/gateway-protocol.md, "Refused readings").
+ */
+export const REPORT_REFUSAL_REASONS = [
+  'malformed_json',
+  'malformed_payload',
+  'unknown_device',
+  'device_of_other_gateway',
+  'unknown_protocol',
+  'protocol_mismatch',
+  'bad_registers',
+  'timestamp_in_future',
+  'timestamp_too_old',
+  'value_out_of_range',
+  'deleted_device',
+  'unstorable',
+] as const;
+export type ReportRefusalReason = (typeof REPORT_REFUSAL_REASONS)[number];
+
+/** Why a command reply was refused (answered on `…/{sn}/reply/refused`); the command keeps waiting for a good one. */
+export const REPLY_REFUSAL_REASONS = ['malformed_json', 'malformed_payload'] as const;
+export type ReplyRefusalReason = (typeof REPLY_REFUSAL_REASONS)[number];
+
+/** What a refusal answers: a report or a command reply. */
+export type RefusedKind = 'report' | 'reply';
+
+/** The topic on which the server answers a gateway's refused report or reply: `sunward/v1/gw/{sn}/report/refused`. */
+export function gatewayRefusedTopic(sn: string, of: RefusedKind): string {
+  return `${TOPIC_ROOT}/${sn}/${of}/refused`;
+}
+
+/** Reads `sunward/v1/gw/{sn}/{report|reply}/refused`; undefined for anything else. */
+export function parseGatewayRefusedTopic(topic: string): { sn: string; of: RefusedKind } | undefined {
+  const parts = topic.split('/');
+  if (parts.length !== 6 || parts[5] !== 'refused') return undefined;
+  const parsed = parseGatewayTopic(parts.slice(0, 5).join('/'));
+  if (!parsed || (parsed.kind !== 'report' && parsed.kind !== 'reply')) return undefined;
+  return { sn: parsed.sn, of: parsed.kind };
+}
+
+/** Server → gateway on `…/report/refused` (QoS 1): one message per refused report or device reading. */
+export const ReportRefusalPayloadSchema = z.object({
+  v: z.literal(GATEWAY_PROTOCOL_VERSION),
+  /** The refused report's `seq`; null when the payload was not readable far enough to have one. */
+  seq: z.number().int().nullable(),
+  /** The report's `ts`, when readable. */
+  ts: z.number().int().nullable(),
+  reason: z.enum(REPORT_REFUSAL_REASONS),
+  /** The device whose reading was refused; absent when the whole report was. */
+  device: z.string().optional(),
+  /** For malformed payloads: the path of the first wrong field, e.g. `devices.0.blocks`. */
+  field: z.string().optional(),
+  /** What was wrong, in English, for the gateway's own log. */
+  detail: z.string().max(500).optional(),
+});
+export type ReportRefusalPayload = z.infer<typeof ReportRefusalPayloadSchema>;
+
+/** Server → gateway on `…/reply/refused` (QoS 1): a command reply that could not be read. */
+export const ReplyRefusalPayloadSchema = z.object({
+  v: z.literal(GATEWAY_PROTOCOL_VERSION),
+  /** The reply's `id` when readable, else null. */
+  id: z.string().nullable(),
+  reason: z.enum(REPLY_REFUSAL_REASONS),
+  /** The first wrong field, e.g. `status`. */
+  field: z.string().optional(),
+  detail: z.string().max(500).optional(),
+});
+export type ReplyRefusalPayload = z.infer<typeof ReplyRefusalPayloadSchema>;
+
+/** Registration keys the server generates (`POST /api/v1/gateways` without a key) are 16 hex characters, like the printed ones. */
+export const GATEWAY_KEY_PATTERN = /^[0-9a-f]{16}$/;

@@ -72,7 +72,7 @@ function payloadText(payload: Buffer | string): string {
  * The broker works on aedes' in-memory store (topic matching, queues in order); every change to what a
  * session holds is also written to `mqtt_subscriptions` / `mqtt_outgoing` before the broker goes on, and
  * the store is loaded from there at start. Kept: subscriptions and outgoing QoS ≥ 1 messages of persistent
- * sessions. Not kept (no use to gateways, which subscribe only to their command topic): retained messages,
+ * sessions. Not kept (no use to gateways, which subscribe only to their command and refusal topics, never retained): retained messages,
  * wills, and QoS 2 messages half-received from a client; messages older than a week are dropped at start.
  * A failed write is logged and the broker carries on with the session in memory, as before this store existed.
  */

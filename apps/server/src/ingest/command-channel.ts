@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type CommandPayload, GATEWAY_PROTOCOL_VERSION, type ReplyPayload, ReplyPayloadSchema } from '@sunward/contracts/gateway-protocol';
+import {
+  type CommandPayload,
+  GATEWAY_PROTOCOL_VERSION,
+  type ReplyPayload,
+  ReplyPayloadSchema,
+  type ReplyRefusalReason,
+} from '@sunward/contracts/gateway-protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { createLogThrottle } from '../lib/log-throttle.js';
 import { commandMetrics } from '../lib/metrics.js';
+import type { GatewayFeedback } from './gateway-feedback.js';
 
 export type CommandRequest = Omit<CommandPayload, 'v' | 'id'>;
 
@@ -23,7 +30,12 @@ export class CommandChannelClosedError extends Error {}
  * take minutes); a reply after the timeout is logged as late, not lost. Remote operation (issue 6)
  * adds authorisation, audit and idempotency on top.
  */
-export function createCommandChannel(deps: { publish: (gatewaySn: string, payload: string) => Promise<void>; log: FastifyBaseLogger }) {
+export function createCommandChannel(deps: {
+  publish: (gatewaySn: string, payload: string) => Promise<void>;
+  log: FastifyBaseLogger;
+  /** Answers a reply that cannot be read on the gateway's `…/reply/refused` topic. */
+  feedback?: Pick<GatewayFeedback, 'replyRefused'> | undefined;
+}) {
   const pending = new Map<string, Pending & { reject: (error: Error) => void }>();
   const late: { id: string; gatewaySn: string; reply: ReplyPayload; at: Date }[] = [];
   const lateListeners = new Set<(late: { id: string; gatewaySn: string; reply: ReplyPayload }) => void>();
@@ -66,13 +78,27 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
 
     /** A reply arrived on a gateway's reply topic. */
     handleReply(gatewaySn: string, raw: Buffer): void {
-      let reply: ReplyPayload;
-      try {
-        reply = ReplyPayloadSchema.parse(JSON.parse(raw.toString('utf8')));
-      } catch {
-        warnings.warn('reply_rejected', { event: 'reply_rejected', gateway: gatewaySn }, 'malformed command reply dropped');
+      const read = readReply(raw);
+      if (!read.ok) {
+        // Neither dropped in silence nor guessed at: logged with the wrong field, and answered to the gateway,
+        // which may send a corrected reply while the command still waits.
+        const { refusal } = read;
+        warnings.warn(
+          'reply_rejected',
+          {
+            event: 'reply_rejected',
+            gateway: gatewaySn,
+            id: refusal.id,
+            reason: refusal.reason,
+            field: refusal.field,
+            detail: refusal.detail,
+          },
+          'command reply refused',
+        );
+        deps.feedback?.replyRefused(gatewaySn, refusal);
         return;
       }
+      const reply = read.reply;
       const waiting = pending.get(reply.id);
       if (!waiting || waiting.gatewaySn !== gatewaySn) {
         late.push({ id: reply.id, gatewaySn, reply, at: new Date() });
@@ -125,3 +151,30 @@ export function createCommandChannel(deps: { publish: (gatewaySn: string, payloa
 }
 
 export type CommandChannel = ReturnType<typeof createCommandChannel>;
+
+/** Reads a reply; a wrong one gives the reason, the first wrong field and the reply's id when readable. */
+export function readReply(
+  raw: Buffer,
+):
+  | { ok: true; reply: ReplyPayload }
+  | { ok: false; refusal: { id: string | null; reason: ReplyRefusalReason; field?: string; detail: string } } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { ok: false, refusal: { id: null, reason: 'malformed_json', detail: 'not JSON' } };
+  }
+  const parsed = ReplyPayloadSchema.safeParse(json);
+  if (parsed.success) return { ok: true, reply: parsed.data };
+  const issue = parsed.error.issues[0];
+  const id = typeof json === 'object' && json !== null ? (json as { id?: unknown }).id : undefined;
+  return {
+    ok: false,
+    refusal: {
+      id: typeof id === 'string' && id.length <= 64 ? id : null,
+      reason: 'malformed_payload',
+      field: issue?.path.join('.') ?? '',
+      detail: issue?.message ?? 'invalid',
+    },
+  };
+}

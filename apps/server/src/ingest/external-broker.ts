@@ -13,6 +13,8 @@ export interface ExternalConsumer {
   /** Consumer connections up now (readiness, /metrics). */
   connected(): number;
   publishCommand(gatewaySn: string, payload: string): Promise<void>;
+  /** Publishes to any topic (QoS 1): refusals answered to a gateway. */
+  publish(topic: string, payload: string): Promise<void>;
   /** Leaves the share group so the broker sends new reports to the other servers only. */
   stop(): Promise<void>;
   /** Ends the sessions (expiry 0): call after the pipeline has stored and acknowledged what it held. */
@@ -113,6 +115,11 @@ export async function startExternalConsumer(deps: {
       const client = clients[0];
       if (!client) throw new Error('no broker connection');
       await client.publishAsync(gatewayTopic(gatewaySn, 'cmd'), payload, { qos: 1 });
+    },
+    async publish(topic, payload) {
+      const client = clients[0];
+      if (!client?.connected) return;
+      await client.publishAsync(topic, payload, { qos: 1 });
     },
     async stop() {
       await Promise.all(clients.map((c) => (c.connected ? c.unsubscribeAsync(topics).then(() => undefined) : Promise.resolve())));

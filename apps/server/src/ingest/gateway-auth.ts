@@ -1,5 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { GATEWAY_SN_PATTERN, type GatewayTopicKind, parseGatewayTopic } from '@sunward/contracts/gateway-protocol';
+import {
+  GATEWAY_SN_PATTERN,
+  type GatewayTopicKind,
+  parseGatewayRefusedTopic,
+  parseGatewayTopic,
+} from '@sunward/contracts/gateway-protocol';
 
 /** Registration keys are random secrets; SHA-256 of the key is what the registry keeps. */
 export function hashGatewayKey(key: string): string {
@@ -25,8 +30,9 @@ export function mayPublish(gatewaySn: string, topic: string): GatewayTopicKind |
   return parsed && parsed.sn === gatewaySn && UP.includes(parsed.kind) ? parsed.kind : undefined;
 }
 
-/** …and subscribes only to its own command topic: no wildcards, no other gateway. */
+/** …and subscribes only to its own command topic and its own refusal answers: no wildcards, no other gateway. */
 export function maySubscribe(gatewaySn: string, topic: string): boolean {
   const parsed = parseGatewayTopic(topic);
-  return !!parsed && parsed.sn === gatewaySn && parsed.kind === 'cmd';
+  if (parsed) return parsed.sn === gatewaySn && parsed.kind === 'cmd';
+  return parseGatewayRefusedTopic(topic)?.sn === gatewaySn;
 }

@@ -1,5 +1,6 @@
 import { type DeviceStatusValue, worstStatus } from '@sunward/contracts/device-status';
 import { protocolById } from '@sunward/protocol/maps/index';
+import { isProtocolEnabled } from '@sunward/protocol/registry';
 import type { FastifyBaseLogger } from 'fastify';
 import { isTransientConflict } from '../db/errors.js';
 import { createLogThrottle } from '../lib/log-throttle.js';
@@ -9,6 +10,7 @@ import type { ConnectionLog } from './connection-log.js';
 import { createDeviceDiscovery } from './device-discovery.js';
 import type { DeviceRegistryRepository } from './device-registry.repository.js';
 import { statusFromReading } from './device-state.js';
+import type { GatewayFeedback } from './gateway-feedback.js';
 import type { LiveHub } from './live-hub.js';
 import { type DecodeContext, type DecodedReading, decodeReport, parseReport, type RejectReason } from './report-decoder.js';
 import { createSequenceGaps } from './sequence-gaps.js';
@@ -92,6 +94,8 @@ export function createIngestPipeline(deps: {
   settings?: Partial<IngestSettings>;
   /** Gateway communication history: refused reports with their reason (batched, never awaited here). */
   connectionLog?: ConnectionLog;
+  /** Answers refused reports on the gateway's own `…/report/refused` topic. */
+  feedback?: Pick<GatewayFeedback, 'reportRefused'>;
 }) {
   const settings = { ...DEFAULT_INGEST_SETTINGS, ...deps.settings };
   const { repository, log, live } = deps;
@@ -179,11 +183,24 @@ export function createIngestPipeline(deps: {
     return new Set((await deps.deviceRegistry.deletedDevices()).map((d) => `${d.gatewayId}|${d.sn}`));
   }
 
-  function reject(reason: RejectReason, gatewaySn: string, detail?: string, sn?: string) {
+  /** Counts, logs and answers a refused report or reading (the gateway hears it on `…/report/refused`). */
+  function reject(
+    gatewaySn: string,
+    refusal: {
+      reason: RejectReason;
+      seq: number | null;
+      ts: number | null;
+      device?: string | undefined;
+      field?: string | undefined;
+      detail?: string | undefined;
+    },
+  ) {
+    const { reason, detail, device } = refusal;
     stats.rejected[reason] = (stats.rejected[reason] ?? 0) + 1;
     ingestMetrics.refused.inc({ reason });
     deps.connectionLog?.record({ at: new Date(), gatewaySn, kind: 'refused', reason: detail ? `${reason}: ${detail}` : reason });
-    warnings.warn(reason, { event: 'report_rejected', reason, gateway: gatewaySn, device: sn, detail }, 'report rejected');
+    warnings.warn(reason, { event: 'report_rejected', reason, gateway: gatewaySn, device, seq: refusal.seq, detail }, 'report rejected');
+    deps.feedback?.reportRefused(gatewaySn, refusal);
   }
 
   // Brand, model and firmware come from the device itself (SunSpec Mn/Md/Vr); written only when they change.
@@ -255,7 +272,14 @@ export function createIngestPipeline(deps: {
     }
     for (const { part, error } of refused) {
       log.error({ err: error, gateway: part.report.gatewaySn, seq: part.seq }, 'reading refused by the database: acknowledged, not stored');
-      for (const r of part.readings) reject('unstorable', part.report.gatewaySn, String(error), devicesById.get(r.deviceId)?.sn);
+      for (const r of part.readings)
+        reject(part.report.gatewaySn, {
+          reason: 'unstorable',
+          seq: part.seq,
+          ts: r.ts.getTime(),
+          device: devicesById.get(r.deviceId)?.sn,
+          detail: String(error),
+        });
     }
     if (failures.size > 0)
       log.error({ err: failures.values().next().value, reports: failures.size }, 'ingest batch failed: reports not acknowledged');
@@ -287,7 +311,8 @@ export function createIngestPipeline(deps: {
     }
     return parts.map((part) => {
       for (const r of part.readings)
-        if (gone.has(r.deviceId)) reject('deleted_device', part.report.gatewaySn, undefined, sns.get(r.deviceId));
+        if (gone.has(r.deviceId))
+          reject(part.report.gatewaySn, { reason: 'deleted_device', seq: part.seq, ts: r.ts.getTime(), device: sns.get(r.deviceId) });
       return { ...part, readings: part.readings.filter((r) => !gone.has(r.deviceId)) };
     });
   }
@@ -500,7 +525,7 @@ export function createIngestPipeline(deps: {
       const receivedAt = performance.now();
       const parsed = parseReport(payload);
       if (!parsed.ok) {
-        reject(parsed.reason, gateway.sn, parsed.detail);
+        reject(gateway.sn, parsed);
         return;
       }
       const report = parsed.report;
@@ -517,8 +542,9 @@ export function createIngestPipeline(deps: {
       // Auto-discovery: a device the gateway reports for the first time, with a register map we know, is
       // decoded as if registered (under a stand-in id); only a reading that decodes registers it.
       const candidates = new Map<string, { id: number; protocolId: string }>();
+      // A disabled protocol (issue 19) still decodes its devices; no new device is discovered on it.
       for (const d of report.devices)
-        if (!candidates.has(d.sn) && protocolById(d.proto) && discovery.mayDiscover(gateway.id, d.sn))
+        if (!candidates.has(d.sn) && protocolById(d.proto) && isProtocolEnabled(d.proto) && discovery.mayDiscover(gateway.id, d.sn))
           candidates.set(d.sn, { id: -1 - candidates.size, protocolId: d.proto });
       let decoded = decodeReport(report, {
         ...context,
@@ -538,12 +564,13 @@ export function createIngestPipeline(deps: {
         decoded = decodeReport(report, context);
       }
       for (const r of decoded.rejected)
-        reject(
-          r.reason === 'unknown_device' && r.sn && deletedDevices.has(`${gateway.id}|${r.sn}`) ? 'deleted_device' : r.reason,
-          gateway.sn,
-          r.detail,
-          r.sn,
-        );
+        reject(gateway.sn, {
+          reason: r.reason === 'unknown_device' && r.sn && deletedDevices.has(`${gateway.id}|${r.sn}`) ? 'deleted_device' : r.reason,
+          seq: report.seq,
+          ts: report.ts,
+          device: r.sn,
+          detail: r.detail,
+        });
       if (decoded.readings.length === 0) return;
       while (queuedReadings >= settings.maxPendingReadings) await new Promise<void>((resolve) => waiters.push(resolve));
       await new Promise<void>((done, fail) => {

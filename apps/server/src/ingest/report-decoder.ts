@@ -1,21 +1,9 @@
-import { type ReportPayload, ReportPayloadSchema } from '@sunward/contracts/gateway-protocol';
+import { type ReportPayload, ReportPayloadSchema, type ReportRefusalReason } from '@sunward/contracts/gateway-protocol';
 import { decodeBlocksIndexed, decodeEventsIndexed, mapPoints, numericPointIndexes, registersFromHex } from '@sunward/protocol/codec';
 import type { PointRole, ProtocolDefinition, RegisterBlock } from '@sunward/protocol/types';
 
-/** Why a report or one device of it was not stored; counted and logged by the pipeline. */
-export type RejectReason =
-  | 'malformed_json'
-  | 'malformed_payload'
-  | 'unknown_device'
-  | 'device_of_other_gateway'
-  | 'unknown_protocol'
-  | 'protocol_mismatch'
-  | 'bad_registers'
-  | 'timestamp_in_future'
-  | 'timestamp_too_old'
-  | 'value_out_of_range'
-  | 'deleted_device'
-  | 'unstorable';
+/** Why a report or one device of it was not stored; counted, logged and answered by the pipeline. */
+export type RejectReason = ReportRefusalReason;
 
 /**
  * The accepted window for what a gateway sends (docs/gateway-protocol.md, "Refused readings"). A reading
@@ -69,20 +57,39 @@ export interface DecodedReport {
   rejected: { reason: RejectReason; sn?: string; detail?: string }[];
 }
 
-export function parseReport(
-  payload: Buffer | string,
-): { ok: true; report: ReportPayload } | { ok: false; reason: RejectReason; detail: string } {
-  if (payload.length > REPORT_LIMITS.maxBytes) return { ok: false, reason: 'malformed_payload', detail: `${payload.length} bytes` };
+/** A report that could not be read: the reason, the first wrong field, and its seq/ts where readable. */
+export interface ReportParseFailure {
+  ok: false;
+  reason: RejectReason;
+  detail: string;
+  field?: string;
+  seq: number | null;
+  ts: number | null;
+}
+
+export function parseReport(payload: Buffer | string): { ok: true; report: ReportPayload } | ReportParseFailure {
+  if (payload.length > REPORT_LIMITS.maxBytes)
+    return { ok: false, reason: 'malformed_payload', detail: `${payload.length} bytes`, seq: null, ts: null };
   let json: unknown;
   try {
     json = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
   } catch {
-    return { ok: false, reason: 'malformed_json', detail: 'not JSON' };
+    return { ok: false, reason: 'malformed_json', detail: 'not JSON', seq: null, ts: null };
   }
   const parsed = ReportPayloadSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, reason: 'malformed_payload', detail: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}` };
+    const field = issue?.path.join('.') ?? '';
+    // The sequence and time, when readable, so the gateway's answer names the report it refuses.
+    const head = typeof json === 'object' && json !== null ? (json as { seq?: unknown; ts?: unknown }) : {};
+    return {
+      ok: false,
+      reason: 'malformed_payload',
+      detail: `${field}: ${issue?.message ?? ''}`,
+      field,
+      seq: Number.isSafeInteger(head.seq) ? (head.seq as number) : null,
+      ts: Number.isSafeInteger(head.ts) ? (head.ts as number) : null,
+    };
   }
   return { ok: true, report: parsed.data };
 }

@@ -13,6 +13,7 @@ import { createConnectionLog } from './connection-log.js';
 import { createDeviceRegistryRepository } from './device-registry.repository.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
 import { type ExternalConsumer, startExternalConsumer } from './external-broker.js';
+import { createGatewayFeedback } from './gateway-feedback.js';
 import { createIngestPipeline, type IngestPipeline, type IngestSettings } from './ingest-pipeline.js';
 import type { LiveHub } from './live-hub.js';
 import { createRetention, type Retention } from './retention.js';
@@ -52,8 +53,17 @@ export async function startTelemetry(
   await repository.ensureReadingPartitions(new Date(), 2);
   const queries = createTelemetryQueries(db);
   const connectionLog = createConnectionLog(db, log);
+  let broker: EmbeddedBroker | undefined;
+  let consumer: ExternalConsumer | undefined;
+  // Refused reports and replies are answered on the gateway's own …/refused topics, through whichever broker is in use.
+  const feedback = createGatewayFeedback({
+    publish: (topic, payload) => (broker ?? consumer)?.publish(topic, payload) ?? Promise.resolve(),
+    log,
+    connectionLog,
+  });
   const pipeline = createIngestPipeline({
     connectionLog,
+    feedback,
     refreshPlantDays: queries.refreshPlantDays,
     refreshPlantSummaries: queries.refreshPlantSummaries,
     repository,
@@ -64,8 +74,6 @@ export async function startTelemetry(
     settings: { ...(config.mqtt.url ? { flushAtReports: config.mqtt.consumers } : {}), ...settings },
   });
   await pipeline.start();
-  let broker: EmbeddedBroker | undefined;
-  let consumer: ExternalConsumer | undefined;
   const commands = createCommandChannel({
     publish: (sn, payload) => {
       const target = broker ?? consumer;
@@ -73,6 +81,7 @@ export async function startTelemetry(
       return target.publishCommand(sn, payload);
     },
     log,
+    feedback,
   });
   const onReply = (sn: string, payload: Buffer) => commands.handleReply(sn, payload);
   if (config.mqtt.url) {

@@ -43,6 +43,13 @@ export const ingestMetrics = {
     help: 'Reports missing in gateways\u2019 sequences',
     registers: [metricsRegistry],
   }),
+  /** Refusals answered to the gateway on its `…/report/refused` or `…/reply/refused` topic (per gateway: the communication log). */
+  answered: new Counter({
+    name: 'sunward_gateway_refusals_answered_total',
+    help: 'Refused reports and command replies answered to their gateway, by what was refused (report, reply) and reason',
+    labelNames: ['of', 'reason'] as const,
+    registers: [metricsRegistry],
+  }),
 };
 
 export const commandMetrics = {

@@ -40,6 +40,12 @@ describe('gateway checks for an external broker (MQTT_AUTH_TOKEN)', () => {
     expect(await ask('acl', { username: SN, clientid: SN, topic: topic(OTHER, 'cmd'), acc: 4 })).toBe(403);
     expect(await ask('acl', { username: SN, clientid: SN, topic: topic(SN, 'cmd'), acc: 2 })).toBe(403);
     expect(await ask('acl', { username: SN, clientid: SN, topic: 'sunward/v1/gw/+/report', acc: 4 })).toBe(403);
+    // The answers to its refused reports and replies (issue 25): its own only, never published by it.
+    expect(await ask('acl', { username: SN, clientid: SN, topic: topic(SN, 'report/refused'), acc: 4 })).toBe(200);
+    expect(await ask('acl', { username: SN, clientid: SN, topic: topic(SN, 'reply/refused'), acc: 1 })).toBe(200);
+    expect(await ask('acl', { username: SN, clientid: SN, topic: topic(OTHER, 'report/refused'), acc: 4 })).toBe(403);
+    expect(await ask('acl', { username: SN, clientid: SN, topic: topic(SN, 'report/refused'), acc: 2 })).toBe(403);
+    expect(await ask('acl', { username: SN, clientid: SN, topic: topic(SN, 'cmd/refused'), acc: 4 })).toBe(403);
   });
 
   it('answers a wrong token like a missing page, and takes form parameters too', async () => {
