@@ -1,7 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import './styles.css';
 import { App } from './app/App';
-import { loadAntdLocale } from './lib/antd-locale';
 import { initI18n } from './lib/i18n';
 import { loadStoredUserSchema, StorageKey } from './lib/storage';
 import { keepTablesKeyboardFriendly } from './theme/table-keyboard';
@@ -11,9 +10,8 @@ if (localStorage.getItem(StorageKey.user) && localStorage.getItem(StorageKey.sty
   document.documentElement.dataset.theme = 'dark';
 
 // A signed-in start reads the stored user (checked with its contract's schema) on the first paint.
-const [language] = await Promise.all([initI18n(), localStorage.getItem(StorageKey.user) ? loadStoredUserSchema() : undefined]);
-const antdLocale = await loadAntdLocale(language);
+await Promise.all([initI18n(), localStorage.getItem(StorageKey.user) ? loadStoredUserSchema() : undefined]);
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');
-createRoot(root).render(<App antdLocale={antdLocale} />);
+createRoot(root).render(<App />);
 keepTablesKeyboardFriendly();

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { loadDayjsLocale } from '../lib/antd-locale';
 import { currentLanguage } from '../lib/i18n';
+import { AntdScope } from './antd-scope';
 import { lazyNamed } from './lazy-page';
 import { LoadingOverlay, NavigationProgress } from './NavigationProgress';
 import { findShellRoute } from './route-access';
@@ -35,8 +36,16 @@ const AppShell = lazyNamed(() => withDates(import('./AppShell')), 'AppShell');
 function PublicPage({ route }: { route: PublicRoute }) {
   const { signedIn } = useSession();
   useDocumentTitle(route.title);
-  // Spec 01 §2: a signed-in user opening /login goes to /.
+  // Spec 01 §2: a signed-in user opening /login goes to /. The sign-in page is the one page without antd.
   if (route.page === 'login') return signedIn ? <Navigate to="/" replace /> : <LoginPage />;
+  return (
+    <AntdScope>
+      <AntdPublicPage route={route} />
+    </AntdScope>
+  );
+}
+
+function AntdPublicPage({ route }: { route: PublicRoute }) {
   if (route.page === 'noAccess')
     return (
       <main>
@@ -61,10 +70,8 @@ function PrivateArea() {
   const location = useLocation();
   const known = findShellRoute(location.pathname) !== undefined;
   useDocumentTitle(known ? undefined : 'route.notFound');
-  if (!signedIn) {
-    return known ? <Navigate to="/login" replace state={{ from: location.pathname }} /> : <NotFoundPage />;
-  }
-  return <AppShell />;
+  if (!signedIn && known) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <AntdScope>{signedIn ? <AppShell /> : <NotFoundPage />}</AntdScope>;
 }
 
 export function AppRouter() {

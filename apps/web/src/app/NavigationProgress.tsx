@@ -1,13 +1,20 @@
 import { LIMITS } from '@sunward/contracts/limits';
-import { Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 
-/** Full-page overlay while a page's code loads (Suspense fallback) and briefly on every navigation. */
+/**
+ * Full-page overlay while a page's code loads (Suspense fallback) and briefly on every navigation. Drawn like
+ * antd's large spinner with CSS alone: it shows before antd has loaded (the sign-in page carries no antd).
+ */
 export function LoadingOverlay() {
   return (
     <div className="sw-overlay" data-testid="loading-overlay" role="progressbar" aria-busy="true">
-      <Spin size="large" />
+      <span className="sw-spin" aria-hidden="true">
+        <i />
+        <i />
+        <i />
+        <i />
+      </span>
     </div>
   );
 }

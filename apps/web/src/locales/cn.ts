@@ -73,6 +73,7 @@ export const cn: UiCatalogue = {
   'login.accountPlaceholder': '邮箱、手机号或账号名',
   'login.password': '密码',
   'login.passwordPlaceholder': '请输入密码',
+  'login.showPassword': '显示密码',
   'login.submit': '登录',
   'login.forgot': '忘记密码？',
   'login.register': '注册账号',

@@ -73,6 +73,7 @@ export const cz: UiCatalogue = {
   'login.accountPlaceholder': 'E-mail, telefon nebo název účtu',
   'login.password': 'Heslo',
   'login.passwordPlaceholder': 'Vaše heslo',
+  'login.showPassword': 'Zobrazit heslo',
   'login.submit': 'Přihlásit se',
   'login.forgot': 'Zapomněli jste heslo?',
   'login.register': 'Vytvořit účet',

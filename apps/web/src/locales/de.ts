@@ -73,6 +73,7 @@ export const de: UiCatalogue = {
   'login.accountPlaceholder': 'E-Mail, Telefonnummer oder Kontoname',
   'login.password': 'Passwort',
   'login.passwordPlaceholder': 'Ihr Passwort',
+  'login.showPassword': 'Passwort anzeigen',
   'login.submit': 'Anmelden',
   'login.forgot': 'Passwort vergessen?',
   'login.register': 'Konto erstellen',

@@ -73,6 +73,7 @@ export const el: UiCatalogue = {
   'login.accountPlaceholder': 'Email, τηλέφωνο ή όνομα λογαριασμού',
   'login.password': 'Κωδικός πρόσβασης',
   'login.passwordPlaceholder': 'Ο κωδικός πρόσβασής σας',
+  'login.showPassword': 'Εμφάνιση κωδικού πρόσβασης',
   'login.submit': 'Σύνδεση',
   'login.forgot': 'Ξεχάσατε τον κωδικό;',
   'login.register': 'Δημιουργία λογαριασμού',

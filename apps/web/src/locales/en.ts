@@ -76,6 +76,7 @@ export const en = {
   'login.accountPlaceholder': 'E-mail, phone or account name',
   'login.password': 'Password',
   'login.passwordPlaceholder': 'Your password',
+  'login.showPassword': 'Show password',
   'login.submit': 'Sign in',
   'login.forgot': 'Forgot password?',
   'login.register': 'Create an account',

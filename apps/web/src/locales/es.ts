@@ -73,6 +73,7 @@ export const es: UiCatalogue = {
   'login.accountPlaceholder': 'Correo electrónico, teléfono o nombre de cuenta',
   'login.password': 'Contraseña',
   'login.passwordPlaceholder': 'Su contraseña',
+  'login.showPassword': 'Mostrar contraseña',
   'login.submit': 'Iniciar sesión',
   'login.forgot': '¿Ha olvidado su contraseña?',
   'login.register': 'Crear una cuenta',

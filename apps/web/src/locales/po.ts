@@ -73,6 +73,7 @@ export const po: UiCatalogue = {
   'login.accountPlaceholder': 'E-mail, telefon lub nazwa konta',
   'login.password': 'Hasło',
   'login.passwordPlaceholder': 'Twoje hasło',
+  'login.showPassword': 'Pokaż hasło',
   'login.submit': 'Zaloguj się',
   'login.forgot': 'Nie pamiętasz hasła?',
   'login.register': 'Utwórz konto',

@@ -73,6 +73,7 @@ export const pt: UiCatalogue = {
   'login.accountPlaceholder': 'E-mail, telefone ou nome da conta',
   'login.password': 'Palavra-passe',
   'login.passwordPlaceholder': 'A sua palavra-passe',
+  'login.showPassword': 'Mostrar palavra-passe',
   'login.submit': 'Iniciar sessão',
   'login.forgot': 'Esqueceu-se da palavra-passe?',
   'login.register': 'Criar uma conta',

@@ -73,6 +73,7 @@ export const tr: UiCatalogue = {
   'login.accountPlaceholder': 'E-posta, telefon veya hesap adı',
   'login.password': 'Şifre',
   'login.passwordPlaceholder': 'Şifreniz',
+  'login.showPassword': 'Şifreyi göster',
   'login.submit': 'Giriş yap',
   'login.forgot': 'Şifrenizi mi unuttunuz?',
   'login.register': 'Hesap oluştur',

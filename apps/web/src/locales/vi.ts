@@ -73,6 +73,7 @@ export const vi: UiCatalogue = {
   'login.accountPlaceholder': 'Email, số điện thoại hoặc tên tài khoản',
   'login.password': 'Mật khẩu',
   'login.passwordPlaceholder': 'Mật khẩu của bạn',
+  'login.showPassword': 'Hiện mật khẩu',
   'login.submit': 'Đăng nhập',
   'login.forgot': 'Quên mật khẩu?',
   'login.register': 'Tạo tài khoản',

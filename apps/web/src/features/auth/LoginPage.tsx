@@ -1,15 +1,16 @@
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import { LIMITS } from '@sunward/contracts/limits';
 import { hasSpace } from '@sunward/contracts/validators';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Input } from 'antd';
-import { type FormEvent, lazy, Suspense, useState } from 'react';
+import { type FormEvent, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { AntdScope } from '../../app/antd-scope';
 import { useSession } from '../../app/session';
 import { LanguagePickerLite } from '../../components/LanguagePickerLite';
 import { ApiCallError } from '../../lib/api-client';
+import './login.css';
+import { LOCK_ICON, LoginInput, LoginPassword, LoginSubmit, USER_ICON } from './login-fields';
 import { challengeOf } from './second-factor-challenge';
 import { fetchThirdPartyProviders, thirdPartyKeys } from './third-party/providers';
 
@@ -25,8 +26,9 @@ interface FieldErrors {
 }
 
 /**
- * The sign-in page. A plain form rather than antd's Form keeps this page, the first one every user
- * loads, within its JavaScript budget (docs/benchmarks.md); the rules are the same as elsewhere.
+ * The sign-in page. A plain form with fields drawn like antd's (login-fields.tsx) keeps this page, the first
+ * one every user loads, free of antd and within its JavaScript budget (docs/benchmarks.md); the rules are the
+ * same as elsewhere. The second factor and third-party buttons, loaded when needed, bring antd with them.
  */
 export function LoginPage() {
   const { t } = useTranslation();
@@ -55,6 +57,7 @@ export function LoginPage() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (submitting) return;
     const found = validate();
     setErrors(found);
     if (found.account || found.password) return;
@@ -99,24 +102,22 @@ export function LoginPage() {
             </div>
           )}
           {challenge && (
-            <Suspense fallback={null}>
+            <AntdScope fallback={null}>
               <SecondFactorForm challenge={challenge} onDone={enter} onBack={() => setChallenge(null)} />
-            </Suspense>
+            </AntdScope>
           )}
           <form onSubmit={onSubmit} noValidate hidden={challenge !== null}>
             <div className="sw-field">
               <label htmlFor="account">{t('login.account')}</label>
-              <Input
+              <LoginInput
                 id="account"
-                size="large"
-                prefix={<UserOutlined />}
+                icon={USER_ICON}
                 placeholder={t('login.accountPlaceholder')}
                 autoComplete="username"
                 maxLength={LIMITS.accountMaxLength}
                 autoFocus
                 value={account}
-                status={errors.account ? 'error' : undefined}
-                aria-invalid={!!errors.account}
+                invalid={!!errors.account}
                 aria-describedby={errors.account ? 'account-error' : undefined}
                 onChange={(e) => setAccount(e.target.value)}
               />
@@ -128,16 +129,14 @@ export function LoginPage() {
             </div>
             <div className="sw-field">
               <label htmlFor="password">{t('login.password')}</label>
-              <Input.Password
+              <LoginPassword
                 id="password"
-                size="large"
-                prefix={<LockOutlined />}
+                icon={LOCK_ICON}
                 placeholder={t('login.passwordPlaceholder')}
                 autoComplete="current-password"
                 maxLength={LIMITS.passwordMaxLength}
                 value={password}
-                status={errors.password ? 'error' : undefined}
-                aria-invalid={!!errors.password}
+                invalid={!!errors.password}
                 aria-describedby={errors.password ? 'password-error' : undefined}
                 onChange={(e) => setPassword(e.target.value)}
               />
@@ -147,18 +146,18 @@ export function LoginPage() {
                 </div>
               )}
             </div>
-            <Button type="primary" htmlType="submit" size="large" block loading={submitting} data-testid="login-submit">
+            <LoginSubmit loading={submitting} testId="login-submit">
               {t('login.submit')}
-            </Button>
+            </LoginSubmit>
           </form>
           <div className="sw-login-links">
             <Link to="/forget">{t('login.forgot')}</Link>
             <Link to="/reg">{t('login.register')}</Link>
           </div>
           {providers.data?.length ? (
-            <Suspense fallback={null}>
+            <AntdScope fallback={null}>
               <ThirdPartyButtons />
-            </Suspense>
+            </AntdScope>
           ) : null}
         </div>
         {/* After the form in document order, so the account field is the first input and tab stop. */}
