@@ -10,6 +10,7 @@ import {
   NotificationOutlined,
   TeamOutlined,
   ThunderboltOutlined,
+  ToolOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 
@@ -25,5 +26,6 @@ export const MENU_ICONS: Record<string, ReactNode> = {
   '/log': <FileSearchOutlined />,
   '/system': <NotificationOutlined />,
   '/download-center': <DownloadOutlined />,
+  '/toolbox': <ToolOutlined />,
   '/api/docs': <ApiOutlined />,
 };

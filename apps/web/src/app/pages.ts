@@ -45,6 +45,7 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   notice: page(() => import('../features/notifications/NoticePage'), 'NoticePage'),
   smsRecords: page(() => import('../features/notifications/SmsPage'), 'SmsPage'),
   downloadCenter: page(() => import('../features/files/DownloadCenterPage'), 'DownloadCenterPage'),
+  toolbox: page(() => import('../features/toolbox/ToolboxPage'), 'ToolboxPage'),
   reports: page(() => import('../features/reports/ReportsPage'), 'ReportsPage'),
   eventDescriptions: page(() => import('../features/devices/events/EventDescriptionsPage'), 'EventDescriptionsPage'),
 };

@@ -60,6 +60,7 @@ export type PageName =
   | 'smsRecords'
   // Download centre (issue 21)
   | 'downloadCenter'
+  | 'toolbox'
   // Reports (issue 21)
   | 'reports'
   | 'eventDescriptions';
@@ -230,6 +231,8 @@ export const SHELL_ROUTES: AppRoute[] = [
   // Spec 01 §2 lists /download-center among the public routes, but it holds the caller's own files: a shell route
   // any signed-in user opens (a signed-out visitor signs in first and comes back), docs/decisions.md issue 21.
   { path: '/download-center', title: 'route.downloadCenter', page: 'downloadCenter' },
+  // Toolbox (spec 02 §1; no path in the spec's route table): checksums, conversions, Modbus messages sent through remote debug.
+  { path: '/toolbox', title: 'route.toolbox', permission: 'inverter.debug', page: 'toolbox' },
   { path: '/api/docs', title: 'route.apiDocs', newTab: true },
 ];
 

@@ -13,6 +13,7 @@ export const cn: UiCatalogue = {
   'route.plantLayout': '电站布局',
   'route.userAgreement': '用户协议',
   'route.downloadCenter': '下载中心',
+  'route.toolbox': '工具箱',
   'route.report': '报表',
   'route.resetSuccessful': '密码已重置',
   'route.authorizationFailed': '授权失败',

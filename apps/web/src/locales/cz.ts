@@ -13,6 +13,7 @@ export const cz: UiCatalogue = {
   'route.plantLayout': 'Rozvržení elektrárny',
   'route.userAgreement': 'Uživatelská smlouva',
   'route.downloadCenter': 'Centrum stahování',
+  'route.toolbox': 'Nástroje',
   'route.report': 'Přehledy',
   'route.resetSuccessful': 'Heslo obnoveno',
   'route.authorizationFailed': 'Autorizace selhala',

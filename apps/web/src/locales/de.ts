@@ -13,6 +13,7 @@ export const de: UiCatalogue = {
   'route.plantLayout': 'Anlagenlayout',
   'route.userAgreement': 'Nutzungsvereinbarung',
   'route.downloadCenter': 'Download-Center',
+  'route.toolbox': 'Werkzeugkasten',
   'route.report': 'Berichte',
   'route.resetSuccessful': 'Passwort zurückgesetzt',
   'route.authorizationFailed': 'Autorisierung fehlgeschlagen',

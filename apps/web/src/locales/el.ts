@@ -13,6 +13,7 @@ export const el: UiCatalogue = {
   'route.plantLayout': 'Διάταξη σταθμού',
   'route.userAgreement': 'Συμφωνία χρήστη',
   'route.downloadCenter': 'Κέντρο λήψεων',
+  'route.toolbox': 'Εργαλειοθήκη',
   'route.report': 'Αναφορές',
   'route.resetSuccessful': 'Ο κωδικός επαναφέρθηκε',
   'route.authorizationFailed': 'Αποτυχία εξουσιοδότησης',

@@ -16,6 +16,7 @@ export const en = {
   'route.plantLayout': 'Plant layout',
   'route.userAgreement': 'User agreement',
   'route.downloadCenter': 'Download centre',
+  'route.toolbox': 'Toolbox',
   'route.report': 'Reports',
   'route.resetSuccessful': 'Password reset',
   'route.authorizationFailed': 'Authorisation failed',

@@ -13,6 +13,7 @@ export const es: UiCatalogue = {
   'route.plantLayout': 'Diseño de la planta',
   'route.userAgreement': 'Acuerdo de usuario',
   'route.downloadCenter': 'Centro de descargas',
+  'route.toolbox': 'Caja de herramientas',
   'route.report': 'Informes',
   'route.resetSuccessful': 'Contraseña restablecida',
   'route.authorizationFailed': 'Error de autorización',

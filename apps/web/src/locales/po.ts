@@ -13,6 +13,7 @@ export const po: UiCatalogue = {
   'route.plantLayout': 'Układ elektrowni',
   'route.userAgreement': 'Umowa użytkownika',
   'route.downloadCenter': 'Centrum pobierania',
+  'route.toolbox': 'Narzędzia',
   'route.report': 'Raporty',
   'route.resetSuccessful': 'Hasło zresetowane',
   'route.authorizationFailed': 'Autoryzacja nie powiodła się',

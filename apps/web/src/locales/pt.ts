@@ -13,6 +13,7 @@ export const pt: UiCatalogue = {
   'route.plantLayout': 'Esquema da central',
   'route.userAgreement': 'Contrato de utilizador',
   'route.downloadCenter': 'Centro de transferências',
+  'route.toolbox': 'Caixa de ferramentas',
   'route.report': 'Relatórios',
   'route.resetSuccessful': 'Palavra-passe reposta',
   'route.authorizationFailed': 'Falha na autorização',

@@ -13,6 +13,7 @@ export const tr: UiCatalogue = {
   'route.plantLayout': 'Santral yerleşimi',
   'route.userAgreement': 'Kullanıcı sözleşmesi',
   'route.downloadCenter': 'İndirme merkezi',
+  'route.toolbox': 'Araç kutusu',
   'route.report': 'Raporlar',
   'route.resetSuccessful': 'Şifre sıfırlandı',
   'route.authorizationFailed': 'Yetkilendirme başarısız',

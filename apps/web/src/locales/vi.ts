@@ -13,6 +13,7 @@ export const vi: UiCatalogue = {
   'route.plantLayout': 'Bố trí nhà máy',
   'route.userAgreement': 'Thỏa thuận người dùng',
   'route.downloadCenter': 'Trung tâm tải xuống',
+  'route.toolbox': 'Hộp công cụ',
   'route.report': 'Báo cáo',
   'route.resetSuccessful': 'Đã đặt lại mật khẩu',
   'route.authorizationFailed': 'Ủy quyền thất bại',
