@@ -63,13 +63,17 @@ afterAll(async () => {
 });
 
 describe('event descriptions', () => {
-  it("lists a protocol's codes with the map's texts", async () => {
+  it("lists a protocol's codes with the built-in texts in the asked language", async () => {
     const page = (await get<EventDescriptionPage>('/api/v1/event/description?protocol=sunspec-inverter-1p&language=de', companyToken)).data;
     expect(page.protocol).toBe('sunspec-inverter-1p');
     expect(page.protocols.length).toBeGreaterThan(1);
     const fault = page.infos.find((r) => r.code === 1001);
     expect(fault).toMatchObject({ source: 'map', level: 'fault' });
-    expect(fault?.description).toMatch(/Ground fault/i);
+    expect(fault?.description).toBe('Erdschluss (Isolationswiderstand zu niedrig)');
+    expect(fault?.solution).toMatch(/^PV-Strings und Leitungen/);
+    const greek = (await get<EventDescriptionPage>('/api/v1/event/description?protocol=sunspec-inverter-1p&language=el', companyToken))
+      .data;
+    expect(greek.infos.find((r) => r.code === 1001)?.description).toBe('Σφάλμα γείωσης (πολύ χαμηλή αντίσταση μόνωσης)');
   });
 
   it('imports descriptions and the event list shows them in that language', async () => {

@@ -13,7 +13,7 @@ import { ApiError } from '../../lib/envelope.js';
 import { readFirstSheet, type SheetCell, spreadsheetLimitParams } from '../../lib/spreadsheet.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { EventDescriptionsRepository } from './event-descriptions.repository.js';
-import { importedEventText, localised, setImportedEventTexts } from './event-text.js';
+import { importedEventText, localised, localisedEventText, setImportedEventTexts } from './event-text.js';
 
 const cellText = (cell: SheetCell | undefined) => (cell === null || cell === undefined ? '' : String(cell).trim());
 
@@ -96,8 +96,8 @@ export function createEventDescriptionsService(deps: { repository: EventDescript
           return {
             code: e.code,
             level: e.level,
-            description: own?.description ?? localised(e.description, language),
-            solution: own ? own.solution : localised(e.solution, language),
+            description: own?.description ?? localisedEventText(e.description, language),
+            solution: own ? own.solution : localisedEventText(e.solution, language),
             source: own ? ('imported' as const) : ('map' as const),
             updatedAt: null,
           };

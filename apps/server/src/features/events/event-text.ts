@@ -1,15 +1,22 @@
 import type { Language } from '@sunward/contracts/languages';
+import { EVENT_TEXT_TRANSLATIONS, eventTextIn } from '@sunward/protocol/event-texts/index';
 import { BUILT_IN_PROTOCOLS, protocolById } from '@sunward/protocol/maps/index';
 import type { EventDefinition, LocalisedText } from '@sunward/protocol/types';
 
 /*
  * What an event code means: its description and solution come from the register map of the device that
- * raised it (maps as data, zh and en). The one lookup for every screen that shows events.
+ * raised it (maps as data, zh and en, with the other eight languages in @sunward/protocol/event-texts).
+ * The one lookup for every screen that shows events.
  */
 
-/** The maps carry Chinese and English: Chinese for the cn console, English for every other language. */
+/** A map's own text (a protocol's name): Chinese for the cn console, English for every other language. */
 export function localised(text: LocalisedText, language: Language): string {
   return language === 'cn' ? text.zh : text.en;
+}
+
+/** A built-in event description or solution in any of the ten languages. */
+export function localisedEventText(text: LocalisedText, language: Language): string {
+  return eventTextIn(text, language);
 }
 
 const byMap = new Map<string, Map<number, EventDefinition>>();
@@ -58,21 +65,23 @@ export function eventText(protocolId: string, code: number, language: Language):
   if (own) return { description: own.description, solution: own.solution || null };
   const definition = eventDefinition(protocolId, code);
   return definition
-    ? { description: localised(definition.description, language), solution: localised(definition.solution, language) }
+    ? { description: eventTextIn(definition.description, language), solution: eventTextIn(definition.solution, language) }
     : { description: null, solution: null };
 }
 
 /**
- * The (map, code) pairs whose description contains the keyword in English or Chinese, so a text search
- * can run in SQL although the texts live in the maps.
+ * The (map, code) pairs whose description contains the keyword in any of the ten languages, so a text
+ * search can run in SQL although the texts live in the maps.
  */
 export function eventsDescribedBy(keyword: string): { protocolId: string; code: number }[] {
   const needle = keyword.toLowerCase();
   if (needle === '') return [];
+  const matches = (text: LocalisedText) =>
+    text.en.toLowerCase().includes(needle) ||
+    text.zh.includes(keyword) ||
+    Object.values(EVENT_TEXT_TRANSLATIONS[text.en] ?? {}).some((t) => t.toLowerCase().includes(needle));
   const found = BUILT_IN_PROTOCOLS.flatMap((p) =>
-    p.events
-      .filter((e) => e.description.en.toLowerCase().includes(needle) || e.description.zh.includes(keyword))
-      .map((e) => ({ protocolId: p.id, code: e.code })),
+    p.events.filter((e) => matches(e.description)).map((e) => ({ protocolId: p.id, code: e.code })),
   );
   for (const [key, text] of imported)
     if (text.description.toLowerCase().includes(needle)) {

@@ -124,11 +124,13 @@ describe('the event list', () => {
     expect(result.infos.find((e) => e.code === 1002)?.type).toBe('inverter');
   });
 
-  it('answers the description and solution in Chinese for cn and in English for the other languages', async () => {
+  it('answers the description and solution in the caller’s language: the map’s Chinese for cn, the built-in translations for the others', async () => {
     const cn = await get<EventPage>('/api/v1/events?level=fault&deviceSn=EVIN', { headers: { 'accept-language': 'zh-CN' } });
     expect(cn.data.infos[0]?.description).toBe('接地故障（绝缘阻抗过低）');
     const de = await get<EventPage>('/api/v1/events?level=fault&deviceSn=EVIN&lan=de', companyToken);
-    expect(de.data.infos[0]?.description).toBe('Ground fault (insulation resistance too low)');
+    expect(de.data.infos[0]?.description).toBe('Erdschluss (Isolationswiderstand zu niedrig)');
+    const en = await get<EventPage>('/api/v1/events?level=fault&deviceSn=EVIN&lan=en', companyToken);
+    expect(en.data.infos[0]?.description).toBe('Ground fault (insulation resistance too low)');
   });
 
   it('filters by level, status, device SN, plant, family and keyword', async () => {
@@ -262,7 +264,7 @@ describe('export', () => {
     expect(row?.getCell(2).value).toBe(1003);
     expect(row?.getCell(3).value).toBe('EVIN000001');
     expect(row?.getCell(9).value).toBe(60);
-    expect(row?.getCell(11).value).toBe('AC switch open');
+    expect(row?.getCell(11).value).toBe('AC-Schalter offen');
   });
 
   it('refuses more than 20,000 rows with code 706 and lets a narrower export through', async () => {

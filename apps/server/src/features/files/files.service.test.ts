@@ -25,6 +25,7 @@ function memoryRepository(): FilesRepository & { rows: DownloadRow[] } {
         sizeBytes: null,
         path: null,
         error: null,
+        job: null,
         createdAt: new Date(),
         finishedAt: null,
         expiresAt: null,

@@ -38,7 +38,7 @@ describe('alarm texts', () => {
     expect(plantTime(new Date('2025-06-01T04:05:06Z'), 'Mars/Olympus')).toBe('2025-06-01 04:05:06 (UTC)');
   });
 
-  it('renders an alarm with the map’s description and solution, Chinese for cn', () => {
+  it('renders an alarm with the event’s description and solution in the reader’s language', () => {
     const en = renderAlarm(data, device, 'en', 600_000);
     expect(en.title).toBe('Fault: Ground fault (insulation resistance too low) on INV0000001');
     expect(en.content).toBe(
@@ -46,6 +46,9 @@ describe('alarm texts', () => {
         'Suggested action: Check the PV strings and cables for damaged insulation or a short to ground, and measure the insulation resistance before restarting',
     );
     expect(renderAlarm(data, device, 'cn', 600_000).title).toBe('故障：INV0000001 接地故障（绝缘阻抗过低）');
+    const pl = renderAlarm(data, device, 'po', 600_000);
+    expect(pl.title).toContain('Doziemienie (zbyt niska rezystancja izolacji)');
+    expect(pl.content).toContain('Sprawdź łańcuchy PV i przewody');
   });
 
   it('names an unknown code and says how many changes the throttle held back', () => {

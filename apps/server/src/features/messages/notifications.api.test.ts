@@ -239,12 +239,12 @@ describe('equipment alarms to people', () => {
     await report({ NTIN000001: 0b1 });
     await vi.waitFor(async () => expect(await alarmsOf('boss', 1001)).toHaveLength(1), { timeout: 10_000, interval: 100 });
     const [de] = await alarmsOf('boss', 1001);
-    expect(de?.title).toBe('Störung: Ground fault (insulation resistance too low) an Roof');
+    expect(de?.title).toBe('Störung: Erdschluss (Isolationswiderstand zu niedrig) an Roof');
     expect(de?.content).toContain('Notify Plant');
     expect(de?.content).toContain('Empfohlene Maßnahme');
     expect(de?.alarm).toMatchObject({ plantId, deviceSn: 'NTIN000001', code: 1001, level: 'fault', change: 'opened', suppressed: 0 });
     expect((await alarmsOf('staff', 1001))[0]?.title).toBe('故障：Roof 接地故障（绝缘阻抗过低）');
-    expect((await alarmsOf('guest', 1001))[0]?.title).toBe('Fallo: Ground fault (insulation resistance too low) en Roof');
+    expect((await alarmsOf('guest', 1001))[0]?.title).toBe('Fallo: Fallo a tierra (resistencia de aislamiento demasiado baja) en Roof');
     expect((await alarmsOf('admin', 1001))[0]?.title).toBe('Fault: Ground fault (insulation resistance too low) on Roof');
     expect(await alarmsOf('outsider')).toHaveLength(0);
     expect((await get<number>('/api/v1/message/count', 'outsider')).data).toBe(0);
@@ -282,7 +282,7 @@ describe('equipment alarms to people', () => {
     expect(cleared?.title).toBe('已恢复：NTIN000002 交流开关断开');
     expect(cleared?.alarm).toMatchObject({ level: 'warning', suppressed: 0 });
     const [flapped] = await alarmsOf('boss', 1001);
-    expect(flapped?.title).toBe('Behoben: Ground fault (insulation resistance too low) an Roof');
+    expect(flapped?.title).toBe('Behoben: Erdschluss (Isolationswiderstand zu niedrig) an Roof');
     expect(flapped?.alarm?.suppressed).toBe(2);
     expect(flapped?.content).toContain('2 weitere Male');
   });
