@@ -135,3 +135,48 @@ export const GatewaySettingsSchema = z.object({
   connectionPasswordAt: z.string().nullable(),
 });
 export type GatewaySettings = z.infer<typeof GatewaySettingsSchema>;
+
+/**
+ * Registration over JSON (`POST /api/v1/gateways`, issue 25): one gateway, or up to 1,000 in `gateways`,
+ * with the same rules as the spreadsheet import. Without `key` the server generates one (16 hex
+ * characters, like the printed ones) and answers it this once; it keeps only its SHA-256.
+ */
+export const GatewayRegistrationSchema = z.object({
+  sn: z.string().trim().max(64),
+  /** The key printed on the gateway (1–64 printable characters, no spaces); omitted: generated. */
+  key: z.string().trim().max(200).optional(),
+  alias: z.string().trim().max(200).optional(),
+});
+export type GatewayRegistration = z.infer<typeof GatewayRegistrationSchema>;
+export const GatewayRegisterBodySchema = z.union([
+  GatewayRegistrationSchema.strict(),
+  z.object({ gateways: z.array(GatewayRegistrationSchema).min(1).max(GATEWAY_LIMITS.importRowsMax) }).strict(),
+]);
+export type GatewayRegisterBody = z.infer<typeof GatewayRegisterBodySchema>;
+export const GatewayRegisterResultSchema = z.object({
+  /** Registered gateways with their key, shown this once. */
+  registered: z.array(z.object({ id: z.number(), sn: z.string(), key: z.string(), generated: z.boolean() })),
+  /** Entries not registered: their position in `gateways` (0 for a single one), the problem code and its text. */
+  errors: z.array(z.object({ index: z.number(), sn: z.string(), problem: z.enum(GATEWAY_IMPORT_PROBLEMS), message: z.string() })),
+});
+export type GatewayRegisterResult = z.infer<typeof GatewayRegisterResultSchema>;
+
+/** A refused report, command reply or login of one gateway, as its communication log keeps it. */
+export const GatewayRefusalSchema = z.object({
+  at: z.string(),
+  /** What was refused. */
+  of: z.enum(['report', 'reply', 'login']),
+  /** The protocol's reason code (docs/gateway-protocol.md), `login_refused` / `login_locked`; null when unknown. */
+  reason: z.string().nullable(),
+  /** What was wrong, as the server logged it (English, technical). */
+  detail: z.string().nullable(),
+  /** How many within that second. */
+  count: z.number(),
+});
+export type GatewayRefusal = z.infer<typeof GatewayRefusalSchema>;
+export const GatewayRefusalsSchema = z.object({
+  /** Refusals (summed counts) in the last 24 hours. */
+  last24h: z.number(),
+  infos: z.array(GatewayRefusalSchema),
+});
+export type GatewayRefusals = z.infer<typeof GatewayRefusalsSchema>;

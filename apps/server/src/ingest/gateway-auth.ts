@@ -1,10 +1,15 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   GATEWAY_SN_PATTERN,
   type GatewayTopicKind,
   parseGatewayRefusedTopic,
   parseGatewayTopic,
 } from '@sunward/contracts/gateway-protocol';
+
+/** A new registration key: 8 random bytes as 16 lower-case hex characters, the form printed on gateways. */
+export function generateGatewayKey(): string {
+  return randomBytes(8).toString('hex');
+}
 
 /** Registration keys are random secrets; SHA-256 of the key is what the registry keeps. */
 export function hashGatewayKey(key: string): string {

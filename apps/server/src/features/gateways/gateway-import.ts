@@ -42,6 +42,8 @@ function isHeader(cells: readonly SheetCell[]): boolean {
 export function checkImportRows(
   rows: readonly SheetRow[],
   registered: ReadonlySet<string>,
+  /** A spreadsheet may start with a header row; a JSON list never does. */
+  options: { header: boolean } = { header: true },
 ): { valid: ImportCandidate[]; invalid: ImportRefusal[] } {
   const valid: ImportCandidate[] = [];
   const invalid: ImportRefusal[] = [];
@@ -60,7 +62,7 @@ export function checkImportRows(
     return undefined;
   };
   rows.forEach(({ row, cells }, index) => {
-    if (index === 0 && isHeader(cells)) return;
+    if (options.header && index === 0 && isHeader(cells)) return;
     const sn = text(cells[0]);
     const key = text(cells[1]);
     const alias = text(cells[2]);

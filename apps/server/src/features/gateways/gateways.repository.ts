@@ -2,7 +2,7 @@ import type { GatewayListQuery } from '@sunward/contracts/gateways';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { computed, nullable, type RowOf, sqlRows } from '../../db/rows.js';
-import { devices, gateways, plants } from '../../db/schema.js';
+import { devices, gatewayConnectionLog, gateways, plants } from '../../db/schema.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { gatewayVisibleCondition } from '../devices/device-access.js';
 
@@ -170,18 +170,43 @@ export function createGatewaysRepository(db: Database) {
     },
 
     /** Registers gateways unbound in a company; returns the SNs actually added (a concurrent import may win one). */
-    async register(rows: readonly { sn: string; keyHash: string; alias: string | null }[], companyId: number | null): Promise<string[]> {
+    async register(
+      rows: readonly { sn: string; keyHash: string; alias: string | null }[],
+      companyId: number | null,
+    ): Promise<{ id: number; sn: string }[]> {
       if (rows.length === 0) return [];
       const added = await sqlRows(
         db,
-        { sn: gateways.sn },
+        { id: gateways.id, sn: gateways.sn },
         sql`insert into gateways (sn, key_hash, alias, company_id)
             select r.sn, r.key_hash, r.alias, ${companyId}::int
             from jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ sn: r.sn, key_hash: r.keyHash, alias: r.alias })))}::jsonb)
               as r(sn text, key_hash text, alias text)
-            on conflict do nothing returning sn`,
+            on conflict do nothing returning id, sn`,
       );
-      return added.map((r) => r.sn);
+      return added;
+    },
+
+    /** The gateway's newest refusals (reports, replies, logins) from its communication log. */
+    async refusals(sn: string, limit: number): Promise<{ at: Date; reason: string | null; count: number }[]> {
+      const rows = await sqlRows(
+        db,
+        { at: gatewayConnectionLog.at, reason: gatewayConnectionLog.reason, count: computed.number },
+        sql`select at, reason, coalesce(count, 1)::int as count from gateway_connection_log
+            where gateway_sn = ${sn} and kind = 'refused' order by at desc, id desc limit ${limit}`,
+      );
+      return rows;
+    },
+
+    /** How many refusals (summed counts) the gateway had since a time. */
+    async refusalCount(sn: string, since: Date): Promise<number> {
+      const [row] = await sqlRows(
+        db,
+        { n: computed.number },
+        sql`select coalesce(sum(coalesce(count, 1)), 0)::int as n from gateway_connection_log
+            where gateway_sn = ${sn} and kind = 'refused' and at >= ${since.toISOString()}::timestamptz`,
+      );
+      return row?.n ?? 0;
     },
 
     async setAlias(id: number, alias: string | null): Promise<void> {

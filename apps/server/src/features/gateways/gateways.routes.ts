@@ -9,6 +9,9 @@ import {
   GatewayImportResultSchema,
   GatewayListQuerySchema,
   GatewayPageSchema,
+  GatewayRefusalsSchema,
+  GatewayRegisterBodySchema,
+  GatewayRegisterResultSchema,
   GatewayReplaceBodySchema,
   GatewayReplaceResultSchema,
   GatewaySettingsSchema,
@@ -68,6 +71,46 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
   );
 
   app.post(
+    '/api/v1/gateways',
+    {
+      config: { access: { kind: 'manage', key: 'gateway.import' } },
+      schema: {
+        tags: TAGS,
+        summary:
+          "Registers one gateway, or up to 1,000 in `gateways`, with the import's rules; each key (given or generated) is answered this once",
+        description:
+          'The same rules as the spreadsheet import: SN 2–32 letters, digits, - or _; key 1–64 printable characters without spaces ' +
+          '(omitted: 16 hex characters generated); alias at most 32 bytes without special characters. One gateway: refused with ' +
+          'code 301 when its SN is registered, code 4 with the field otherwise. A list: every entry answered, registered or in `errors` ' +
+          "(index in the list, problem code, text in the caller's language). Gateways are registered unbound in the caller's company. " +
+          'The gateway then connects with its SN and key (docs/gateway-protocol.md).',
+        body: GatewayRegisterBodySchema.meta({
+          examples: [
+            { sn: 'GW1000001', alias: 'Roof east' },
+            { gateways: [{ sn: 'GW1000002', key: '3f9a0c12be7d4e65' }, { sn: 'GW1000003' }] },
+          ],
+        }),
+        response: {
+          200: envelopeSchema(
+            GatewayRegisterResultSchema.meta({
+              examples: [
+                {
+                  registered: [
+                    { id: 41, sn: 'GW1000002', key: '3f9a0c12be7d4e65', generated: false },
+                    { id: 42, sn: 'GW1000003', key: 'b61c0e9f2a7d4413', generated: true },
+                  ],
+                  errors: [{ index: 2, sn: 'GW1000001', problem: 'alreadyRegistered', message: 'This gateway is already registered' }],
+                },
+              ],
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => ok(request, await service.register(request.requireAuth(), request.body, request.language)),
+  );
+
+  app.post(
     '/api/v1/gateways/import',
     {
       config: { access: { kind: 'manage', key: 'gateway.import' } },
@@ -99,6 +142,21 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
       },
     },
     async (request) => ok(request, await service.detail(request.requireAuth(), request.params.sn)),
+  );
+
+  app.get(
+    '/api/v1/gateway/:id/refusals',
+    {
+      config: { access: 'gateway.view' },
+      schema: {
+        tags: TAGS,
+        summary:
+          "The gateway's newest refused reports, command replies and logins with their reasons (docs/gateway-protocol.md), and how many in the last 24 hours",
+        params: IdParams,
+        response: { 200: envelopeSchema(GatewayRefusalsSchema) },
+      },
+    },
+    async (request) => ok(request, await service.refusals(request.requireAuth(), request.params.id)),
   );
 
   app.post(

@@ -1,12 +1,23 @@
 import { Code } from '@sunward/contracts/codes';
-import { GATEWAY_SN_PATTERN, type GatewayConfig, type ReplyPayload } from '@sunward/contracts/gateway-protocol';
+import {
+  GATEWAY_SN_PATTERN,
+  type GatewayConfig,
+  REPLY_REFUSAL_REASONS,
+  REPORT_REFUSAL_REASONS,
+  type ReplyPayload,
+} from '@sunward/contracts/gateway-protocol';
 import {
   GATEWAY_LIMITS,
   type GatewayCounts,
   type GatewayDetail,
+  type GatewayImportProblem,
   type GatewayImportResult,
   type GatewayListQuery,
   type GatewayPage,
+  type GatewayRefusal,
+  type GatewayRefusals,
+  type GatewayRegisterBody,
+  type GatewayRegisterResult,
   type GatewayReplaceBody,
   type GatewayRow,
   type GatewaySettings,
@@ -19,16 +30,33 @@ import { type MessageKey, translate } from '@sunward/contracts/messages';
 import type { PlantAccessLevel } from '@sunward/contracts/plants';
 import { aliasProblem, hasSpace, isPlainText, isWifiPassword } from '@sunward/contracts/validators';
 import { type CommandChannel, CommandTimeoutError } from '../../ingest/command-channel.js';
-import { gatewayKeyMatches, hashGatewayKey } from '../../ingest/gateway-auth.js';
+import { gatewayKeyMatches, generateGatewayKey, hashGatewayKey } from '../../ingest/gateway-auth.js';
 import type { RegistryEvents } from '../../ingest/registry-events.js';
 import { ApiError } from '../../lib/envelope.js';
-import { readFirstSheet, spreadsheetLimitParams } from '../../lib/spreadsheet.js';
+import { readFirstSheet, type SheetRow, spreadsheetLimitParams } from '../../lib/spreadsheet.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { OperationEntry, OperationLog } from '../audit/operation-log.js';
 import { requireSecret, type SecretThrottle } from '../auth/secret-throttle.js';
 import { type AccessTarget, type DeviceAccess, rankOf } from '../devices/device-access.js';
 import { checkImportRows, snsOf } from './gateway-import.js';
 import type { GatewayRecord, GatewaySettingsUpdate, GatewaysRepository } from './gateways.repository.js';
+
+/** How many of a gateway's newest refusals its page shows. */
+const REFUSALS_SHOWN = 20;
+
+/** Reads a communication-log reason (`<code>: <detail>`, `reply.<code>: …`, `login …`) into what was refused and why. */
+export function refusalOf(reason: string | null): Pick<GatewayRefusal, 'of' | 'reason' | 'detail'> {
+  const text = reason ?? '';
+  if (text.startsWith('login locked')) return { of: 'login', reason: 'login_locked', detail: null };
+  if (text.startsWith('login')) return { of: 'login', reason: 'login_refused', detail: null };
+  const match = /^(reply\.)?([a-z_]+)(?:: ([\s\S]*))?$/.exec(text);
+  const of = match?.[1] ? 'reply' : 'report';
+  const code = match?.[2] ?? '';
+  const known = (of === 'reply' ? (REPLY_REFUSAL_REASONS as readonly string[]) : (REPORT_REFUSAL_REASONS as readonly string[])).includes(
+    code,
+  );
+  return known ? { of, reason: code, detail: match?.[3] ?? null } : { of, reason: null, detail: text || null };
+}
 
 /** How long a gateway has to confirm a setting before the call answers 307. */
 export const CONFIGURE_TIMEOUT_MS = 8000;
@@ -168,7 +196,76 @@ export function createGatewaysService(deps: {
     return settingsOf(after ?? gateway);
   }
 
+  /**
+   * Checks and registers gateways (SN, key, alias) unbound in the caller's company, with the import's
+   * rules; each registration and each refusal lands in the operation log.
+   */
+  async function registerRows(auth: AuthContext, rows: readonly SheetRow[], options: { header: boolean; action: string }) {
+    const registered = await repository.registeredAmong(snsOf(rows));
+    const { valid, invalid } = checkImportRows(rows, registered, { header: options.header });
+    const inserted = await repository.register(
+      valid.map((v) => ({ sn: v.sn, keyHash: hashGatewayKey(v.key), alias: v.alias })),
+      auth.companyId,
+    );
+    const ids = new Map(inserted.map((r) => [r.sn, r.id]));
+    // A row another import registered between the check and the insert is reported like any taken SN.
+    const lost = valid.filter((v) => !ids.has(v.sn)).map((v) => ({ row: v.row, sn: v.sn, problem: 'alreadyRegistered' as const }));
+    const errors = [...invalid, ...lost].sort((a, b) => a.row - b.row);
+    const added = valid.flatMap((v) => {
+      const id = ids.get(v.sn);
+      return id === undefined ? [] : [{ ...v, id }];
+    });
+    if (added.length > 0) await registry.changed();
+    await log.record(auth, [
+      ...added.map((v): OperationEntry => ({ action: options.action, targetType: 'gateway', target: v.sn, result: 'ok' })),
+      ...errors.map(
+        (e): OperationEntry => ({ action: options.action, targetType: 'gateway', target: e.sn, result: 'refused', detail: e.problem }),
+      ),
+    ]);
+    return { added, errors };
+  }
+
   return {
+    /**
+     * registerGateways (issue 25): one gateway or a list over JSON, with the import's rules. Keys not given
+     * are generated and answered this once. A single gateway that cannot be registered is refused (301
+     * taken, 4 with the field otherwise); a list answers every entry, registered or not.
+     */
+    async register(auth: AuthContext, body: GatewayRegisterBody, language: Language): Promise<GatewayRegisterResult> {
+      if (auth.companyId === null && auth.roleKey !== 'platform_admin') throw validation('sn', translate(language, 'gateways.noCompany'));
+      const single = !('gateways' in body);
+      const entries = 'gateways' in body ? body.gateways : [body];
+      const keys = entries.map((e) =>
+        e.key === undefined || e.key === '' ? { key: generateGatewayKey(), generated: true } : { key: e.key, generated: false },
+      );
+      // Row numbers are positions + 1, so an error's index is its position in the list.
+      const rows: SheetRow[] = entries.map((e, index) => ({ row: index + 1, cells: [e.sn, keys[index]?.key ?? '', e.alias ?? ''] }));
+      const { added, errors } = await registerRows(auth, rows, { header: false, action: 'gateway.register' });
+      const message = (problem: GatewayImportProblem) => translate(language, `gateways.problem.${problem}` as MessageKey);
+      const first = errors[0];
+      if (single && first) {
+        if (first.problem === 'alreadyRegistered') throw new ApiError(Code.GATEWAY_USED);
+        throw validation(
+          first.problem.startsWith('key') ? 'key' : first.problem.startsWith('alias') ? 'alias' : 'sn',
+          message(first.problem),
+        );
+      }
+      return {
+        registered: added.map((a) => ({ id: a.id, sn: a.sn, key: a.key, generated: keys[a.row - 1]?.generated ?? false })),
+        errors: errors.map((e) => ({ index: e.row - 1, sn: e.sn, problem: e.problem, message: message(e.problem) })),
+      };
+    },
+
+    /** The gateway's last refusals with their reasons, and how many in the last 24 hours (its communication log). */
+    async refusals(auth: AuthContext, id: number): Promise<GatewayRefusals> {
+      const { gateway } = await load(auth, { id });
+      const [rows, last24h] = await Promise.all([
+        repository.refusals(gateway.sn, REFUSALS_SHOWN),
+        repository.refusalCount(gateway.sn, new Date(now() - 24 * 3600 * 1000)),
+      ]);
+      return { last24h, infos: rows.map((r) => ({ at: r.at.toISOString(), count: r.count, ...refusalOf(r.reason) })) };
+    },
+
     async list(auth: AuthContext, query: GatewayListQuery): Promise<GatewayPage> {
       const { rows, total } = await repository.page(auth, query);
       const levels = await access.levelsFor(auth, rows.map(target));
@@ -212,28 +309,9 @@ export function createGatewaysService(deps: {
               : translate(language, 'import.unreadable'),
         );
       if (sheet.rows.length === 0) throw refuse(translate(language, 'import.empty'));
-      const registered = await repository.registeredAmong(snsOf(sheet.rows));
-      const { valid, invalid } = checkImportRows(sheet.rows, registered);
-      const added = new Set(
-        await repository.register(
-          valid.map((v) => ({ sn: v.sn, keyHash: hashGatewayKey(v.key), alias: v.alias })),
-          auth.companyId,
-        ),
-      );
-      // A row another import registered between the check and the insert is reported like any taken SN.
-      const lost = valid.filter((v) => !added.has(v.sn)).map((v) => ({ row: v.row, sn: v.sn, problem: 'alreadyRegistered' as const }));
-      const errors = [...invalid, ...lost].sort((a, b) => a.row - b.row);
-      if (added.size > 0) await registry.changed();
-      await log.record(auth, [
-        ...valid
-          .filter((v) => added.has(v.sn))
-          .map((v): OperationEntry => ({ action: 'gateway.import', targetType: 'gateway', target: v.sn, result: 'ok' })),
-        ...errors.map(
-          (e): OperationEntry => ({ action: 'gateway.import', targetType: 'gateway', target: e.sn, result: 'refused', detail: e.problem }),
-        ),
-      ]);
+      const { added, errors } = await registerRows(auth, sheet.rows, { header: true, action: 'gateway.import' });
       return {
-        imported: added.size,
+        imported: added.length,
         errors: errors.map((e) => ({
           row: e.row,
           sn: e.sn,
