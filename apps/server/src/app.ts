@@ -95,6 +95,10 @@ import { createTimeZoneCatalogue } from './features/plants/time-zones.js';
 import { reportRenderer } from './features/reports/report-render.js';
 import { createReportsRepository } from './features/reports/reports.repository.js';
 import { reportsRoutes } from './features/reports/reports.routes.js';
+import { createProtocolStore } from './features/protocols/protocol-store.js';
+import { createProtocolsRepository } from './features/protocols/protocols.repository.js';
+import { protocolsRoutes } from './features/protocols/protocols.routes.js';
+import { createProtocolsService } from './features/protocols/protocols.service.js';
 import { createReportsService } from './features/reports/reports.service.js';
 import { createSmsRepository } from './features/sms/sms.repository.js';
 import { smsRoutes } from './features/sms/sms.routes.js';
@@ -524,3 +528,9 @@ export async function buildApp({
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
   return app;
 }
+  // Protocols as data (issue 19): the shipped maps seeded, the decoder's maps read from the store.
+  const protocolsRepository = createProtocolsRepository(db);
+  const protocolStore = createProtocolStore({ repository: protocolsRepository, log: app.log });
+  await protocolStore.start();
+  app.addHook('onClose', async () => protocolStore.stop());
+  await app.register(protocolsRoutes, { service: createProtocolsService({ repository: protocolsRepository, store: protocolStore }) });

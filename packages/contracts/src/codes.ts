@@ -160,6 +160,21 @@ export const Code = {
   SYSTEM_VERSION_NOT_HIGHER: 4101,
   /** Sunward (spec 02 §4 "setting invalid is one-way"): an invalid notice cannot be changed any more. */
   NOTICE_INVALIDATED: 4102,
+  // Protocols as data (issue 19), 4200-4219: Sunward's, documented in docs/decisions.md "Protocols as data".
+  /** Sunward: another protocol already has this identifier (what gateways send). */
+  PROTOCOL_IDENTIFIER_EXISTS: 4200,
+  /** Sunward (spec 02 §5 "protocol code unique"): another protocol already has this code. */
+  PROTOCOL_CODE_EXISTS: 4201,
+  /** Sunward: devices still use the protocol; move them to another protocol first. */
+  PROTOCOL_IN_USE: 4202,
+  /** Sunward: a protocol shipped with the product cannot be deleted (it can be disabled). */
+  PROTOCOL_BUILT_IN: 4203,
+  /** Sunward: an import file over 10 MB is refused before it is read. */
+  PROTOCOL_IMPORT_TOO_LARGE: 4204,
+  /** Sunward: someone saved a newer version since this editor opened; reload and edit again. */
+  PROTOCOL_VERSION_STALE: 4205,
+  /** Sunward: the file is not a protocol export (or a SunSpec model) this product can read. */
+  PROTOCOL_FILE_INVALID: 4206,
   // Download centre and event descriptions (issue 21), 1020-1039: Sunward's, documented in docs/decisions.md.
   /** Sunward: no such file among the caller's download records (another user's or company's file alike). */
   DOWNLOAD_NOT_FOUND: 1020,

@@ -132,6 +132,9 @@ export const PERMISSIONS = [
   // SMS sending and record (issue 8 notifications; msg/send).
   menu('system.sms', 'system.management'),
   button('system.sms.send', 'system.sms', 'operate', ['system.sms']),
+  // Device protocols (issue 19; spec 02 §6: only platform administrators manage protocols).
+  menu('system.protocol', 'system.management'),
+  button('system.protocol.edit', 'system.protocol', 'manage', ['system.protocol']),
   // Dictionary and OEM projects (issue 24): platform only (spec 02 §6).
   menu('system.dict', 'system.management'),
   button('system.dict.edit', 'system.dict', 'manage', ['system.dict']),

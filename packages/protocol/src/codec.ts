@@ -108,7 +108,8 @@ function scaleFactorIds(points: readonly RegisterPoint[]): Set<string> {
 
 /** The map's points, or none when what was passed is not a map (callers never throw). */
 function pointsOf(protocol: ProtocolDefinition): RegisterPoint[] {
-  return isRecord(protocol) && Array.isArray(protocol.points) ? protocol.points.filter(isRecord) : [];
+  // Write-only registers (operation w) are never read back, so they are no part of a decoded reading.
+  return isRecord(protocol) && Array.isArray(protocol.points) ? protocol.points.filter((p) => isRecord(p) && p.operation !== 'w') : [];
 }
 
 /** Why a point cannot be read or written at all (a map error), or null when its shape is sound. */
@@ -839,6 +840,14 @@ export function decodeEventsIndexed(protocol: ProtocolDefinition, numbers: Float
  */
 export function numericPointIndexes(protocol: ProtocolDefinition): number[] {
   const points = pointsOf(protocol);
+  // An edited map keeps the storage order of its first version (append-only); -1 marks a removed point.
+  if (Array.isArray(protocol.storageOrder)) {
+    const indexById = new Map<string, number>();
+    points.forEach((point, index) => {
+      if (!indexById.has(point.id)) indexById.set(point.id, index);
+    });
+    return protocol.storageOrder.map((id) => indexById.get(id) ?? -1);
+  }
   const factorIds = scaleFactorIds(points);
   const indexes: number[] = [];
   points.forEach((point, index) => {
@@ -849,6 +858,7 @@ export function numericPointIndexes(protocol: ProtocolDefinition): number[] {
 
 /** Ids of the points `numericPointIndexes` names, in the same order. */
 export function numericPointIds(protocol: ProtocolDefinition): string[] {
+  if (Array.isArray(protocol.storageOrder)) return [...protocol.storageOrder];
   const points = pointsOf(protocol);
   return numericPointIndexes(protocol).map((index) => points[index]?.id ?? '');
 }

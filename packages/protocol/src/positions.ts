@@ -1,5 +1,6 @@
 import { numericPointIds } from './codec.js';
 import { protocolById } from './maps/index.js';
+import { registryGeneration } from './registry.js';
 import type { PointRole } from './types.js';
 
 /*
@@ -8,9 +9,15 @@ import type { PointRole } from './types.js';
  */
 
 const positions = new Map<string, Map<string, number>>();
+let positionsOf = registryGeneration();
 
 /** 1-based position of a point in a device's stored values (numericPointIds order), if the map has it. */
 export function pointIndex(protocolId: string, pointId: string): number | undefined {
+  // A protocol edited in the console installs new maps: positions are worked out again.
+  if (positionsOf !== registryGeneration()) {
+    positions.clear();
+    positionsOf = registryGeneration();
+  }
   let map = positions.get(protocolId);
   if (!map) {
     const protocol = protocolById(protocolId);

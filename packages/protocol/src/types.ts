@@ -45,7 +45,8 @@ export interface RegisterPoint {
   count: number;
   type: DataType;
   unit?: string;
-  operation: 'r' | 'rw';
+  /** Read, write or read-write (spec 02 §3 operation type); write-only registers are never decoded. */
+  operation: 'r' | 'w' | 'rw';
   /** Swap the two bytes within each register. */
   byteSwap?: boolean;
   /** Swap register order for 32/64-bit values (low word first). */
@@ -66,6 +67,12 @@ export interface RegisterPoint {
   /** A report without this point is incomplete. */
   required?: boolean;
   role?: PointRole;
+  /** Device page section (contracts POINT_SECTIONS); without it the console places the point by its id. */
+  section?: string;
+  /** Whether charts offer the point; without it, numbers that are neither bit fields nor enumerations. */
+  chart?: boolean;
+  /** Whether it makes the month/year/total energy bars; without it, Wh and kWh points. */
+  counter?: boolean;
   /** For writable points: allowed range of the engineering value. */
   min?: number;
   max?: number;
@@ -105,6 +112,12 @@ export interface ProtocolDefinition {
    * answers 601 to it.
    */
   settingsFamilies?: Record<string, readonly string[]>;
+  /**
+   * Numeric point ids in the order a reading stores them, when the map has been edited: append-only across
+   * versions (a point keeps its position, a removed one leaves its slot empty), so readings stored by an
+   * older version read the same. Without it, the map's order (numericPointIds).
+   */
+  storageOrder?: readonly string[];
 }
 
 /** A contiguous block of registers as read from the device. */

@@ -22,8 +22,9 @@ export function createDeviceRegistryRepository(db: Database) {
       const parent = parentSn ? sql`(select p.id from devices p where p.sn = ${parentSn} and p.gateway_id = ${gatewayId})` : sql`null::int`;
       const rows = await queryRows<{ id: number }>(
         db,
-        sql`insert into devices (sn, gateway_id, plant_id, family, protocol_id, model, parent_id)
-            select ${sn}, g.id, g.plant_id, ${family}, ${protocolId}, ${protocolId}, ${parent} from gateways g
+        sql`insert into devices (sn, gateway_id, plant_id, family, protocol_id, model, parent_id, protocol_version)
+            select ${sn}, g.id, g.plant_id, ${family}, ${protocolId}, ${protocolId}, ${parent},
+                   (select p.current_version from protocols p where p.identifier = ${protocolId}) from gateways g
             where g.id = ${gatewayId} and (select count(*) from devices d where d.gateway_id = g.id) < ${maxPerGateway}
               and not exists (select 1 from deleted_devices x where x.gateway_id = g.id and x.sn = ${sn})
             on conflict do nothing returning id`,

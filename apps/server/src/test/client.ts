@@ -19,7 +19,7 @@ export interface CallResult<T = unknown> {
 /** Calls the server through its full request pipeline (parsers, hooks, schemas, error handler). */
 export async function call<T = unknown>(
   app: FastifyInstance,
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   options: CallOptions = {},
 ): Promise<CallResult<T>> {

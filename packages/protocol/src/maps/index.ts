@@ -1,4 +1,5 @@
 /** The built-in register maps, one per device family (more than one where devices differ). */
+import { installedProtocols } from '../registry.js';
 import type { ProtocolDefinition } from '../types.js';
 import { SUNSPEC_BATTERY_BMS } from './sunspec-battery.js';
 import { SUNSPEC_COMBINER_BOX } from './sunspec-combiner.js';
@@ -42,7 +43,17 @@ export const BUILT_IN_PROTOCOLS: readonly ProtocolDefinition[] = [
 
 const BY_ID = new Map(BUILT_IN_PROTOCOLS.map((protocol) => [protocol.id, protocol]));
 
-/** The built-in map a gateway names in its report, if there is one. */
+/**
+ * The map a gateway names in its report, if there is one: the protocol store's current version once the
+ * server installed it (registry.ts), the built-in map before.
+ */
 export function protocolById(id: string): ProtocolDefinition | undefined {
-  return BY_ID.get(id);
+  const installed = installedProtocols();
+  return installed ? installed.get(id) : BY_ID.get(id);
+}
+
+/** Every map decoding now (the store's, or the built-in ones). */
+export function allProtocols(): readonly ProtocolDefinition[] {
+  const installed = installedProtocols();
+  return installed ? [...installed.values()] : BUILT_IN_PROTOCOLS;
 }

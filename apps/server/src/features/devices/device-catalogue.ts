@@ -58,33 +58,35 @@ interface Catalogue {
   sections: SectionKey[];
 }
 
-const catalogues = new Map<string, Catalogue | undefined>();
+// Per map object: a protocol edited in the console is a new object, so its catalogue is worked out anew.
+const catalogues = new WeakMap<ProtocolDefinition, Catalogue>();
 
 export function catalogueOf(protocolId: string): Catalogue | undefined {
-  if (catalogues.has(protocolId)) return catalogues.get(protocolId);
   const protocol = protocolById(protocolId);
-  let catalogue: Catalogue | undefined;
-  if (protocol) {
-    const byId = new Map(protocol.points.map((p) => [p.id, p]));
-    const stored = numericPointIds(protocol).flatMap((id) => {
-      const point = byId.get(id);
-      return point ? [point] : [];
-    });
-    const visible = stored
-      // A battery's own current, voltage and power are battery figures, not an AC output.
-      .map((point, index) => {
-        const section = sectionOf(point.id);
-        return {
-          point,
-          index,
-          section: familySection(protocol.family, point, section),
-        };
-      })
-      .filter((v) => !v.point.id.endsWith('_SF') && v.point.type !== 'string');
-    const sections = [...new Set(visible.map((v) => v.section))];
-    catalogue = { protocol, stored, visible, sections };
-  }
-  catalogues.set(protocolId, catalogue);
+  if (!protocol) return undefined;
+  const cached = catalogues.get(protocol);
+  if (cached) return cached;
+  const byId = new Map(protocol.points.map((p) => [p.id, p]));
+  // Index i is values[i]; a point an edit removed keeps its (empty) slot, so the indexes stay put.
+  const slots = numericPointIds(protocol).map((id, index) => ({ point: byId.get(id), index }));
+  const stored = slots.flatMap((s) => (s.point ? [s.point] : []));
+  const visible = slots
+    .flatMap(({ point, index }) =>
+      // A section the protocol names wins over the rules by point id.
+      point
+        ? [
+            {
+              point,
+              index,
+              section: (point.section as SectionKey | undefined) ?? familySection(protocol.family, point, sectionOf(point.id)),
+            },
+          ]
+        : [],
+    )
+    .filter((v) => !v.point.id.endsWith('_SF') && v.point.type !== 'string' && v.point.operation !== 'w');
+  const sections = [...new Set(visible.map((v) => v.section))];
+  const catalogue: Catalogue = { protocol, stored, visible, sections };
+  catalogues.set(protocol, catalogue);
   return catalogue;
 }
 
@@ -137,7 +139,7 @@ export function chartablePoints(protocolId: string, language: Language, section?
   const catalogue = catalogueOf(protocolId);
   if (!catalogue) return [];
   return catalogue.visible
-    .filter((v) => !isBits(v.point) && !v.point.enumeration && (!section || v.section === section))
+    .filter((v) => (v.point.chart ?? (!isBits(v.point) && !v.point.enumeration)) && (!section || v.section === section))
     .map((v) => ({ id: v.point.id, label: localised(v.point.label, language), unit: v.point.unit ?? null }));
 }
 
@@ -171,7 +173,7 @@ export function energyCounters(
   const catalogue = catalogueOf(protocolId);
   if (!catalogue) return [];
   return catalogue.visible
-    .filter((v) => (v.point.unit === 'Wh' || v.point.unit === 'kWh') && (!section || v.section === section))
+    .filter((v) => (v.point.counter ?? (v.point.unit === 'Wh' || v.point.unit === 'kWh')) && (!section || v.section === section))
     .filter((v) => !/^DCWH\d+$/.test(v.point.id) || section === 'input')
     .map((v) => ({ id: v.point.id, label: localised(v.point.label, language), index: v.index + 1 }));
 }
@@ -208,7 +210,7 @@ export function stringInputs(protocolId: string, values: readonly number[]) {
 /** Writable points of a map with the device's current values, ranges and choices (parameters). */
 export function writableParams(protocolId: string, values: readonly number[] | null, language: Language) {
   return (catalogueOf(protocolId)?.visible ?? [])
-    .filter((v) => v.point.operation === 'rw')
+    .filter((v) => v.point.operation !== 'r')
     .map((v) => {
       const value = values?.[v.index];
       return {

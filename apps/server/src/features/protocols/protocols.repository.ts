@@ -1,0 +1,280 @@
+import type { ProtocolContent } from '@sunward/contracts/protocols';
+import { and, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { devices, protocols, protocolVersions, users } from '../../db/schema.js';
+
+/** What a version row's JSON holds: the content and the storage order of its numeric points. */
+export interface StoredDefinition extends ProtocolContent {
+  storageOrder: string[];
+}
+
+export interface ProtocolRecord {
+  id: number;
+  identifier: string;
+  code: string;
+  name: string;
+  manufacturer: string;
+  family: string;
+  enabled: boolean;
+  builtIn: boolean;
+  currentVersion: number;
+  creator: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface VersionRecord {
+  version: number;
+  protocolVersion: string;
+  configurationVersion: string;
+  definition: StoredDefinition;
+  note: string | null;
+  creator: string | null;
+  createdAt: Date;
+}
+
+export interface NewVersion {
+  protocolVersion: string;
+  configurationVersion: string;
+  definition: StoredDefinition;
+  note: string | null;
+  createdBy: number | null;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** All SQL of protocols and their versions (spec 02 §3 Protocol, issue 19). */
+export function createProtocolsRepository(db: Database) {
+  const protocolColumns = {
+    id: protocols.id,
+    identifier: protocols.identifier,
+    code: protocols.code,
+    name: protocols.name,
+    manufacturer: protocols.manufacturer,
+    family: protocols.family,
+    enabled: protocols.enabled,
+    builtIn: protocols.builtIn,
+    currentVersion: protocols.currentVersion,
+    creator: users.account,
+    createdAt: protocols.createdAt,
+    updatedAt: protocols.updatedAt,
+  };
+
+  function listWhere(query: { keyword?: string; family?: string; enabled?: boolean }): SQL | undefined {
+    const keyword = query.keyword ? `%${escapeLike(query.keyword)}%` : undefined;
+    return and(
+      keyword
+        ? or(
+            ilike(protocols.name, keyword),
+            ilike(protocols.code, keyword),
+            ilike(protocols.identifier, keyword),
+            ilike(protocols.manufacturer, keyword),
+          )
+        : undefined,
+      query.family ? eq(protocols.family, query.family) : undefined,
+      query.enabled === undefined ? undefined : eq(protocols.enabled, query.enabled),
+    );
+  }
+
+  return {
+    async page(query: {
+      keyword?: string;
+      family?: string;
+      enabled?: boolean;
+      page: number;
+      size: number;
+    }): Promise<{ rows: (ProtocolRecord & VersionRecord & { devices: number })[]; total: number }> {
+      const where = listWhere(query);
+      const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(protocols).where(where);
+      const rows = await db
+        .select({
+          ...protocolColumns,
+          version: protocolVersions.version,
+          protocolVersion: protocolVersions.protocolVersion,
+          configurationVersion: protocolVersions.configurationVersion,
+          definition: protocolVersions.definition,
+          note: protocolVersions.note,
+          devices: sql<number>`(select count(*)::int from ${devices} d where d.protocol_id = ${protocols.identifier})`,
+        })
+        .from(protocols)
+        .innerJoin(
+          protocolVersions,
+          and(eq(protocolVersions.protocolId, protocols.id), eq(protocolVersions.version, protocols.currentVersion)),
+        )
+        .leftJoin(users, eq(users.id, protocols.createdBy))
+        .where(where)
+        .orderBy(desc(protocols.updatedAt), protocols.id)
+        .limit(query.size)
+        .offset((query.page - 1) * query.size);
+      return {
+        rows: rows.map((r) => ({ ...r, definition: r.definition as StoredDefinition })),
+        total: count?.total ?? 0,
+      };
+    },
+
+    async byId(id: number): Promise<(ProtocolRecord & { devices: number }) | undefined> {
+      const [row] = await db
+        .select({
+          ...protocolColumns,
+          devices: sql<number>`(select count(*)::int from ${devices} d where d.protocol_id = ${protocols.identifier})`,
+        })
+        .from(protocols)
+        .leftJoin(users, eq(users.id, protocols.createdBy))
+        .where(eq(protocols.id, id));
+      return row;
+    },
+
+    async versions(protocolId: number): Promise<VersionRecord[]> {
+      const rows = await db
+        .select({
+          version: protocolVersions.version,
+          protocolVersion: protocolVersions.protocolVersion,
+          configurationVersion: protocolVersions.configurationVersion,
+          definition: protocolVersions.definition,
+          note: protocolVersions.note,
+          creator: users.account,
+          createdAt: protocolVersions.createdAt,
+        })
+        .from(protocolVersions)
+        .leftJoin(users, eq(users.id, protocolVersions.createdBy))
+        .where(eq(protocolVersions.protocolId, protocolId))
+        .orderBy(desc(protocolVersions.version));
+      return rows.map((r) => ({ ...r, definition: r.definition as StoredDefinition }));
+    },
+
+    /** Identifier, enabled flag, version and definition of every protocol's current version (the decoder's maps). */
+    async current(): Promise<
+      {
+        identifier: string;
+        family: string;
+        manufacturer: string;
+        enabled: boolean;
+        version: number;
+        protocolVersion: string;
+        definition: StoredDefinition;
+      }[]
+    > {
+      const rows = await db
+        .select({
+          identifier: protocols.identifier,
+          family: protocols.family,
+          manufacturer: protocols.manufacturer,
+          enabled: protocols.enabled,
+          version: protocolVersions.version,
+          protocolVersion: protocolVersions.protocolVersion,
+          definition: protocolVersions.definition,
+        })
+        .from(protocols)
+        .innerJoin(
+          protocolVersions,
+          and(eq(protocolVersions.protocolId, protocols.id), eq(protocolVersions.version, protocols.currentVersion)),
+        );
+      return rows.map((r) => ({ ...r, definition: r.definition as StoredDefinition }));
+    },
+
+    /** A stamp that changes whenever any protocol does (other server processes poll it). */
+    async stamp(): Promise<string> {
+      const [row] = await db
+        .select({ stamp: sql<string>`coalesce(max(${protocols.updatedAt})::text, '') || ':' || count(*)::text` })
+        .from(protocols);
+      return row?.stamp ?? '';
+    },
+
+    async identifiers(): Promise<Set<string>> {
+      return new Set((await db.select({ identifier: protocols.identifier }).from(protocols)).map((r) => r.identifier));
+    },
+
+    async findClash(identifier: string, code: string, exceptId?: number): Promise<'identifier' | 'code' | null> {
+      const rows = await db
+        .select({ id: protocols.id, identifier: protocols.identifier, code: protocols.code })
+        .from(protocols)
+        .where(or(eq(protocols.identifier, identifier), sql`lower(${protocols.code}) = lower(${code})`));
+      for (const r of rows) {
+        if (r.id === exceptId) continue;
+        if (r.identifier === identifier) return 'identifier';
+        return 'code';
+      }
+      return null;
+    },
+
+    /** A protocol with its first version, in one transaction. */
+    async create(
+      fields: { identifier: string; code: string; name: string; manufacturer: string; family: string; builtIn: boolean },
+      first: NewVersion,
+    ): Promise<number> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(protocols)
+          .values({ ...fields, currentVersion: 1, createdBy: first.createdBy })
+          .returning({ id: protocols.id });
+        if (!row) throw new Error('protocol not inserted');
+        await tx.insert(protocolVersions).values({ protocolId: row.id, version: 1, ...first });
+        await tx.update(devices).set({ protocolVersion: 1 }).where(eq(devices.protocolId, fields.identifier));
+        return row.id;
+      });
+    },
+
+    /**
+     * A new version that becomes current, unless another was added since `baseVersion` (null then). Locks
+     * the protocol row so two editors cannot both add the same number. Devices on it record the version.
+     */
+    async addVersion(
+      id: number,
+      fields: { code: string; name: string; manufacturer: string; family: string },
+      version: NewVersion,
+      baseVersion: number | undefined,
+    ): Promise<number | null> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ current: protocols.currentVersion, identifier: protocols.identifier })
+          .from(protocols)
+          .where(eq(protocols.id, id))
+          .for('update');
+        if (!row) return null;
+        if (baseVersion !== undefined && baseVersion !== row.current) return null;
+        const [top] = await tx
+          .select({ max: sql<number>`coalesce(max(${protocolVersions.version}), 0)::int` })
+          .from(protocolVersions)
+          .where(eq(protocolVersions.protocolId, id));
+        const next = (top?.max ?? 0) + 1;
+        await tx.insert(protocolVersions).values({ protocolId: id, version: next, ...version });
+        await tx
+          .update(protocols)
+          .set({ ...fields, currentVersion: next, updatedAt: new Date() })
+          .where(eq(protocols.id, id));
+        await tx.update(devices).set({ protocolVersion: next }).where(eq(devices.protocolId, row.identifier));
+        return next;
+      });
+    },
+
+    async setEnabled(id: number, enabled: boolean): Promise<boolean> {
+      const rows = await db
+        .update(protocols)
+        .set({ enabled, updatedAt: new Date() })
+        .where(eq(protocols.id, id))
+        .returning({ id: protocols.id });
+      return rows.length > 0;
+    },
+
+    /** Deletes the protocol when no device uses it (checked in the same statement): 'in_use' otherwise. */
+    async remove(id: number): Promise<'deleted' | 'in_use' | 'missing'> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.select({ identifier: protocols.identifier }).from(protocols).where(eq(protocols.id, id)).for('update');
+        if (!row) return 'missing';
+        const [used] = await tx.select({ n: sql<number>`count(*)::int` }).from(devices).where(eq(devices.protocolId, row.identifier));
+        if ((used?.n ?? 0) > 0) return 'in_use';
+        await tx.delete(protocols).where(eq(protocols.id, id));
+        return 'deleted';
+      });
+    },
+
+    /** Devices without a recorded decoding version get their protocol's current one (after seeding). */
+    async recordDeviceVersions(): Promise<void> {
+      await db.execute(sql`
+        update devices d set protocol_version = p.current_version
+        from protocols p where p.identifier = d.protocol_id and d.protocol_version is null`);
+    },
+  };
+}
+
+export type ProtocolsRepository = ReturnType<typeof createProtocolsRepository>;
