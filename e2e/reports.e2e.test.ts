@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PlantCreate } from '@sunward/contracts/plants';
+import type { ReportSchedule } from '@sunward/contracts/reports';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { call, signIn } from '@sunward/server/test/client';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
@@ -93,6 +94,9 @@ describe('reports', () => {
     await expect.poll(() => page.getByTestId('report-title').textContent()).toContain('Report Home');
     await expect.poll(() => page.getByTestId('report-kpi-generation').textContent(), { timeout: 20_000 }).toMatch(/[1-9]/);
     await page.getByTestId('report-chart').locator('canvas').first().waitFor();
+    // The plant has a battery: its charge and discharge are figures of the report.
+    expect(await page.getByTestId('report-kpi-charge').textContent()).toContain('Battery charged');
+    expect(await page.getByTestId('report-kpi-discharge').textContent()).toContain('Battery discharged');
     expect(await page.getByTestId('report-period-tabs').textContent()).toBe('DayMonthYear');
 
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
@@ -156,6 +160,30 @@ describe('reports', () => {
     await expect.poll(() => page.getByTestId('schedule-table').textContent()).toContain('Paused');
     await page.locator('[data-testid^="schedule-toggle-"]').first().click();
     await expect.poll(() => page.getByTestId('schedule-table').textContent()).not.toContain('Paused');
+    // Edit the schedule: weekly, a second recipient in Polish; a bad address is refused under its row first.
+    const listed = (await call<ReportSchedule[]>(server.app, 'GET', '/api/v1/reports/schedules', { token })).body.data;
+    await page.getByTestId(`schedule-edit-${listed[0]?.id}`).click();
+    await page.getByTestId('schedule-edit-frequency').waitFor();
+    await page.getByTestId('schedule-edit-frequency').getByText('Weekly').click();
+    await page.getByTestId('schedule-edit-add').click();
+    await page.getByTestId('schedule-edit-email-1').fill('not an address');
+    await page.locator('.ant-modal:visible .ant-btn-primary').click();
+    await expect.poll(() => page.getByTestId('schedule-edit-error-1').textContent()).toContain('is not an e-mail address');
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    await page.getByTestId('schedule-edit-email-1').fill('accountant@example.com');
+    await page.getByTestId('schedule-edit-language-1').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('Polski', { exact: true }).click();
+    await page.locator('.ant-modal:visible .ant-btn-primary').click();
+    await page.getByTestId('schedule-edit-frequency').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('schedule-table').textContent()).toContain('accountant@example.com (po)');
+    expect(await page.getByTestId('schedule-table').textContent()).toContain('Weekly');
+    const [schedule] = (await call<ReportSchedule[]>(server.app, 'GET', '/api/v1/reports/schedules', { token })).body.data;
+    expect(schedule).toMatchObject({ frequency: 'weekly' });
+    expect(schedule?.recipients).toEqual([
+      { email: 'owner@example.com', language: 'en' },
+      { email: 'accountant@example.com', language: 'po' },
+    ]);
+
     // A button still loading is drawn faded; axe looks at the page once every answer is in.
     await expect.poll(() => page.locator('.ant-btn-loading').count()).toBe(0);
 

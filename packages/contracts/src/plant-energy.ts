@@ -232,10 +232,16 @@ export const GenerationSchema = z.object({
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 
+/** What the plant's batteries charged and discharged in a period (their counters, hourly tier), Wh. */
+export const BatteryEnergySchema = z.object({ chargeWh: z.number(), dischargeWh: z.number() });
+export type BatteryEnergy = z.infer<typeof BatteryEnergySchema>;
+
 export const UseSchema = z.object({
   period: z.enum(PERIODS),
   timezone: z.string(),
   metered: z.boolean(),
+  /** The period's battery charge and discharge; null for a plant without storage. */
+  battery: BatteryEnergySchema.nullable(),
   /** day: [epoch ms, from PV W, from battery W, from grid W] every 5 minutes. */
   points: z.array(z.tuple([z.number(), z.number(), z.number(), z.number()])),
   bars: z.array(UseTotalsSchema.extend({ key: z.string() })),

@@ -21,6 +21,8 @@ const en = {
   'param.performanceRatio': 'Performance ratio',
   'param.income': 'Income',
   'param.availability': 'Availability',
+  'param.charge': 'Battery charged',
+  'param.discharge': 'Battery discharged',
   'section.summary': 'Summary',
   'section.chart': 'Energy per period',
   'section.plants': 'Plants',
@@ -76,6 +78,8 @@ export const REPORT_TEXTS: Record<Language, Record<ReportTextKey, string>> = {
     'param.performanceRatio': '系统效率 (PR)',
     'param.income': '收益',
     'param.availability': '可用率',
+    'param.charge': '电池充电量',
+    'param.discharge': '电池放电量',
     'section.summary': '概要',
     'section.chart': '各时段电量',
     'section.plants': '电站',
@@ -126,6 +130,8 @@ export const REPORT_TEXTS: Record<Language, Record<ReportTextKey, string>> = {
     'param.performanceRatio': 'Hệ số hiệu suất',
     'param.income': 'Thu nhập',
     'param.availability': 'Độ sẵn sàng',
+    'param.charge': 'Pin đã sạc',
+    'param.discharge': 'Pin đã xả',
     'section.summary': 'Tóm tắt',
     'section.chart': 'Điện năng theo kỳ',
     'section.plants': 'Nhà máy',
@@ -176,6 +182,8 @@ export const REPORT_TEXTS: Record<Language, Record<ReportTextKey, string>> = {
     'param.performanceRatio': 'Performance ratio',
     'param.income': 'Ingresos',
     'param.availability': 'Disponibilidad',
+    'param.charge': 'Carga de la batería',
+    'param.discharge': 'Descarga de la batería',
     'section.summary': 'Resumen',
     'section.chart': 'Energía por periodo',
     'section.plants': 'Plantas',
@@ -226,6 +234,8 @@ export const REPORT_TEXTS: Record<Language, Record<ReportTextKey, string>> = {
     'param.performanceRatio': 'Performance Ratio',
     'param.income': 'Ertrag',
     'param.availability': 'Verfügbarkeit',
+    'param.charge': 'Batterie geladen',
+    'param.discharge': 'Batterie entladen',
     'section.summary': 'Übersicht',
     'section.chart': 'Energie je Zeitraum',
     'section.plants': 'Anlagen',
@@ -276,6 +286,8 @@ export const REPORT_TEXTS: Record<Language, Record<ReportTextKey, string>> = {
     'param.performanceRatio': 'Performance ratio',
     'param.income': 'Příjem',
     'param.availability': 'Dostupnost',
+    'param.charge': 'Nabito do baterie',
+    'param.discharge': 'Vybito z baterie',
     'section.summary': 'Souhrn',
     'section.chart': 'Energie za období',
     'section.plants': 'Elektrárny',
@@ -326,6 +338,8 @@ export const REPORT_TEXTS: Record<Language, Record<ReportTextKey, string>> = {
     'param.performanceRatio': 'Współczynnik wydajności',
     'param.income': 'Przychód',
     'param.availability': 'Dostępność',
+    'param.charge': 'Ładowanie baterii',
+    'param.discharge': 'Rozładowanie baterii',
     'section.summary': 'Podsumowanie',
     'section.chart': 'Energia w okresie',
     'section.plants': 'Elektrownie',
@@ -376,6 +390,8 @@ export const REPORT_TEXTS: Record<Language, Record<ReportTextKey, string>> = {
     'param.performanceRatio': 'Performans oranı',
     'param.income': 'Gelir',
     'param.availability': 'Kullanılabilirlik',
+    'param.charge': 'Batarya şarjı',
+    'param.discharge': 'Batarya deşarjı',
     'section.summary': 'Özet',
     'section.chart': 'Döneme göre enerji',
     'section.plants': 'Santraller',
@@ -426,6 +442,8 @@ export const REPORT_TEXTS: Record<Language, Record<ReportTextKey, string>> = {
     'param.performanceRatio': 'Δείκτης απόδοσης',
     'param.income': 'Έσοδα',
     'param.availability': 'Διαθεσιμότητα',
+    'param.charge': 'Φόρτιση μπαταρίας',
+    'param.discharge': 'Εκφόρτιση μπαταρίας',
     'section.summary': 'Σύνοψη',
     'section.chart': 'Ενέργεια ανά περίοδο',
     'section.plants': 'Σταθμοί',
@@ -476,6 +494,8 @@ export const REPORT_TEXTS: Record<Language, Record<ReportTextKey, string>> = {
     'param.performanceRatio': 'Performance ratio',
     'param.income': 'Receita',
     'param.availability': 'Disponibilidade',
+    'param.charge': 'Carga da bateria',
+    'param.discharge': 'Descarga da bateria',
     'section.summary': 'Resumo',
     'section.chart': 'Energia por período',
     'section.plants': 'Centrais',
@@ -528,6 +548,8 @@ export const REPORT_PARAMETER_TEXT: Record<ReportParameter, ReportTextKey> = {
   performanceRatio: 'param.performanceRatio',
   income: 'param.income',
   availability: 'param.availability',
+  charge: 'param.charge',
+  discharge: 'param.discharge',
 };
 
 /** Energy for people: below 1 kWh in Wh (a day that has just begun does not read as nothing), else kWh. */
@@ -565,5 +587,9 @@ export function reportFigureText(f: ReportFigures, p: ReportParameter, locale: s
         : new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(f.income);
     case 'availability':
       return pct(f.availability);
+    case 'charge':
+      return reportEnergy(f.chargeWh, locale);
+    case 'discharge':
+      return reportEnergy(f.dischargeWh, locale);
   }
 }

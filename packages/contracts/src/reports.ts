@@ -22,6 +22,8 @@ export const REPORT_PARAMETERS = [
   'performanceRatio',
   'income',
   'availability',
+  'charge',
+  'discharge',
 ] as const;
 export type ReportParameter = (typeof REPORT_PARAMETERS)[number];
 
@@ -36,6 +38,8 @@ export const REPORT_DEFAULT_PARAMETERS: readonly ReportParameter[] = [
   'selfConsumption',
   'specificYield',
 ];
+/** Added to the default figures where a plant of the report has storage. */
+export const REPORT_STORAGE_PARAMETERS: readonly ReportParameter[] = ['charge', 'discharge'];
 /** A set of plants named by id at most; a customer's report takes all of the customer's plants. */
 export const REPORT_MAX_PLANT_IDS = 1000;
 export const REPORT_MAX_RECIPIENTS = 10;
@@ -106,6 +110,9 @@ export const ReportFiguresSchema = z.object({
   /** 0..1: share of the generating devices' time in the period without a fault event */
   availability: z.number().nullable(),
   capacityKwp: z.number(),
+  /** The batteries' charge and discharge (their counters, as the overview's use/*); null without storage. */
+  chargeWh: wh,
+  dischargeWh: wh,
 });
 export type ReportFigures = z.infer<typeof ReportFiguresSchema>;
 
@@ -115,6 +122,8 @@ export const ReportBarSchema = z.object({
   consumptionWh: wh,
   feedInWh: wh,
   purchaseWh: wh,
+  chargeWh: wh,
+  dischargeWh: wh,
 });
 export type ReportBar = z.infer<typeof ReportBarSchema>;
 
@@ -231,10 +240,14 @@ export const ReportScheduleInputSchema = z
   });
 export type ReportScheduleInput = z.infer<typeof ReportScheduleInputSchema>;
 
-/** PUT /api/v1/reports/schedules/:id: pause or resume a schedule, change its recipients or format (fields left out stay). */
+/**
+ * PUT /api/v1/reports/schedules/:id: pause or resume a schedule, change its recipients, format or frequency
+ * (fields left out stay; a new frequency runs next at its next regular time).
+ */
 export const ReportScheduleUpdateSchema = z.object({
   enabled: z.boolean().optional(),
   format: z.enum(['pdf', 'xlsx']).optional(),
+  frequency: z.enum(['weekly', 'monthly']).optional(),
   recipients: z.array(ReportRecipientSchema).min(1, 'validation.required').max(REPORT_MAX_RECIPIENTS).optional(),
 });
 export type ReportScheduleUpdate = z.infer<typeof ReportScheduleUpdateSchema>;
@@ -281,3 +294,61 @@ export const ReportSendListQuerySchema = z.object({
 export const ReportSendPageSchema = z.object({ total: z.number().int(), records: z.array(ReportSendSchema) });
 
 export const ReportScheduleRunSchema = z.object({ sends: z.number().int(), disabled: z.boolean() });
+
+// ---- Device reports ----
+
+/** GET /api/v1/reports/device (and /device/file): one device of a plant for a day, month or year. */
+export const DeviceReportQuerySchema = z
+  .object({
+    deviceId: IdParamSchema,
+    period: z.enum(REPORT_PERIODS).default('month'),
+    /** YYYY-MM-DD, YYYY-MM or YYYY; default: the current one in the device's zone. */
+    date: z.string().max(10).optional(),
+    format: z.enum(['pdf', 'xlsx']).optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.date === undefined) return;
+    const pattern = q.period === 'day' ? DAY : q.period === 'month' ? MONTH : YEAR;
+    if (!pattern.test(q.date)) ctx.addIssue({ code: 'custom', path: ['date'], message: 'validation.invalidFormat' });
+  });
+export type DeviceReportQuery = z.infer<typeof DeviceReportQuerySchema>;
+
+/**
+ * A device's report: each energy counter of the device (the device detail page's bars, summed over the
+ * period), its peak power and running hours from the power rollups, its availability and its events.
+ */
+export const DeviceReportSchema = z.object({
+  period: z.enum(REPORT_PERIODS),
+  date: z.string(),
+  from: z.string(),
+  to: z.string(),
+  title: z.string(),
+  generatedAt: z.string(),
+  empty: z.boolean(),
+  device: z.object({
+    id: z.number().int(),
+    sn: z.string(),
+    alias: z.string().nullable(),
+    family: z.string(),
+    model: z.string().nullable(),
+    ratedPowerW: z.number().nullable(),
+    plantId: z.number().int(),
+    plantName: z.string(),
+    timezone: z.string(),
+  }),
+  /** One per energy counter of the device (generated, charged, imported …), Wh over the period; null: no reading. */
+  counters: z.array(z.object({ key: z.string(), label: z.string(), energyWh: z.number().nullable() })),
+  /** The counters per day (month), per month (year) or per hour (day: none, the day has one bar). */
+  bars: z.object({ labels: z.array(z.string()), series: z.array(z.object({ key: z.string(), values: z.array(z.number().nullable()) })) }),
+  /** Highest 5-minute mean power (day, month) or hourly mean (year), W; null without a power point. */
+  peakPowerW: z.number().nullable(),
+  peakAt: z.string().nullable(),
+  /** Hours whose mean power was above zero (hourly rollup). */
+  runningHours: z.number().nullable(),
+  /** 0..1: the period's elapsed time without an open fault event. */
+  availability: z.number().nullable(),
+  faultSeconds: z.number(),
+  events: z.array(ReportEventRowSchema),
+  eventsTotal: z.number().int(),
+});
+export type DeviceReport = z.infer<typeof DeviceReportSchema>;

@@ -3,6 +3,7 @@ import { DeviceStatus } from '@sunward/contracts/device-status';
 import type { Language } from '@sunward/contracts/languages';
 import {
   addDays,
+  type BatteryEnergy,
   type BenefitsAnswer,
   type Compare,
   counterDayEnergy,
@@ -307,7 +308,10 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
       byKey.set(key, addInputs(byKey.get(key) ?? emptyInputs(topology), inputs));
       total = addInputs(total, inputs);
     }
-    const bars = range.keys.map((key) => ({ key, split: splitEnergy(byKey.get(key) ?? emptyInputs(topology)) }));
+    const bars = range.keys.map((key) => {
+      const inputs = byKey.get(key) ?? emptyInputs(topology);
+      return { key, split: splitEnergy(inputs), battery: batteryOf(inputs) };
+    });
     let points: { t: number; pv: number; grid: number; battery: number }[] = [];
     if (period === 'day' && topology.metered) {
       const from = dayStart(plant, range.fromDay);
@@ -325,7 +329,14 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
       }
       points = [...byT.values()].sort((a, b) => a.t - b.t);
     }
-    return { plant, topology, bars, total: splitEnergy(total), points };
+    return { plant, topology, bars, total: splitEnergy(total), battery: batteryOf(total), points };
+  }
+
+  /** The batteries' charge and discharge counters of a period (null without storage), as measured. */
+  function batteryOf(inputs: EnergyInputs): BatteryEnergy | null {
+    return inputs.chargeWh === null && inputs.dischargeWh === null
+      ? null
+      : { chargeWh: Math.max(0, inputs.chargeWh ?? 0), dischargeWh: Math.max(0, inputs.dischargeWh ?? 0) };
   }
 
   /** Income of every month since the first measured day and of today, under the plant's tariff. */
@@ -412,7 +423,7 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
      * irradiation as the overview's cards, so a report agrees with the overview to the watt-hour.
      */
     async reportFigures(plantId: number, period: 'day' | 'month' | 'year', param: string) {
-      const { plant, topology, bars, total } = await split(plantId, period, param);
+      const { plant, topology, bars, total, battery } = await split(plantId, period, param);
       const range = await periodRange(plant, localDayOf(now(), plant.timezone), period, param);
       const today = localDayOf(now(), plant.timezone);
       const toDay = range.toDay > today ? today : range.toDay;
@@ -437,6 +448,7 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
         toDay: range.toDay,
         bars,
         total,
+        battery,
         currency: parsed.success ? parsed.data.currency : null,
         income: periodIncome,
         irradiationKwhPerM2: irradiance === null ? null : sumOf(irradiance.map((r) => Math.max(0, r.v))) / 1000,
@@ -502,11 +514,12 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
     },
 
     async use(plantId: number, period: SplitPeriod, param: string | undefined): Promise<Use> {
-      const { plant, topology, bars, total, points } = await split(plantId, period, param);
+      const { plant, topology, bars, total, battery, points } = await split(plantId, period, param);
       return {
         period,
         timezone: plant.timezone,
         metered: topology.metered,
+        battery,
         points: points.map((p) => {
           const s = splitPower(p.pv, p.grid, p.battery);
           return [p.t, round(s.fromPvW), round(s.fromBatteryW), round(s.fromGridW)] as [number, number, number, number];

@@ -42,8 +42,22 @@ function dateTime(iso: string, language: Language): string {
 /** The brand colour as given, or the product's own red when it is not a #rrggbb colour. */
 const colourOf = (c: string) => (/^#[0-9a-f]{6}$/i.test(c) ? c : '#E6002D');
 
-async function pdf(report: Report, language: Language, brand: Brand): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 40, bufferPages: true, info: { Title: report.title, Producer: 'Sunward' } });
+interface PdfHead {
+  title: string;
+  period: Report['period'];
+  date: string;
+  from: string;
+  to: string;
+  generatedAt: string;
+}
+
+/**
+ * An A4 report document in the company's look: the header (colour band, logo, name, title, period), section
+ * headings, the empty-period box, figure tiles, a bar chart, tables and the footer on every page. The plant
+ * and the device report draw their sections with it.
+ */
+function pdfKit(head: PdfHead, language: Language, brand: Brand) {
+  const doc = new PDFDocument({ size: 'A4', margin: 40, bufferPages: true, info: { Title: head.title, Producer: 'Sunward' } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -81,10 +95,10 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
       .text(brand.name, x, 30, { width: width - (x - left) });
   }
   doc.y = 76;
-  font(report.title, true).fontSize(18).fillColor('#111111').text(report.title, left, doc.y, { width });
-  const periodLine = `${t(`period.${report.period}` as ReportTextKey)}: ${report.date}  (${report.from} – ${report.to})`;
+  font(head.title, true).fontSize(18).fillColor('#111111').text(head.title, left, doc.y, { width });
+  const periodLine = `${t(`period.${head.period}` as ReportTextKey)}: ${head.date}  (${head.from} – ${head.to})`;
   font(periodLine).fontSize(10).fillColor('#444444').text(periodLine, { width });
-  const generated = t('generated', { time: dateTime(report.generatedAt, language) });
+  const generated = t('generated', { time: dateTime(head.generatedAt, language) });
   font(generated).fontSize(8).fillColor('#666666').text(`${generated} UTC`, { width });
   doc.moveDown(0.8);
 
@@ -100,7 +114,7 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
     doc.moveDown(0.3);
   };
 
-  if (report.empty) {
+  const emptyBox = () => {
     const y = doc.y + 10;
     doc.roundedRect(left, y, width, 60, 6).lineWidth(1).strokeColor('#bbbbbb').stroke();
     font(t('empty'), true)
@@ -108,47 +122,41 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
       .fillColor('#333333')
       .text(t('empty'), left + 16, y + 22, { width: width - 32, align: 'center' });
     doc.y = y + 80;
-  }
+  };
 
-  // Summary: one tile per chosen parameter.
-  heading('section.summary');
-  const cols = 3;
-  const tileW = (width - (cols - 1) * 10) / cols;
-  const tileH = 50;
-  const top = doc.y;
-  report.parameters.forEach((p, i) => {
-    const tx = left + (i % cols) * (tileW + 10);
-    const ty = top + Math.floor(i / cols) * (tileH + 10);
-    doc.roundedRect(tx, ty, tileW, tileH, 4).fill('#f4f5f7');
-    doc.rect(tx, ty, 3, tileH).fill(colour);
-    const label = t(PARAMETER_KEY[p]);
-    font(label)
-      .fontSize(8)
-      .fillColor('#555555')
-      .text(label, tx + 10, ty + 8, { width: tileW - 16 });
-    const value = reportFigureText(report.totals, p, LANGUAGE_TAGS[language], report.currency);
-    font(value, true)
-      .fontSize(13)
-      .fillColor('#111111')
-      .text(value, tx + 10, ty + 24, { width: tileW - 16 });
-  });
-  doc.y = top + Math.ceil(report.parameters.length / cols) * (tileH + 10);
-  doc.x = left;
+  /** One tile per figure: its name and its value, three a row. */
+  const tiles = (items: readonly { label: string; value: string }[]) => {
+    const cols = 3;
+    const tileW = (width - (cols - 1) * 10) / cols;
+    const tileH = 50;
+    const top = doc.y;
+    items.forEach(({ label, value }, i) => {
+      const tx = left + (i % cols) * (tileW + 10);
+      const ty = top + Math.floor(i / cols) * (tileH + 10);
+      doc.roundedRect(tx, ty, tileW, tileH, 4).fill('#f4f5f7');
+      doc.rect(tx, ty, 3, tileH).fill(colour);
+      font(label)
+        .fontSize(8)
+        .fillColor('#555555')
+        .text(label, tx + 10, ty + 8, { width: tileW - 16 });
+      font(value, true)
+        .fontSize(13)
+        .fillColor('#111111')
+        .text(value, tx + 10, ty + 24, { width: tileW - 16 });
+    });
+    doc.y = top + Math.ceil(items.length / cols) * (tileH + 10);
+    doc.x = left;
+  };
 
-  // Chart: generation (and consumption where measured) per day or month, drawn as vectors.
-  if (report.bars.length > 0) {
+  /** Bars per day or month (keys YYYY-MM-DD or YYYY-MM), one colour per series, drawn as vectors. */
+  const chart = (keys: readonly string[], series: readonly { label: string; colour: string; values: number[] }[]) => {
+    if (keys.length === 0) return;
     heading('section.chart');
     const chartH = 160;
     if (doc.y + chartH + 30 > bottom) doc.addPage();
     const cy = doc.y + 6;
     const axisX = left + 44;
     const chartW = width - 50;
-    const series = [
-      { key: 'param.generation' as const, colour, values: report.bars.map((b) => b.generationWh ?? 0) },
-      ...(report.bars.some((b) => b.consumptionWh !== null)
-        ? [{ key: 'param.consumption' as const, colour: '#8c8c8c', values: report.bars.map((b) => b.consumptionWh ?? 0) }]
-        : []),
-    ];
     const max = Math.max(1, ...series.flatMap((s) => s.values));
     const step = niceStep(max / 1000 / 4);
     const top = Math.ceil(max / 1000 / step) * step;
@@ -168,15 +176,15 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
       .fontSize(7)
       .fillColor('#666666')
       .text('kWh', left, cy - 14, { width: 40, align: 'right' });
-    const slot = chartW / report.bars.length;
+    const slot = chartW / keys.length;
     const barW = Math.max(1, (slot * 0.8) / series.length);
-    report.bars.forEach((b, i) => {
+    keys.forEach((key, i) => {
       series.forEach((s, j) => {
         const h = ((s.values[i] ?? 0) / 1000 / top) * chartH;
         if (h > 0) doc.rect(axisX + i * slot + slot * 0.1 + j * barW, cy + chartH - h, barW, h).fill(s.colour);
       });
-      const label = report.period === 'year' ? b.key.slice(5) : report.period === 'month' ? b.key.slice(8) : b.key.slice(5);
-      if (report.bars.length <= 12 || i % 2 === 0)
+      const label = key.length === 7 ? key.slice(5) : head.period === 'month' ? key.slice(8) : key.slice(5);
+      if (keys.length <= 12 || i % 2 === 0)
         font(label)
           .fontSize(6)
           .fillColor('#666666')
@@ -185,15 +193,15 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
     let lx = axisX;
     for (const s of series) {
       doc.rect(lx, cy + chartH + 16, 8, 8).fill(s.colour);
-      font(t(s.key))
+      font(s.label)
         .fontSize(8)
         .fillColor('#333333')
-        .text(t(s.key), lx + 12, cy + chartH + 15, { lineBreak: false });
-      lx += 20 + doc.widthOfString(t(s.key));
+        .text(s.label, lx + 12, cy + chartH + 15, { lineBreak: false });
+      lx += 20 + doc.widthOfString(s.label);
     }
     doc.y = cy + chartH + 34;
     doc.x = left;
-  }
+  };
 
   const table = (headers: string[], rows: string[][], widths: number[]) => {
     const total = widths.reduce((a, b) => a + b, 0);
@@ -232,6 +240,57 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
     doc.x = left;
     doc.moveDown(0.5);
   };
+
+  /** The footer on every page (page numbers, the brand line), then the file. */
+  const finish = () => {
+    const range = doc.bufferedPageRange();
+    for (let i = range.start; i < range.start + range.count; i++) {
+      doc.switchToPage(i);
+      // The footer sits in the bottom margin: without this, pdfkit would start a new page for it.
+      doc.page.margins.bottom = 0;
+      const page = t('page', { n: i + 1, total: range.count });
+      doc.rect(0, doc.page.height - 8, doc.page.width, 8).fill(colour);
+      font(page)
+        .fontSize(7)
+        .fillColor('#666666')
+        .text(page, left, doc.page.height - 30, { width, align: 'right', lineBreak: false });
+      if (brand.name)
+        font(brand.name)
+          .fontSize(7)
+          .fillColor('#666666')
+          .text(brand.name, left, doc.page.height - 30, { width: width / 2, lineBreak: false });
+    }
+    doc.end();
+    return done;
+  };
+
+  return { doc, font, t, colour, left, width, heading, emptyBox, tiles, chart, table, finish };
+}
+
+async function pdf(report: Report, language: Language, brand: Brand): Promise<Buffer> {
+  const { doc, font, t, colour, left, width, heading, emptyBox, tiles, chart, table, finish } = pdfKit(report, language, brand);
+  if (report.empty) emptyBox();
+
+  // Summary: one tile per chosen parameter.
+  heading('section.summary');
+  tiles(
+    report.parameters.map((p) => ({
+      label: t(PARAMETER_KEY[p]),
+      value: reportFigureText(report.totals, p, LANGUAGE_TAGS[language], report.currency),
+    })),
+  );
+
+  // Chart: generation (and consumption where measured) per day or month.
+  const series = [
+    { label: t('param.generation'), colour, values: report.bars.map((b) => b.generationWh ?? 0) },
+    ...(report.bars.some((b) => b.consumptionWh !== null)
+      ? [{ label: t('param.consumption'), colour: '#8c8c8c', values: report.bars.map((b) => b.consumptionWh ?? 0) }]
+      : []),
+  ];
+  chart(
+    report.bars.map((b) => b.key),
+    series,
+  );
 
   if (report.plants.length > 1) {
     heading('section.plants');
@@ -312,26 +371,7 @@ async function pdf(report: Report, language: Language, brand: Brand): Promise<Bu
     }
   }
 
-  // Footer on every page: page numbers and the brand line.
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    // The footer sits in the bottom margin: without this, pdfkit would start a new page for it.
-    doc.page.margins.bottom = 0;
-    const page = t('page', { n: i + 1, total: range.count });
-    doc.rect(0, doc.page.height - 8, doc.page.width, 8).fill(colour);
-    font(page)
-      .fontSize(7)
-      .fillColor('#666666')
-      .text(page, left, doc.page.height - 30, { width, align: 'right', lineBreak: false });
-    if (brand.name)
-      font(brand.name)
-        .fontSize(7)
-        .fillColor('#666666')
-        .text(brand.name, left, doc.page.height - 30, { width: width / 2, lineBreak: false });
-  }
-  doc.end();
-  return done;
+  return finish();
 }
 
 function niceStep(raw: number): number {
@@ -353,6 +393,7 @@ async function xlsx(report: Report, language: Language): Promise<Buffer> {
   if (report.empty) summary.addRow([t('empty')]).font = { italic: true };
   summary.addRow([]);
   const f = report.totals;
+  const storage = f.chargeWh !== null;
   const figureRows: [ReportTextKey, number | null, string][] = [
     ['param.generation', kwh(f.generationWh), 'kWh'],
     ['param.consumption', kwh(f.consumptionWh), 'kWh'],
@@ -365,6 +406,13 @@ async function xlsx(report: Report, language: Language): Promise<Buffer> {
     ['param.income', f.income, report.currency ?? ''],
     ['param.availability', f.availability, '%'],
     ['col.capacity', f.capacityKwp, 'kWp'],
+    // Storage rows only where a plant of the report has batteries.
+    ...(f.chargeWh === null
+      ? []
+      : ([
+          ['param.charge', kwh(f.chargeWh), 'kWh'],
+          ['param.discharge', kwh(f.dischargeWh), 'kWh'],
+        ] as [ReportTextKey, number | null, string][])),
   ];
   for (const [key, value, unit] of figureRows) {
     const row = summary.addRow([t(key), value, unit]);
@@ -380,8 +428,17 @@ async function xlsx(report: Report, language: Language): Promise<Buffer> {
     `${t('param.consumption')} (kWh)`,
     `${t('param.feedIn')} (kWh)`,
     `${t('param.purchase')} (kWh)`,
+    ...(storage ? [`${t('param.charge')} (kWh)`, `${t('param.discharge')} (kWh)`] : []),
   ]).font = { bold: true };
-  for (const b of report.bars) bars.addRow([b.key, kwh(b.generationWh), kwh(b.consumptionWh), kwh(b.feedInWh), kwh(b.purchaseWh)]);
+  for (const b of report.bars)
+    bars.addRow([
+      b.key,
+      kwh(b.generationWh),
+      kwh(b.consumptionWh),
+      kwh(b.feedInWh),
+      kwh(b.purchaseWh),
+      ...(storage ? [kwh(b.chargeWh), kwh(b.dischargeWh)] : []),
+    ]);
   bars.columns.forEach((c) => {
     c.width = 20;
   });
@@ -399,6 +456,7 @@ async function xlsx(report: Report, language: Language): Promise<Buffer> {
     t('param.performanceRatio'),
     t('param.income'),
     t('param.availability'),
+    ...(storage ? [`${t('param.charge')} (kWh)`, `${t('param.discharge')} (kWh)`] : []),
   ]).font = { bold: true };
   for (const p of report.plants) {
     const g = p.figures;
@@ -414,6 +472,7 @@ async function xlsx(report: Report, language: Language): Promise<Buffer> {
       g.performanceRatio,
       g.income,
       g.availability,
+      ...(storage ? [kwh(g.chargeWh), kwh(g.dischargeWh)] : []),
     ]);
   }
   plants.columns.forEach((c) => {

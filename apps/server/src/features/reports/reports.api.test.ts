@@ -136,6 +136,14 @@ describe('a month report', () => {
     expect(report.totals.selfConsumptionWh).toBe(gen.totals.selfUseWh);
     expect(report.totals.consumptionWh).toBe(use.totals.loadWh);
     expect(report.totals.purchaseWh).toBe(use.totals.fromGridWh);
+    // Storage: the batteries' charge and discharge are the overview's (use/month) to the watt-hour, and shown.
+    expect(report.totals.chargeWh).toBe(1500);
+    expect(report.totals.dischargeWh).toBe(500);
+    expect(use.battery).toEqual({ chargeWh: report.totals.chargeWh, dischargeWh: report.totals.dischargeWh });
+    expect(report.parameters).toEqual(expect.arrayContaining(['charge', 'discharge']));
+    const yearUse = (await get<Use>(`/api/v1/plant/${plantId}/use/year?year=${month.slice(0, 4)}`)).data;
+    const yearReport = (await get<Report>(`/api/v1/reports?scope=plant&plantId=${plantId}&period=year&date=${month.slice(0, 4)}`)).data;
+    expect([yearReport.totals.chargeWh, yearReport.totals.dischargeWh]).toEqual([yearUse.battery?.chargeWh, yearUse.battery?.dischargeWh]);
     expect(report.totals.specificYield).toBe(perf.specificYield.value);
     expect(report.totals.performanceRatio).toBeCloseTo(perf.performanceRatio.value ?? -1, 9);
     // Per day as well: the report's bars are the overview's bars.
@@ -431,6 +439,29 @@ describe('scheduled reports', () => {
     expect(edited.data.recipients.map((r) => r.email)).toEqual(['b@example.com', 'c@example.com']);
     expect(edited.data).toMatchObject({ enabled: false, format: 'xlsx' });
     expect((await put(created.data.id, { recipients: [] })).code).not.toBe(0);
+    // Another frequency runs next at its own regular time: the 1st of next month at 06:00 UTC.
+    const monthly = await put<ReportSchedule>(created.data.id, { frequency: 'monthly' });
+    expect(monthly.data.frequency).toBe('monthly');
+    const next = new Date(monthly.data.nextRunAt);
+    expect([next.getUTCDate(), next.getUTCHours()]).toEqual([1, 6]);
+    // A bad address is refused in the caller's language, naming the field; nothing changes.
+    const refused = await server.app.inject({
+      method: 'PUT',
+      url: `/api/v1/reports/schedules/${created.data.id}`,
+      headers: { authorization: `Bearer ${adminToken}`, 'accept-language': 'de' },
+      payload: {
+        recipients: [
+          { email: 'b@example.com', language: 'cn' },
+          { email: 'not an address', language: 'de' },
+        ],
+      },
+    });
+    const body = refused.json() as { code: number; data: { errors: { field: string; message: string }[] } };
+    expect(body.code).toBe(Code.VALIDATION);
+    expect(body.data.errors[0]?.field).toBe('recipients.1.email');
+    expect(body.data.errors[0]?.message).not.toMatch(/invalid/i);
+    const unchanged = (await get<ReportSchedule[]>('/api/v1/reports/schedules')).data.find((x) => x.id === created.data.id);
+    expect(unchanged?.recipients.map((r) => r.email)).toEqual(['b@example.com', 'c@example.com']);
     const resumed = await put<ReportSchedule>(created.data.id, { enabled: true });
     expect(resumed.data).toMatchObject({ enabled: true, disabledReason: null });
     const stranger = await signedInUser(server, 'owner');

@@ -169,7 +169,8 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
       config: { access: { kind: 'manage', key: 'report.edit' } },
       schema: {
         tags: TAGS,
-        summary: 'Pauses or resumes a scheduled report, or changes its recipients or format (1007: its plant or customer was deleted)',
+        summary:
+          'Pauses or resumes a scheduled report, or changes its recipients, format or frequency (1007: its plant or customer was deleted)',
         params: IdParams,
         body: ReportScheduleUpdateSchema,
         response: { 200: envelopeSchema(ReportScheduleSchema) },

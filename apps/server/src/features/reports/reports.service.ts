@@ -9,6 +9,7 @@ import {
   REPORT_MAX_EVENTS,
   REPORT_MAX_PARAMETERS,
   REPORT_MAX_UNITS,
+  REPORT_STORAGE_PARAMETERS,
   type Report,
   type ReportBar,
   type ReportConfig,
@@ -199,6 +200,8 @@ export function createReportsService(deps: ReportsDeps) {
         income: f.income,
         availability,
         capacityKwp: cap,
+        chargeWh: f.battery?.chargeWh ?? null,
+        dischargeWh: f.battery?.dischargeWh ?? null,
       },
       meteredGenerationWh: t.exportWh === null ? 0 : gen,
       prDenominator: f.irradiationKwhPerM2 === null || f.irradiationKwhPerM2 <= 0 ? null : cap * f.irradiationKwhPerM2,
@@ -223,12 +226,17 @@ export function createReportsService(deps: ReportsDeps) {
       fromBatteryWh: sum((f) => f.total.fromBatteryWh),
       fromGridWh: sum((f) => f.total.fromGridWh),
     };
+    const battery =
+      head.battery === null
+        ? null
+        : { chargeWh: sum((f) => f.battery?.chargeWh ?? null) ?? 0, dischargeWh: sum((f) => f.battery?.dischargeWh ?? null) ?? 0 };
     return {
       ...head,
       fromDay: monday,
       toDay: addDays(monday, 6),
-      bars: days.map((f) => ({ key: f.fromDay, split: f.total })),
+      bars: days.map((f) => ({ key: f.fromDay, split: f.total, battery: f.battery })),
       total,
+      battery,
       income: sum((f) => f.income),
       irradiationKwhPerM2: sum((f) => f.irradiationKwhPerM2),
     };
@@ -237,7 +245,6 @@ export function createReportsService(deps: ReportsDeps) {
   async function build(caller: ReportCaller, query: ReportQuery, language: Language, week?: string): Promise<Report> {
     const t = await target(caller, query);
     const config = await configFor(caller, query.configId, t.plantIds);
-    const parameters: ReportParameter[] = config ? config.parameters : [...REPORT_DEFAULT_PARAMETERS];
     const nowMs = now();
     const firstZone = t.plantIds[0] === undefined ? undefined : (await repository.plantInfo(t.plantIds[0]))?.timezone;
     const date = week ?? query.date ?? currentPeriodDate(query.period, nowMs, firstZone ?? 'UTC');
@@ -284,6 +291,8 @@ export function createReportsService(deps: ReportsDeps) {
       income: null,
       availability: null,
       capacityKwp: 0,
+      chargeWh: null,
+      dischargeWh: null,
     };
     let metered = 0;
     let prEnergy = 0;
@@ -312,17 +321,33 @@ export function createReportsService(deps: ReportsDeps) {
         selfConsumptionWh: addNullable(totals.selfConsumptionWh, row.selfConsumptionWh),
         income: addNullable(totals.income, row.income),
         capacityKwp: totals.capacityKwp + row.capacityKwp,
+        chargeWh: addNullable(totals.chargeWh, row.chargeWh),
+        dischargeWh: addNullable(totals.dischargeWh, row.dischargeWh),
       };
-      for (const { key, split } of f.bars) {
-        const bar = barMap.get(key) ?? { key, generationWh: null, consumptionWh: null, feedInWh: null, purchaseWh: null };
+      for (const { key, split, battery } of f.bars) {
+        const bar = barMap.get(key) ?? {
+          key,
+          generationWh: null,
+          consumptionWh: null,
+          feedInWh: null,
+          purchaseWh: null,
+          chargeWh: null,
+          dischargeWh: null,
+        };
         bar.generationWh = addNullable(bar.generationWh, split.generationWh);
         bar.consumptionWh = addNullable(bar.consumptionWh, split.loadWh);
         bar.feedInWh = addNullable(bar.feedInWh, split.exportWh);
         bar.purchaseWh = addNullable(bar.purchaseWh, split.fromGridWh);
+        bar.chargeWh = addNullable(bar.chargeWh, battery?.chargeWh ?? null);
+        bar.dischargeWh = addNullable(bar.dischargeWh, battery?.dischargeWh ?? null);
         barMap.set(key, bar);
       }
     });
     const currency = currencies.size === 1 ? ([...currencies][0] ?? null) : null;
+    // The default figures, plus the batteries' charge and discharge where a plant has storage.
+    const parameters: ReportParameter[] = config
+      ? config.parameters
+      : [...REPORT_DEFAULT_PARAMETERS, ...(totals.chargeWh === null ? [] : REPORT_STORAGE_PARAMETERS)];
     totals = {
       ...totals,
       selfConsumptionRate: totals.feedInWh === null ? null : selfConsumptionRate(metered, totals.feedInWh),
@@ -600,8 +625,8 @@ export function createReportsService(deps: ReportsDeps) {
     },
 
     /**
-     * Pauses or resumes a schedule, or changes its recipients or format. A schedule resumed runs next at its
-     * next regular time (no catch-up for the paused periods); one whose plant or customer was deleted stays off (1007).
+     * Pauses or resumes a schedule, or changes its recipients, format or frequency. A schedule resumed (or given
+     * another frequency) runs next at its next regular time (no catch-up for the paused periods); one whose plant or customer was deleted stays off (1007).
      */
     async updateSchedule(caller: ReportCaller, id: number, input: ReportScheduleUpdate): Promise<ReportSchedule> {
       const schedule = await repository.schedule(id, caller.userId);
@@ -611,9 +636,12 @@ export function createReportsService(deps: ReportsDeps) {
         throw new ApiError(Code.REPORT_SCHEDULE_TARGET_DELETED);
       await repository.setSchedule(id, {
         ...(input.enabled === undefined ? {} : { enabled: input.enabled, disabledReason: input.enabled ? null : 'paused' }),
-        ...(resuming ? { nextRunAt: nextRunAfter(schedule.frequency, now()) } : {}),
+        ...(resuming || (input.frequency !== undefined && input.frequency !== schedule.frequency)
+          ? { nextRunAt: nextRunAfter(input.frequency ?? schedule.frequency, now()) }
+          : {}),
         ...(input.recipients === undefined ? {} : { recipients: input.recipients }),
         ...(input.format === undefined ? {} : { format: input.format }),
+        ...(input.frequency === undefined ? {} : { frequency: input.frequency }),
       });
       const { ownerId: _owner, ...updated } = (await repository.schedule(id, caller.userId)) ?? { ...schedule };
       return updated;

@@ -7,7 +7,7 @@ import {
   PlusOutlined,
   SendOutlined,
 } from '@ant-design/icons';
-import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from '@sunward/contracts/languages';
+import { LANGUAGE_TAGS, type Language } from '@sunward/contracts/languages';
 import { localDayOf } from '@sunward/contracts/plant-energy';
 import {
   reportFigureText as figure,
@@ -64,6 +64,8 @@ import {
   updateSchedule,
 } from './api';
 import { fetchCustomerOptions } from './customer-options';
+import { checkRecipients, type RecipientDraft, RecipientsEditor } from './RecipientsEditor';
+import { ScheduleDialog } from './ScheduleDialog';
 import { reportsTexts } from './texts';
 
 // The period picker's tab names live with the overview's texts.
@@ -99,6 +101,21 @@ function chartOption(report: Report, language: Language): ChartOption {
         name: name('param.purchase'),
         data: report.bars.map((b) => kwh(b.purchaseWh)),
         itemStyle: { color: CHART_COLORS.grid },
+      },
+    );
+  if (report.bars.some((b) => b.chargeWh !== null))
+    series.push(
+      {
+        type: 'bar',
+        name: name('param.charge'),
+        data: report.bars.map((b) => kwh(b.chargeWh)),
+        itemStyle: { color: CHART_COLORS.battery },
+      },
+      {
+        type: 'bar',
+        name: name('param.discharge'),
+        data: report.bars.map((b) => kwh(b.dischargeWh)),
+        itemStyle: { color: CHART_COLORS.battery, opacity: 0.55 },
       },
     );
   return {
@@ -493,7 +510,8 @@ function ConfigDialog({
         initialValues={
           editing
             ? { name: editing.name, parameters: editing.parameters, units: editing.units }
-            : { parameters: report.parameters, units: [] }
+            : // The default figures with storage are eight; a saved selection holds at most six.
+              { parameters: report.parameters.slice(0, REPORT_MAX_PARAMETERS), units: [] }
         }
       >
         <Form.Item name="name" label={t('reports.configName')} rules={[{ required: true, max: 60 }]}>
@@ -537,8 +555,10 @@ function Schedules({
   const locale = LANGUAGE_TAGS[currentLanguage()];
   const [frequency, setFrequency] = useState<'weekly' | 'monthly'>('monthly');
   const [format, setFormat] = useState<'pdf' | 'xlsx'>('pdf');
-  const [recipients, setRecipients] = useState<{ email: string; language: Language }[]>([{ email: '', language: currentLanguage() }]);
+  const [recipients, setRecipients] = useState<RecipientDraft[]>([{ email: '', language: currentLanguage() }]);
+  const [bad, setBad] = useState<number[]>([]);
   const [error, setError] = useState<string>();
+  const [editing, setEditing] = useState<ReportSchedule>();
   const [sendPage, setSendPage] = useState(1);
   const schedules = useQuery({ queryKey: reportKeys.schedules, queryFn: fetchSchedules });
   const sends = useQuery({ queryKey: [...reportKeys.sends, sendPage], queryFn: () => fetchSends(sendPage), refetchInterval: 5000 });
@@ -546,18 +566,27 @@ function Schedules({
   const refresh = () => queryClient.invalidateQueries({ queryKey: reportKeys.all });
 
   const create = useMutation({
-    mutationFn: () =>
-      addSchedule({
+    mutationFn: async () => {
+      setError(undefined);
+      const checked = checkRecipients(recipients);
+      setBad(checked.bad);
+      if (checked.bad.length > 0) return false;
+      if (checked.recipients.length === 0) {
+        setError(t('reports.needRecipient'));
+        return false;
+      }
+      await addSchedule({
         scope: scope === 'customer' ? 'customer' : 'plant',
         ...(scope === 'customer' ? { customerId } : { plantId }),
         configId: scope === 'plant' ? (configId ?? null) : null,
         frequency,
         format,
-        recipients: recipients.filter((r) => r.email.trim() !== ''),
-      }),
-    onSuccess: async () => {
-      setError(undefined);
-      await refresh();
+        recipients: checked.recipients,
+      });
+      return true;
+    },
+    onSuccess: async (created) => {
+      if (created) await refresh();
     },
     onError: (e) => setError(refusalMessage(e)),
   });
@@ -601,34 +630,8 @@ function Schedules({
               />
               <Segmented<'pdf' | 'xlsx'> value={format} onChange={setFormat} aria-label={t('reports.format')} options={['pdf', 'xlsx']} />
             </Space>
-            {recipients.map((r, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: recipients are edited in place, by position
-              <Space key={i} wrap style={{ display: 'flex', marginTop: 8 }}>
-                <Input
-                  type="email"
-                  style={{ width: 260 }}
-                  placeholder={t('reports.email')}
-                  aria-label={t('reports.email')}
-                  value={r.email}
-                  onChange={(e) => setRecipients(recipients.map((x, j) => (j === i ? { ...x, email: e.target.value } : x)))}
-                  data-testid={`schedule-email-${i}`}
-                />
-                <Select<Language>
-                  style={{ width: 160 }}
-                  aria-label={t('reports.language')}
-                  value={r.language}
-                  onChange={(language) => setRecipients(recipients.map((x, j) => (j === i ? { ...x, language } : x)))}
-                  options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
-                />
-                {recipients.length > 1 && (
-                  <Button onClick={() => setRecipients(recipients.filter((_, j) => j !== i))}>{t('reports.remove')}</Button>
-                )}
-              </Space>
-            ))}
+            <RecipientsEditor value={recipients} onChange={setRecipients} bad={bad} testPrefix="schedule" />
             <Space style={{ marginTop: 8 }}>
-              <Button icon={<PlusOutlined />} onClick={() => setRecipients([...recipients, { email: '', language: currentLanguage() }])}>
-                {t('reports.addRecipient')}
-              </Button>
               <Button
                 type="primary"
                 icon={<MailOutlined />}
@@ -690,6 +693,9 @@ function Schedules({
                     >
                       {t('reports.sendNow')}
                     </Button>
+                    <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(s)} data-testid={`schedule-edit-${s.id}`}>
+                      {t('reports.editSchedule')}
+                    </Button>
                     <Button
                       size="small"
                       loading={toggle.isPending && toggle.variables?.id === s.id}
@@ -714,6 +720,7 @@ function Schedules({
           ]}
         />
       </Card>
+      {editing && <ScheduleDialog schedule={editing} onClose={() => setEditing(undefined)} />}
       <Card title={t('reports.sendLog')}>
         <Table<ReportSend>
           size="small"
