@@ -34,7 +34,7 @@ export const EventDescriptionRowSchema = z.object({
   level: z.string(),
   description: z.string(),
   solution: z.string(),
-  /** imported: from an import in this language; map: the register map's own text (Chinese or English). */
+  /** imported: a text imported from .xlsx or edited in the console, in this language; map: the built-in text. */
   source: z.enum(['imported', 'map']),
   updatedAt: z.string().nullable(),
 });
@@ -56,3 +56,20 @@ export const EventDescriptionImportResultSchema = z.object({
   languages: z.array(z.enum(LANGUAGES)),
 });
 export type EventDescriptionImportResult = z.infer<typeof EventDescriptionImportResultSchema>;
+
+/** GET event/description/template: the import template of one protocol, pre-filled with its codes and current texts. */
+export const EventDescriptionTemplateQuerySchema = z.object({
+  protocol: z.string().trim().max(64).optional(),
+  language: z.enum(LANGUAGES).optional(),
+});
+export type EventDescriptionTemplateQuery = z.infer<typeof EventDescriptionTemplateQuerySchema>;
+
+/** PUT event/description: one code's description and solution in one language, edited in the console. */
+export const EventDescriptionEditSchema = z.object({
+  protocol: z.string().trim().min(1).max(64),
+  code: z.number().int().min(1),
+  language: z.enum(LANGUAGES),
+  description: z.string().trim().min(1).max(EVENT_DESCRIPTION_LIMITS.descriptionMax),
+  solution: z.string().trim().max(EVENT_DESCRIPTION_LIMITS.solutionMax).default(''),
+});
+export type EventDescriptionEdit = z.infer<typeof EventDescriptionEditSchema>;

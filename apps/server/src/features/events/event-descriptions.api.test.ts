@@ -43,6 +43,16 @@ async function upload(bytes: Buffer, token = adminToken) {
 
 const HEADER = ['protocol', 'code', 'language', 'description', 'solution'];
 
+async function edit(body: Record<string, unknown>, token = adminToken, language = 'en') {
+  const response = await server.app.inject({
+    method: 'PUT',
+    url: `/api/v1/event/description?lan=${language}`,
+    headers: { authorization: `Bearer ${token}` },
+    payload: body,
+  });
+  return response.json() as { code: number; message: string; data: unknown; errors?: { field: string; message: string }[] };
+}
+
 beforeAll(async () => {
   server = await startTestServer();
   adminToken = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
@@ -123,6 +133,59 @@ describe('event descriptions', () => {
     // Nothing of the refused files was stored: still the first import's text.
     const page = (await get<EventDescriptionPage>('/api/v1/event/description?protocol=sunspec-inverter-1p&language=de')).data;
     expect(page.infos.find((r) => r.code === 1001)?.description).toBe('Erdschluss');
+  });
+
+  it('answers a template of one protocol pre-filled with its codes and current texts, which imports back unchanged', async () => {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/event/description/template?protocol=sunspec-inverter-1p&language=pt',
+      headers: { authorization: `Bearer ${companyToken}` },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toContain('event-descriptions-sunspec-inverter-1p-pt.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    const rows = (sheet?.getSheetValues() ?? []).filter(Boolean).map((r) => (Array.isArray(r) ? r.slice(1) : []));
+    expect(rows[0]).toEqual(HEADER);
+    const page = (await get<EventDescriptionPage>('/api/v1/event/description?protocol=sunspec-inverter-1p&language=pt&size=200')).data;
+    expect(rows).toHaveLength(page.total + 1);
+    expect(rows[1]).toEqual(['sunspec-inverter-1p', page.infos[0]?.code, 'pt', page.infos[0]?.description, page.infos[0]?.solution]);
+    expect(rows[1]?.[3]).toBe('Falha à terra (resistência de isolamento demasiado baixa)');
+    expect((await get('/api/v1/event/description/template?protocol=nope')).code).toBe(Code.VALIDATION);
+  });
+
+  it('edits one code’s text in one language, refuses a bad edit on its field in the caller’s language and changes nothing', async () => {
+    const done = await edit({
+      protocol: 'sunspec-inverter-1p',
+      code: 1002,
+      language: 'tr',
+      description: 'DC aşırı gerilim',
+      solution: 'Dizileri kontrol edin',
+    });
+    expect(done).toMatchObject({
+      code: 0,
+      data: { code: 1002, description: 'DC aşırı gerilim', solution: 'Dizileri kontrol edin', source: 'imported' },
+    });
+    const page = (await get<EventDescriptionPage>('/api/v1/event/description?protocol=sunspec-inverter-1p&language=tr')).data;
+    expect(page.infos.find((r) => r.code === 1002)).toMatchObject({ description: 'DC aşırı gerilim', source: 'imported' });
+
+    const unknownCode = await edit({ protocol: 'sunspec-inverter-1p', code: 99999, language: 'tr', description: 'x' }, adminToken, 'de');
+    expect(unknownCode.code).toBe(Code.VALIDATION);
+    expect(JSON.stringify(unknownCode)).toContain('99999');
+    const unknownProtocol = await edit({ protocol: 'nope', code: 1002, language: 'tr', description: 'x' });
+    expect(unknownProtocol.code).toBe(Code.VALIDATION);
+    expect(JSON.stringify(unknownProtocol)).toContain('protocol nope is unknown');
+    expect((await edit({ protocol: 'sunspec-inverter-1p', code: 1002, language: 'tr', description: '  ' })).code).toBe(Code.VALIDATION);
+    expect((await edit({ protocol: 'sunspec-inverter-1p', code: 1002, language: 'tr', description: 'x'.repeat(201) })).code).toBe(
+      Code.VALIDATION,
+    );
+    expect((await edit({ protocol: 'sunspec-inverter-1p', code: 1002, language: 'xx', description: 'x' })).code).toBe(Code.VALIDATION);
+    expect((await edit({ protocol: 'sunspec-inverter-1p', code: 1002, language: 'tr', description: 'Fremd' }, companyToken)).code).toBe(
+      Code.NO_PERMISSION,
+    );
+    const after = (await get<EventDescriptionPage>('/api/v1/event/description?protocol=sunspec-inverter-1p&language=tr')).data;
+    expect(after.infos.find((r) => r.code === 1002)?.description).toBe('DC aşırı gerilim');
   });
 
   it('lets only holders of event.description.import import, and refuses an unknown protocol in the list', async () => {

@@ -2,13 +2,17 @@ import { Code } from '@sunward/contracts/codes';
 import {
   EVENT_DESCRIPTION_COLUMNS,
   EVENT_DESCRIPTION_LIMITS,
+  type EventDescriptionEdit,
   type EventDescriptionImportResult,
   type EventDescriptionPage,
   type EventDescriptionQuery,
+  type EventDescriptionRow,
 } from '@sunward/contracts/event-descriptions';
 import { isLanguage, LANGUAGES, type Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
 import { BUILT_IN_PROTOCOLS, protocolById } from '@sunward/protocol/maps/index';
+import type { ProtocolDefinition } from '@sunward/protocol/types';
+import ExcelJS from 'exceljs';
 import { ApiError } from '../../lib/envelope.js';
 import { readFirstSheet, type SheetCell, spreadsheetLimitParams } from '../../lib/spreadsheet.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -69,6 +73,43 @@ export function checkImport(rows: readonly { row: number; cells: readonly SheetC
   });
 }
 
+/** The protocol asked for (default the first with events); an unknown one refused on its field (code 4). */
+function protocolOf(id: string | undefined, language: Language): ProtocolDefinition {
+  const protocol = id ? protocolById(id) : BUILT_IN_PROTOCOLS.find((p) => p.events.length > 0);
+  if (!protocol || protocol.events.length === 0)
+    throw new ApiError(
+      Code.VALIDATION,
+      {},
+      {
+        errors: [
+          {
+            field: 'protocol',
+            message: translate(language, id ? 'eventImport.unknownProtocol' : 'validation.invalidValue', { value: id ?? '—' }),
+          },
+        ],
+      },
+    );
+  return protocol;
+}
+
+/** Every code of a protocol once, with the text it has now in `language`: its own (imported or edited) first, else the built-in one. */
+function currentTexts(protocol: ProtocolDefinition, language: Language): EventDescriptionRow[] {
+  const seen = new Set<number>();
+  return protocol.events
+    .filter((e) => !seen.has(e.code) && seen.add(e.code))
+    .map((e) => {
+      const own = importedEventText(protocol.id, e.code, language);
+      return {
+        code: e.code,
+        level: e.level,
+        description: own?.description ?? localisedEventText(e.description, language),
+        solution: own ? own.solution : localisedEventText(e.solution, language),
+        source: own ? ('imported' as const) : ('map' as const),
+        updatedAt: null,
+      };
+    });
+}
+
 /** Event descriptions (issue 21): the screen's list per protocol and language, and the .xlsx import. */
 export function createEventDescriptionsService(deps: { repository: EventDescriptionsRepository }) {
   const { repository } = deps;
@@ -80,28 +121,9 @@ export function createEventDescriptionsService(deps: { repository: EventDescript
 
     list(q: EventDescriptionQuery, requestLanguage: Language): EventDescriptionPage {
       const language = q.language ?? requestLanguage;
-      const protocol = q.protocol ? protocolById(q.protocol) : BUILT_IN_PROTOCOLS.find((p) => p.events.length > 0);
-      if (!protocol)
-        throw new ApiError(
-          Code.VALIDATION,
-          {},
-          { errors: [{ field: 'protocol', message: translate(requestLanguage, 'validation.invalidValue') }] },
-        );
+      const protocol = protocolOf(q.protocol, requestLanguage);
       const needle = q.keyword?.toLowerCase();
-      const seen = new Set<number>();
-      const rows = protocol.events
-        .filter((e) => !seen.has(e.code) && seen.add(e.code))
-        .map((e) => {
-          const own = importedEventText(protocol.id, e.code, language);
-          return {
-            code: e.code,
-            level: e.level,
-            description: own?.description ?? localisedEventText(e.description, language),
-            solution: own ? own.solution : localisedEventText(e.solution, language),
-            source: own ? ('imported' as const) : ('map' as const),
-            updatedAt: null,
-          };
-        })
+      const rows = currentTexts(protocol, language)
         .filter(
           (r) =>
             !needle ||
@@ -121,6 +143,56 @@ export function createEventDescriptionsService(deps: { repository: EventDescript
         infos: rows.slice((q.page - 1) * q.size, q.page * q.size),
         total: rows.length,
       };
+    },
+
+    /**
+     * The import template of one protocol in one language: the template's columns, then every code with the
+     * text it has now, so a translator edits the texts and imports the file back.
+     */
+    async template(q: { protocol?: string; language?: Language }, requestLanguage: Language): Promise<{ fileName: string; bytes: Buffer }> {
+      const language = q.language ?? requestLanguage;
+      const protocol = protocolOf(q.protocol, requestLanguage);
+      const book = new ExcelJS.Workbook();
+      const sheet = book.addWorksheet('Events');
+      sheet.columns = EVENT_DESCRIPTION_COLUMNS.map((key) => ({
+        header: key,
+        key,
+        width: key === 'solution' ? 80 : key === 'description' ? 48 : key === 'protocol' ? 28 : 10,
+      }));
+      sheet.getRow(1).font = { bold: true };
+      sheet.views = [{ state: 'frozen', ySplit: 1 }];
+      for (const row of currentTexts(protocol, language))
+        sheet.addRow({ protocol: protocol.id, code: row.code, language, description: row.description, solution: row.solution });
+      return {
+        fileName: `event-descriptions-${protocol.id}-${language}.xlsx`,
+        bytes: Buffer.from(await book.xlsx.writeBuffer()),
+      };
+    },
+
+    /** One code's description and solution in one language, edited in the console; answers the row as the list shows it. */
+    async edit(auth: AuthContext, body: EventDescriptionEdit, requestLanguage: Language): Promise<EventDescriptionRow> {
+      const protocol = protocolOf(body.protocol, requestLanguage);
+      if (!protocol.events.some((e) => e.code === body.code))
+        throw new ApiError(
+          Code.VALIDATION,
+          {},
+          {
+            errors: [
+              {
+                field: 'code',
+                message: translate(requestLanguage, 'eventImport.unknownCode', { value: body.code, protocol: protocol.id }),
+              },
+            ],
+          },
+        );
+      await repository.upsert(
+        [{ protocolId: protocol.id, code: body.code, language: body.language, description: body.description, solution: body.solution }],
+        auth.userId,
+      );
+      await refresh();
+      const row = currentTexts(protocol, body.language).find((r) => r.code === body.code);
+      if (!row) throw new Error('edited event text not found');
+      return row;
     },
 
     async importFile(auth: AuthContext, bytes: Buffer, language: Language): Promise<EventDescriptionImportResult> {
