@@ -238,7 +238,8 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
         let w = 0;
         if (device.family === 'optimizer') {
           const rated = device.ratedPowerW ?? 450;
-          w = options.shutdown.has(device.sn) || poa < 5 ? 0 : Math.min(rated, (poa / 1000) * rated * (0.92 + noise.normal(0, 0.01)));
+          const light = poa * (1 - (device.shading ?? 0));
+          w = options.shutdown.has(device.sn) || poa < 5 ? 0 : Math.min(rated, (light / 1000) * rated * (0.92 + noise.normal(0, 0.01)));
         } else if (device.family === 'combiner_box') {
           // The combiner gathers the strings of the plant's first inverter.
           w = firstInverter?.dcW ?? pvDcW;

@@ -14,6 +14,8 @@ export const SimulatedDeviceSchema = z.object({
   capacityKwh: z.number().optional(),
   /** Battery slave packs: the master pack's SN (the master reports the bank, each slave its own pack). */
   parentSn: z.string().optional(),
+  /** Optimizers: the share of light its panel loses (0–1) to shade or soiling, so a layout shows it. */
+  shading: z.number().min(0).max(1).optional(),
 });
 
 export const SimulatedPlantSchema = z.object({

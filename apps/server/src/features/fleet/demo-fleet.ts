@@ -76,6 +76,9 @@ function demoTariff(index: number, capacityKwp: number, storage: boolean): Tarif
 
 type Device = SimulatedGateway['devices'][number];
 
+const OPTIMIZERS_PER_ROOF = 12;
+const SHADED_PANEL = 5;
+
 /** The devices a demo plant gets, by its type and size (deterministic from the plant's index). */
 export function demoDevices(index: number, site: (typeof DEMO_SITES)[number]): Device[] {
   const tag = String(index + 1).padStart(2, '0');
@@ -115,9 +118,16 @@ export function demoDevices(index: number, site: (typeof DEMO_SITES)[number]): D
   out.push({ sn: `MT${tag}00001`, protocolId: 'sunspec-meter-3p', family: 'meter' });
   if (site.load === 'commercial') out.push({ sn: `WS${tag}00001`, protocolId: 'sunspec-weather-station', family: 'weather_station' });
   if (site.capacityKwp >= 200) out.push({ sn: `CB${tag}00001`, protocolId: 'sunspec-combiner-box', family: 'combiner_box' });
+  // One optimizer per panel on a roof of twelve; the fifth panel is shaded (a chimney, soiling) and loses 45 %.
   if (index % 4 === 1)
-    for (let i = 1; i <= 4; i++)
-      out.push({ sn: `OP${tag}0000${i}`, protocolId: 'sunspec-optimizer', family: 'optimizer', ratedPowerW: 450 });
+    for (let i = 1; i <= OPTIMIZERS_PER_ROOF; i++)
+      out.push({
+        sn: `OP${tag}${String(i).padStart(5, '0')}`,
+        protocolId: 'sunspec-optimizer',
+        family: 'optimizer',
+        ratedPowerW: 450,
+        ...(i === SHADED_PANEL ? { shading: 0.45 } : {}),
+      });
   if (index % 5 === 3) out.push({ sn: `HP${tag}00001`, protocolId: 'vendor-heat-pump', family: 'heat_pump', ratedPowerW: 3000 });
   if (index % 6 === 2) out.push({ sn: `SW${tag}00001`, protocolId: 'vendor-ac-switch', family: 'ac_switch' });
   return out;
