@@ -37,6 +37,9 @@ import { createDeviceAccess } from './features/devices/device-access.js';
 import { createDevicesRepository } from './features/devices/devices.repository.js';
 import { devicesRoutes } from './features/devices/devices.routes.js';
 import { createDevicesService } from './features/devices/devices.service.js';
+import { createDictionaryRepository } from './features/dictionary/dictionary.repository.js';
+import { dictionaryRoutes } from './features/dictionary/dictionary.routes.js';
+import { createDictionaryService } from './features/dictionary/dictionary.service.js';
 import { createEventDescriptionsRepository } from './features/events/event-descriptions.repository.js';
 import { eventDescriptionsRoutes } from './features/events/event-descriptions.routes.js';
 import { createEventDescriptionsService } from './features/events/event-descriptions.service.js';
@@ -92,13 +95,13 @@ import { createPlantsRepository } from './features/plants/plants.repository.js';
 import { eventCountRoutes, plantsRoutes } from './features/plants/plants.routes.js';
 import { createPlantsService } from './features/plants/plants.service.js';
 import { createTimeZoneCatalogue } from './features/plants/time-zones.js';
-import { reportRenderer } from './features/reports/report-render.js';
-import { createReportsRepository } from './features/reports/reports.repository.js';
-import { reportsRoutes } from './features/reports/reports.routes.js';
 import { createProtocolStore } from './features/protocols/protocol-store.js';
 import { createProtocolsRepository } from './features/protocols/protocols.repository.js';
 import { protocolsRoutes } from './features/protocols/protocols.routes.js';
 import { createProtocolsService } from './features/protocols/protocols.service.js';
+import { reportRenderer } from './features/reports/report-render.js';
+import { createReportsRepository } from './features/reports/reports.repository.js';
+import { reportsRoutes } from './features/reports/reports.routes.js';
 import { createReportsService } from './features/reports/reports.service.js';
 import { createSmsRepository } from './features/sms/sms.repository.js';
 import { smsRoutes } from './features/sms/sms.routes.js';
@@ -316,12 +319,20 @@ export async function buildApp({
   });
   const plantsRepository = createPlantsRepository(db);
   const timeZones = createTimeZoneCatalogue(db);
+  // Dictionary (issue 24): the pickers' currencies, time zones and plant types, managed by platform administrators.
+  const dictionary = createDictionaryService({
+    repository: createDictionaryRepository(db),
+    timeZoneNames: () => timeZones.names(),
+    isTimeZone: (zone) => timeZones.has(zone),
+  });
+  await app.register(dictionaryRoutes, { service: dictionary });
   const plantsService = createPlantsService({
     throttle: secretThrottle,
     repository: plantsRepository,
     access: plantAccess,
     registry,
     timeZones,
+    currencies: { has: (code) => dictionary.has('currency', code) },
   });
   await app.register(plantsRoutes, { service: plantsService, repository: plantsRepository, access: plantAccess });
   await app.register(eventCountRoutes, { repository: plantsRepository });
@@ -332,7 +343,6 @@ export async function buildApp({
     dataDir: config.dataDir,
     pictureMaxBytes: config.plantPictureMaxBytes,
     inChina: config.mapInChina,
-    timeZones,
     downloads: () => downloads,
   });
   await app.register(plantEnergyRoutes, { db, plantAccess, config });
@@ -525,12 +535,12 @@ export async function buildApp({
     service: createNoticesService({ repository: createNoticesRepository(db), announce: (render) => messagesService.announce(render) }),
   });
   await app.register(versionsRoutes, { service: createVersionsService({ repository: createVersionsRepository(db) }) });
-  if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
-  return app;
-}
   // Protocols as data (issue 19): the shipped maps seeded, the decoder's maps read from the store.
   const protocolsRepository = createProtocolsRepository(db);
   const protocolStore = createProtocolStore({ repository: protocolsRepository, log: app.log });
   await protocolStore.start();
   app.addHook('onClose', async () => protocolStore.stop());
   await app.register(protocolsRoutes, { service: createProtocolsService({ repository: protocolsRepository, store: protocolStore }) });
+  if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
+  return app;
+}

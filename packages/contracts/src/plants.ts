@@ -42,7 +42,10 @@ export function isStoragePlant(type: number): boolean {
   return type === PlantType.AC_COUPLED_STORAGE || type === PlantType.DC_COUPLED_STORAGE;
 }
 
-/** The currencies offered (ISO 4217); the dictionary call returns them with their symbols. */
+/**
+ * The built-in currencies (ISO 4217): the dictionary starts with them; platform administrators add more
+ * (issue 24), so a plant's currency is any three-letter code the dictionary offers (checked by the server).
+ */
 export const CURRENCIES = [
   'EUR',
   'USD',
@@ -80,6 +83,9 @@ export const CURRENCIES = [
   'UAH',
 ] as const;
 export type Currency = (typeof CURRENCIES)[number];
+
+/** A currency code as the dictionary keeps it. */
+export const CURRENCY_CODE = /^[A-Z]{3}$/;
 
 // ---------------------------------------------------------------------------------------------------------
 // Field rules, pure so the form checks them as the user types
@@ -184,7 +190,7 @@ const priceSchema = z.number().refine(isPrice, { message: 'validation.price' });
  */
 export const TariffSchema = z
   .object({
-    currency: z.enum(CURRENCIES),
+    currency: z.string().regex(CURRENCY_CODE),
     pricingMethod: z.enum(PRICING_METHODS),
     price: priceSchema.optional(),
     segments: z

@@ -5,9 +5,9 @@ import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import { DownloadRecordSchema } from '@sunward/contracts/files';
 import { IdParamSchema } from '@sunward/contracts/ids';
-import { LANGUAGE_TAGS, type Language } from '@sunward/contracts/languages';
+import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
-import { CURRENCIES, DictEntrySchema, PLANT_LIMITS, PLANT_TYPES } from '@sunward/contracts/plants';
+import { PLANT_LIMITS } from '@sunward/contracts/plants';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,7 +22,6 @@ import type { DownloadCentre } from '../files/files.service.js';
 import type { PlantAccess } from './plant-access.js';
 import { generationWorkbook, MAX_PREDICTION_ROWS, parsePredictionWorkbook, sniffPicture } from './plant-files.js';
 import type { PlantsRepository } from './plants.repository.js';
-import type { TimeZoneCatalogue } from './time-zones.js';
 
 const TAGS = ['Plants'];
 const PICTURE_NAME = /^[a-f0-9]{32}\.(jpg|png)$/;
@@ -35,22 +34,7 @@ function fileOf(body: unknown, field: string): Buffer {
   return file;
 }
 
-/** A zone's offset from UTC at `at`, in minutes (summer time moves it, so it is computed per answer). */
-function utcOffsetMinutes(zone: string, at: Date): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
-    .formatToParts(at)
-    .find((p) => p.type === 'timeZoneName')?.value;
-  const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name ?? '');
-  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
-}
-
-/** "(UTC+05:30) Asia/Kolkata" */
-function zoneLabel(zone: string, offset: number): string {
-  const abs = Math.abs(offset);
-  return `(UTC${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}) ${zone}`;
-}
-
-/** Plant pictures, prediction import, generation download, dictionaries and the in-China check. */
+/** Plant pictures, prediction import, generation download and the in-China check (the dictionaries: features/dictionary). */
 export const plantFilesRoutes: FastifyPluginAsyncZod<{
   db: Database;
   repository: PlantsRepository;
@@ -58,10 +42,9 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
   dataDir: string;
   pictureMaxBytes: number;
   inChina: boolean;
-  timeZones: TimeZoneCatalogue;
   /** The download centre, for generation downloads prepared in the background (issue 21); made later. */
   downloads?: () => DownloadCentre;
-}> = async (app, { db, repository, access, dataDir, pictureMaxBytes, inChina, timeZones, downloads }) => {
+}> = async (app, { db, repository, access, dataDir, pictureMaxBytes, inChina, downloads }) => {
   const pictureDir = join(dataDir, 'uploads', 'plants');
 
   app.post(
@@ -257,63 +240,6 @@ export const plantFilesRoutes: FastifyPluginAsyncZod<{
         ),
       );
     },
-  );
-
-  app.get(
-    '/api/v1/dict/currencies',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        tags: TAGS,
-        summary: 'Currencies with their names in the caller’s language',
-        response: { 200: envelopeSchema(z.array(DictEntrySchema)) },
-      },
-    },
-    async (request) => {
-      const names = new Intl.DisplayNames([LANGUAGE_TAGS[request.language]], { type: 'currency' });
-      return ok(
-        request,
-        CURRENCIES.map((code) => ({ value: code, label: `${code} · ${names.of(code) ?? code}` })),
-      );
-    },
-  );
-
-  app.get(
-    '/api/v1/dict/timezones',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        tags: TAGS,
-        summary: 'IANA time zones with their current UTC offsets',
-        response: { 200: envelopeSchema(z.array(DictEntrySchema)) },
-      },
-    },
-    async (request) => {
-      const now = new Date();
-      const zones = (await timeZones.names()).map((zone) => ({ zone, offset: utcOffsetMinutes(zone, now) }));
-      zones.sort((a, b) => a.offset - b.offset || a.zone.localeCompare(b.zone));
-      return ok(
-        request,
-        zones.map(({ zone, offset }) => ({ value: zone, label: zoneLabel(zone, offset) })),
-      );
-    },
-  );
-
-  app.get(
-    '/api/v1/dict/plantTypes',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        tags: TAGS,
-        summary: 'Plant types (grid-connected, AC-coupled storage, DC-coupled storage)',
-        response: { 200: envelopeSchema(z.array(DictEntrySchema)) },
-      },
-    },
-    async (request) =>
-      ok(
-        request,
-        PLANT_TYPES.map((type) => ({ value: type, label: translate(request.language, `plantType.${type}`) })),
-      ),
   );
 
   app.get(

@@ -28,11 +28,17 @@ function isDeviceStatus(value: number): value is DeviceStatusValue {
   return value >= 1 && value <= 6;
 }
 
-/** Checks that code 4 cannot express by schema alone: coordinates (code 10) and the time zone. */
+/** Checks that code 4 cannot express by schema alone: coordinates (code 10), the time zone and the currency (the dictionary's). */
 export async function checkPlantFields(fields: PlantFields, timeZones: TimeZoneCatalogue): Promise<void> {
   if (!isLatitude(fields.latitude) || !isLongitude(fields.longitude)) throw new ApiError(Code.COORDINATES_INVALID);
   if (!(await timeZones.has(fields.timezone)))
     throw new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'timezone', message: 'validation.timezone' }] });
+}
+
+/** A tariff's currency is one the dictionary offers (issue 24: administrators add currencies there). */
+async function checkCurrency(tariff: Tariff, currencies: { has(code: string): Promise<boolean> } | undefined): Promise<void> {
+  if (currencies && !(await currencies.has(tariff.currency)))
+    throw new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'currency', message: 'validation.invalidValue' }] });
 }
 
 /**
@@ -46,9 +52,11 @@ export function createPlantsService(deps: {
   access: PlantAccess;
   registry: RegistryEvents;
   timeZones: TimeZoneCatalogue;
+  /** The dictionary's enabled currencies (issue 24). */
+  currencies?: { has(code: string): Promise<boolean> };
 }) {
   const { throttle } = deps;
-  const { repository, access, registry, timeZones } = deps;
+  const { repository, access, registry, timeZones, currencies } = deps;
 
   /**
    * A gateway the caller may bind: SN and key match (300 for an unknown SN and for a wrong key alike, so the
@@ -86,6 +94,7 @@ export function createPlantsService(deps: {
     async create(auth: AuthContext, input: PlantCreate): Promise<number> {
       const { gateways: bindings, tariff, ...fields } = input;
       await checkPlantFields(fields, timeZones);
+      await checkCurrency(tariff, currencies);
       const ids: number[] = [];
       for (const binding of bindings) ids.push((await checkGateway(binding, auth.ip)).id);
       // A company member creates a company plant; an independent owner or installer owns it alone.
@@ -109,6 +118,7 @@ export function createPlantsService(deps: {
 
     async setTariff(auth: AuthContext, plantId: number, tariff: Tariff): Promise<void> {
       await access.require(auth, plantId, 'manage');
+      await checkCurrency(tariff, currencies);
       await repository.setTariff(plantId, tariff);
     },
 
