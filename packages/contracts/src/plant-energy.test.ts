@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  addSplits,
   CompareQuerySchema,
   conditionOfWmoCode,
   counterDayEnergy,
@@ -247,5 +248,33 @@ describe('weather conditions', () => {
     expect(conditionOfWmoCode(63)).toBe('rain');
     expect(conditionOfWmoCode(95)).toBe('storm');
     expect(conditionOfWmoCode(null)).toBeNull();
+  });
+});
+
+describe('a period’s split is the sum of its days’ splits', () => {
+  it('keeps month = Σ days when a day’s export exceeds its generation (a battery exporting)', () => {
+    const days = [
+      { pvWh: 1000, importWh: 0, exportWh: 1500, chargeWh: 0, dischargeWh: 800 },
+      { pvWh: 2000, importWh: 500, exportWh: 0, chargeWh: 0, dischargeWh: 0 },
+    ];
+    const month = days.map(splitEnergy).reduce(addSplits);
+    expect(month.generationWh).toBe(3000);
+    expect(month.exportWh).toBe(1000 + 0);
+    expect(month.selfUseWh).toBe(0 + 2000);
+    expect((month.fromPvWh ?? 0) + (month.fromBatteryWh ?? 0) + (month.fromGridWh ?? 0)).toBe(month.loadWh);
+    // Splitting the month's sums would have said 1,500 Wh self-used: not what the days say.
+    const sums = days.reduce((a, b) => ({
+      pvWh: a.pvWh + b.pvWh,
+      importWh: a.importWh + b.importWh,
+      exportWh: a.exportWh + b.exportWh,
+      chargeWh: 0,
+      dischargeWh: a.dischargeWh + b.dischargeWh,
+    }));
+    expect(splitEnergy(sums).selfUseWh).toBe(1500);
+  });
+
+  it('keeps null where nothing measures it', () => {
+    const unmetered = { pvWh: 500, importWh: null, exportWh: null, chargeWh: null, dischargeWh: null };
+    expect(addSplits(splitEnergy(unmetered), splitEnergy(unmetered))).toMatchObject({ generationWh: 1000, selfUseWh: null, loadWh: null });
   });
 });

@@ -442,6 +442,25 @@ export function splitEnergy(e: EnergyInputs): EnergySplit {
   };
 }
 
+/**
+ * Two periods' splits added field by field. A longer period's split is the sum of its days' splits, never
+ * the split of its summed inputs: splitEnergy clamps each day (export no more than that day's generation, load
+ * not below zero), so splitting a month's sums would differ from the sum of its days whenever a clamp applied
+ * (month = Σ days). Null (nothing measures it) stays null.
+ */
+export function addSplits(a: EnergySplit, b: EnergySplit): EnergySplit {
+  const add = (x: number | null, y: number | null) => (x === null && y === null ? null : (x ?? 0) + (y ?? 0));
+  return {
+    generationWh: a.generationWh + b.generationWh,
+    selfUseWh: add(a.selfUseWh, b.selfUseWh),
+    exportWh: add(a.exportWh, b.exportWh),
+    loadWh: add(a.loadWh, b.loadWh),
+    fromPvWh: add(a.fromPvWh, b.fromPvWh),
+    fromBatteryWh: add(a.fromBatteryWh, b.fromBatteryWh),
+    fromGridWh: add(a.fromGridWh, b.fromGridWh),
+  };
+}
+
 export interface PowerSplit {
   loadW: number;
   selfUseW: number;

@@ -3,6 +3,7 @@ import { DeviceStatus } from '@sunward/contracts/device-status';
 import type { Language } from '@sunward/contracts/languages';
 import {
   addDays,
+  addSplits,
   type BatteryEnergy,
   type BenefitsAnswer,
   type Compare,
@@ -12,6 +13,7 @@ import {
   daysOfMonth,
   type EnergyBars,
   type EnergyInputs,
+  type EnergySplit,
   energyByHour,
   energyFlowOf,
   type Generation,
@@ -301,16 +303,22 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
     const range = await periodRange(plant, today, period, param);
     const toDay = range.toDay > today ? today : range.toDay;
     const daily = range.fromDay > toDay ? new Map<string, EnergyInputs>() : await dailyInputs(plant, topology, range.fromDay, toDay);
-    const byKey = new Map<string, EnergyInputs>();
+    // Each day split on its own, then added up (addSplits: month = Σ days even where a day's split clamps).
+    const empty = splitEnergy(emptyInputs(topology));
+    const byKey = new Map<string, { split: EnergySplit; inputs: EnergyInputs }>();
     let total = emptyInputs(topology);
+    let totalSplit = empty;
     for (const [day, inputs] of daily) {
       const key = range.keyOf(day);
-      byKey.set(key, addInputs(byKey.get(key) ?? emptyInputs(topology), inputs));
+      const daySplit = splitEnergy(inputs);
+      const before = byKey.get(key) ?? { split: empty, inputs: emptyInputs(topology) };
+      byKey.set(key, { split: addSplits(before.split, daySplit), inputs: addInputs(before.inputs, inputs) });
       total = addInputs(total, inputs);
+      totalSplit = addSplits(totalSplit, daySplit);
     }
     const bars = range.keys.map((key) => {
-      const inputs = byKey.get(key) ?? emptyInputs(topology);
-      return { key, split: splitEnergy(inputs), battery: batteryOf(inputs) };
+      const found = byKey.get(key);
+      return { key, split: found?.split ?? empty, battery: batteryOf(found?.inputs ?? emptyInputs(topology)) };
     });
     let points: { t: number; pv: number; grid: number; battery: number }[] = [];
     if (period === 'day' && topology.metered) {
@@ -329,7 +337,7 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
       }
       points = [...byT.values()].sort((a, b) => a.t - b.t);
     }
-    return { plant, topology, bars, total: splitEnergy(total), battery: batteryOf(total), points };
+    return { plant, topology, bars, total: totalSplit, battery: batteryOf(total), points };
   }
 
   /** The batteries' charge and discharge counters of a period (null without storage), as measured. */
@@ -590,9 +598,8 @@ export function createPlantEnergyService({ repository, benefitFactors, now = Dat
           ? repository.bucketSeries(topology.irradiance, dayStart(plant, fromDay), dayStart(plant, addDays(toDay, 1)), HOUR_S)
           : Promise.resolve(null),
       ]);
-      let total = emptyInputs(topology);
-      for (const inputs of daily.values()) total = addInputs(total, inputs);
-      const s = splitEnergy(total);
+      let s = splitEnergy(emptyInputs(topology));
+      for (const inputs of daily.values()) s = addSplits(s, splitEnergy(inputs));
       const energyKwh = s.generationWh / 1000;
       // Hourly mean irradiance (W/m²) over an hour is Wh/m²; a station is silent at night, which adds nothing.
       const irradiationKwhPerM2 = irradiance === null ? null : sumOf(irradiance.map((r) => Math.max(0, r.v))) / 1000;
