@@ -13,7 +13,7 @@ import { startProduct } from './support/product.js';
 /*
  * Issue 21: the event description screen. The platform administrator opens it from the event list, reads a
  * protocol's codes, tries a file with the wrong columns (refused, in words), imports German texts and sees
- * them marked as imported.
+ * them marked as imported, downloads the German template, and edits one code's texts in the console.
  */
 
 let server: TestServer;
@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('event descriptions', () => {
-  it('shows a protocol’s codes, refuses a file with wrong columns and imports German texts', async () => {
+  it('shows a protocol’s codes, refuses a file with wrong columns, imports German texts, downloads the template and edits one code', async () => {
     const { page, context, errors } = await openPage(browser, server.url);
     await signInThroughForm(page, ADMIN.account, ADMIN.password);
     await page.goto('/device/event');
@@ -78,6 +78,38 @@ describe('event descriptions', () => {
     const row = screen.locator('tr', { hasText: '1001' }).first();
     await expect.poll(() => row.textContent()).toMatch(/Erdschluss.*Isolation der PV-Leitungen prüfen.*Imported/);
     expect(new URL(page.url()).searchParams.get('language')).toBe('de');
+    // Built-in texts are German too.
+    await expect.poll(() => screen.locator('tr', { hasText: '1002' }).first().textContent()).toContain('DC-Eingangsüberspannung');
+
+    // The template: this protocol's codes with their German texts, the import's columns.
+    const [template] = await Promise.all([page.waitForEvent('download'), page.getByTestId('event-descriptions-template').click()]);
+    expect(template.suggestedFilename()).toBe('event-descriptions-sunspec-inverter-1p-de.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await template.path());
+    const sheet = book.worksheets[0];
+    expect(sheet?.getRow(1).values).toEqual([undefined, 'protocol', 'code', 'language', 'description', 'solution']);
+    expect(sheet?.getRow(2).values).toEqual([
+      undefined,
+      'sunspec-inverter-1p',
+      1001,
+      'de',
+      'Erdschluss',
+      'Isolation der PV-Leitungen prüfen',
+    ]);
+
+    // One code's texts edited here: an empty description is refused beside its field, then saved.
+    await page.getByTestId('event-description-edit-1002').click();
+    const form = page.getByTestId('event-description-form');
+    await form.locator('#event-description-text').fill('');
+    await page.locator('#event-description-submit').click();
+    await expect.poll(() => form.textContent()).toContain('Required');
+    await form.locator('#event-description-text').fill('Überspannung am DC-Eingang');
+    await form.locator('#event-description-solution').fill('Leerlaufspannung der Strings prüfen');
+    await page.locator('#event-description-submit').click();
+    await form.waitFor({ state: 'hidden' });
+    await expect
+      .poll(() => screen.locator('tr', { hasText: '1002' }).first().textContent())
+      .toMatch(/Überspannung am DC-Eingang.*Leerlaufspannung der Strings prüfen.*Imported/);
     expect(errors).toEqual([]);
     await context.close();
   });

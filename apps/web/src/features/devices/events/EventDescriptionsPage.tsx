@@ -1,20 +1,29 @@
-import { UploadOutlined } from '@ant-design/icons';
-import type { EventDescriptionRow } from '@sunward/contracts/event-descriptions';
+import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { EVENT_DESCRIPTION_LIMITS, type EventDescriptionRow } from '@sunward/contracts/event-descriptions';
 import { LANGUAGES, type Language } from '@sunward/contracts/languages';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Empty, Select, Table, Tag, Typography } from 'antd';
+import { App, Button, Empty, Form, Input, Select, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
+import { FormDialog } from '../../../components/FormDialog';
 import { ImportDialog } from '../../../components/ImportDialog';
 import { ListPage, ListSearch, useListState } from '../../../components/ListPage';
 import { PageTitle } from '../../../components/PageTitle';
+import { fileNameFromDisposition } from '../../../lib/download';
 import { registerTexts } from '../../../lib/feature-texts';
 import { currentLanguage } from '../../../lib/i18n';
+import { saveBlob } from '../../../lib/save-blob';
 import { eventDescriptionTexts } from '../texts/event-descriptions';
 import { eventTexts } from '../texts/events';
-import { eventDescriptionKeys, fetchEventDescriptions, importEventDescriptions } from './api';
+import {
+  editEventDescription,
+  eventDescriptionKeys,
+  fetchEventDescriptions,
+  fetchEventDescriptionTemplate,
+  importEventDescriptions,
+} from './api';
 import { LevelTag } from './level-tag';
 
 registerTexts(eventTexts);
@@ -28,7 +37,8 @@ const languageName = (language: Language, locale: string) =>
 
 /**
  * Event descriptions (issue 21): one protocol's event codes with description and solution in a chosen language;
- * platform administrators import texts from .xlsx (event.description.import).
+ * anyone who sees them downloads the template (the codes with their current texts); platform administrators
+ * import texts from .xlsx or edit one code's texts here (event.description.import).
  */
 export function EventDescriptionsPage({ route }: PageProps) {
   const { t } = useTranslation();
@@ -45,7 +55,24 @@ export function EventDescriptionsPage({ route }: PageProps) {
     placeholderData: keepPreviousData,
   });
   const [importing, setImporting] = useState(false);
+  const [editing, setEditing] = useState<EventDescriptionRow>();
+  const [fetchingTemplate, setFetchingTemplate] = useState(false);
   const locale = currentLanguage() === 'cn' ? 'zh' : currentLanguage();
+  const canEdit = has('event.description.import');
+  const shownProtocol = list.data?.protocol ?? protocol;
+
+  const downloadTemplate = async () => {
+    if (!shownProtocol) return;
+    setFetchingTemplate(true);
+    try {
+      const { blob, disposition } = await fetchEventDescriptionTemplate(shownProtocol, language);
+      saveBlob(blob, fileNameFromDisposition(disposition) ?? `event-descriptions-${shownProtocol}-${language}.xlsx`);
+    } catch (error) {
+      void message.error(error instanceof Error ? error.message : t('shared.requestFailed'));
+    } finally {
+      setFetchingTemplate(false);
+    }
+  };
 
   return (
     <ListPage
@@ -70,7 +97,17 @@ export function EventDescriptionsPage({ route }: PageProps) {
             data-testid="event-descriptions-language"
           />
           <ListSearch list={state} placeholder={t('eventDesc.search')} />
-          {has('event.description.import') && (
+          <Button
+            icon={<DownloadOutlined />}
+            title={t('eventDesc.templateHint')}
+            loading={fetchingTemplate}
+            disabled={!shownProtocol}
+            onClick={() => void downloadTemplate()}
+            data-testid="event-descriptions-template"
+          >
+            {t('eventDesc.template')}
+          </Button>
+          {canEdit && (
             <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="event-descriptions-import">
               {t('eventDesc.import')}
             </Button>
@@ -110,8 +147,31 @@ export function EventDescriptionsPage({ route }: PageProps) {
                 t('eventDesc.sourceMap')
               ),
           },
+          ...(canEdit
+            ? [
+                {
+                  title: t('shared.actions'),
+                  key: 'actions',
+                  width: 100,
+                  render: (_: unknown, row: EventDescriptionRow) => (
+                    <Button type="link" size="small" onClick={() => setEditing(row)} data-testid={`event-description-edit-${row.code}`}>
+                      {t('shared.edit')}
+                    </Button>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
+      {editing && shownProtocol && (
+        <EditDialog
+          row={editing}
+          protocol={shownProtocol}
+          language={language}
+          languageLabel={languageName(language, locale)}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
       {importing && (
         <ImportDialog<object, { imported: number }>
           title={t('eventDesc.importTitle')}
@@ -131,5 +191,51 @@ export function EventDescriptionsPage({ route }: PageProps) {
         />
       )}
     </ListPage>
+  );
+}
+
+/** One code's description and solution in the shown language; the server's refusal lands beside its field. */
+function EditDialog({
+  row,
+  protocol,
+  language,
+  languageLabel,
+  onClose,
+}: {
+  row: EventDescriptionRow;
+  protocol: string;
+  language: Language;
+  languageLabel: string;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ description: string; solution: string }>();
+  return (
+    <FormDialog<{ description: string; solution: string }, EventDescriptionRow>
+      form={form}
+      title={t('eventDesc.editTitle', { code: row.code, language: languageLabel })}
+      okId="event-description-submit"
+      testId="event-description-form"
+      width={640}
+      initialValues={{ description: row.description, solution: row.solution }}
+      save={(values) =>
+        editEventDescription({ protocol, code: row.code, language, description: values.description, solution: values.solution ?? '' })
+      }
+      savedText={(saved) => t('eventDesc.saved', { code: saved.code })}
+      invalidate={[eventDescriptionKeys.all]}
+      fieldOf={() => 'description'}
+      onClose={onClose}
+    >
+      <Form.Item
+        name="description"
+        label={t('eventDesc.colDescription')}
+        rules={[{ required: true, whitespace: true, message: t('shared.required') }, { max: EVENT_DESCRIPTION_LIMITS.descriptionMax }]}
+      >
+        <Input id="event-description-text" />
+      </Form.Item>
+      <Form.Item name="solution" label={t('eventDesc.colSolution')} rules={[{ max: EVENT_DESCRIPTION_LIMITS.solutionMax }]}>
+        <Input.TextArea id="event-description-solution" autoSize={{ minRows: 3, maxRows: 8 }} />
+      </Form.Item>
+    </FormDialog>
   );
 }

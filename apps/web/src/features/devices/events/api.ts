@@ -1,4 +1,9 @@
-import { EventDescriptionImportResultSchema, EventDescriptionPageSchema } from '@sunward/contracts/event-descriptions';
+import {
+  type EventDescriptionEdit,
+  EventDescriptionImportResultSchema,
+  EventDescriptionPageSchema,
+  EventDescriptionRowSchema,
+} from '@sunward/contracts/event-descriptions';
 import { EventCountsSchema, EventPageSchema } from '@sunward/contracts/events';
 import { DownloadRecordSchema } from '@sunward/contracts/files';
 import { apiRequest, authorizedFetch, fetchFile, readEnvelope } from '../../../lib/api-client';
@@ -50,3 +55,11 @@ export async function importEventDescriptions(file: File) {
   });
   return readEnvelope(response, EventDescriptionImportResultSchema);
 }
+
+/** The import template of one protocol in one language, pre-filled with its codes and current texts. */
+export const fetchEventDescriptionTemplate = (protocol: string, language: string) =>
+  fetchFile(`/api/v1/event/description/template?${new URLSearchParams({ protocol, language })}`);
+
+/** One code's description and solution in one language; a refusal (4 on a field) rejects with the server's words. */
+export const editEventDescription = (body: EventDescriptionEdit) =>
+  apiRequest('/api/v1/event/description', { method: 'PUT', json: body, schema: EventDescriptionRowSchema });

@@ -22,6 +22,11 @@ export const eventDescriptionTexts = defineTexts({
       'One .xlsx file whose first row is exactly: protocol, code, language, description, solution. Language is one of en, cn, vi, es, de, cz, po, tr, el, pt. A bad row refuses the whole file.',
     'eventDesc.imported': '{{count}} texts imported.',
     'eventDesc.empty': 'No event code matches. Clear the search to see every code of this protocol.',
+    'eventDesc.template': 'Template',
+    'eventDesc.templateHint':
+      'Download the template: this protocol’s codes with their texts in the chosen language, ready to translate and import.',
+    'eventDesc.editTitle': 'Edit event {{code}} ({{language}})',
+    'eventDesc.saved': 'Event {{code}} saved.',
   },
   cn: {
     'eventDesc.intro': '设备协议中各事件代码的含义及处理方法（各语言）。导入的文本会替换协议自带的文本。',
@@ -42,6 +47,10 @@ export const eventDescriptionTexts = defineTexts({
       '一个 .xlsx 文件，第一行必须是：protocol, code, language, description, solution。语言为 en、cn、vi、es、de、cz、po、tr、el、pt 之一。任何一行有误，整个文件都不会导入。',
     'eventDesc.imported': '已导入 {{count}} 条文本。',
     'eventDesc.empty': '没有匹配的事件代码。清除搜索可查看该协议的全部代码。',
+    'eventDesc.template': '模板',
+    'eventDesc.templateHint': '下载模板：该协议的全部代码及所选语言的当前文本，可直接翻译后导入。',
+    'eventDesc.editTitle': '编辑事件 {{code}}（{{language}}）',
+    'eventDesc.saved': '事件 {{code}} 已保存。',
   },
   cz: {
     'eventDesc.intro':
@@ -63,6 +72,10 @@ export const eventDescriptionTexts = defineTexts({
       'Jeden soubor .xlsx, jehož první řádek je přesně: protocol, code, language, description, solution. Jazyk je jeden z en, cn, vi, es, de, cz, po, tr, el, pt. Chybný řádek odmítne celý soubor.',
     'eventDesc.imported': 'Importováno textů: {{count}}.',
     'eventDesc.empty': 'Žádný kód neodpovídá. Vymažte hledání a uvidíte všechny kódy protokolu.',
+    'eventDesc.template': 'Šablona',
+    'eventDesc.templateHint': 'Stáhněte šablonu: kódy tohoto protokolu s texty ve zvoleném jazyce, připravené k překladu a importu.',
+    'eventDesc.editTitle': 'Upravit událost {{code}} ({{language}})',
+    'eventDesc.saved': 'Událost {{code}} uložena.',
   },
   de: {
     'eventDesc.intro':
@@ -84,6 +97,11 @@ export const eventDescriptionTexts = defineTexts({
       'Eine .xlsx-Datei, deren erste Zeile genau lautet: protocol, code, language, description, solution. Sprache ist eine von en, cn, vi, es, de, cz, po, tr, el, pt. Eine fehlerhafte Zeile lehnt die ganze Datei ab.',
     'eventDesc.imported': '{{count}} Texte importiert.',
     'eventDesc.empty': 'Kein Ereigniscode passt. Leeren Sie die Suche, um alle Codes des Protokolls zu sehen.',
+    'eventDesc.template': 'Vorlage',
+    'eventDesc.templateHint':
+      'Vorlage herunterladen: die Codes dieses Protokolls mit ihren Texten in der gewählten Sprache, bereit zum Übersetzen und Importieren.',
+    'eventDesc.editTitle': 'Ereignis {{code}} bearbeiten ({{language}})',
+    'eventDesc.saved': 'Ereignis {{code}} gespeichert.',
   },
   el: {
     'eventDesc.intro':
@@ -105,6 +123,11 @@ export const eventDescriptionTexts = defineTexts({
       'Ένα αρχείο .xlsx με πρώτη γραμμή ακριβώς: protocol, code, language, description, solution. Γλώσσα μία από en, cn, vi, es, de, cz, po, tr, el, pt. Μια λάθος γραμμή απορρίπτει όλο το αρχείο.',
     'eventDesc.imported': 'Εισήχθησαν {{count}} κείμενα.',
     'eventDesc.empty': 'Κανένας κωδικός δεν ταιριάζει. Καθαρίστε την αναζήτηση για όλους τους κωδικούς.',
+    'eventDesc.template': 'Πρότυπο',
+    'eventDesc.templateHint':
+      'Λήψη προτύπου: οι κωδικοί αυτού του πρωτοκόλλου με τα κείμενά τους στην επιλεγμένη γλώσσα, έτοιμοι για μετάφραση και εισαγωγή.',
+    'eventDesc.editTitle': 'Επεξεργασία συμβάντος {{code}} ({{language}})',
+    'eventDesc.saved': 'Το συμβάν {{code}} αποθηκεύτηκε.',
   },
   es: {
     'eventDesc.intro':
@@ -126,6 +149,11 @@ export const eventDescriptionTexts = defineTexts({
       'Un archivo .xlsx cuya primera fila sea exactamente: protocol, code, language, description, solution. El idioma es uno de en, cn, vi, es, de, cz, po, tr, el, pt. Una fila errónea rechaza todo el archivo.',
     'eventDesc.imported': '{{count}} textos importados.',
     'eventDesc.empty': 'Ningún código coincide. Borre la búsqueda para ver todos los códigos del protocolo.',
+    'eventDesc.template': 'Plantilla',
+    'eventDesc.templateHint':
+      'Descargue la plantilla: los códigos de este protocolo con sus textos en el idioma elegido, listos para traducir e importar.',
+    'eventDesc.editTitle': 'Editar evento {{code}} ({{language}})',
+    'eventDesc.saved': 'Evento {{code}} guardado.',
   },
   po: {
     'eventDesc.intro':
@@ -147,6 +175,10 @@ export const eventDescriptionTexts = defineTexts({
       'Jeden plik .xlsx, którego pierwszy wiersz to dokładnie: protocol, code, language, description, solution. Język to jeden z en, cn, vi, es, de, cz, po, tr, el, pt. Błędny wiersz odrzuca cały plik.',
     'eventDesc.imported': 'Zaimportowano tekstów: {{count}}.',
     'eventDesc.empty': 'Żaden kod nie pasuje. Wyczyść wyszukiwanie, aby zobaczyć wszystkie kody protokołu.',
+    'eventDesc.template': 'Szablon',
+    'eventDesc.templateHint': 'Pobierz szablon: kody tego protokołu z tekstami w wybranym języku, gotowe do tłumaczenia i importu.',
+    'eventDesc.editTitle': 'Edytuj zdarzenie {{code}} ({{language}})',
+    'eventDesc.saved': 'Zdarzenie {{code}} zapisane.',
   },
   pt: {
     'eventDesc.intro':
@@ -168,6 +200,11 @@ export const eventDescriptionTexts = defineTexts({
       'Um ficheiro .xlsx cuja primeira linha é exatamente: protocol, code, language, description, solution. O idioma é um de en, cn, vi, es, de, cz, po, tr, el, pt. Uma linha errada recusa o ficheiro inteiro.',
     'eventDesc.imported': '{{count}} textos importados.',
     'eventDesc.empty': 'Nenhum código corresponde. Limpe a pesquisa para ver todos os códigos do protocolo.',
+    'eventDesc.template': 'Modelo',
+    'eventDesc.templateHint':
+      'Transfira o modelo: os códigos deste protocolo com os textos no idioma escolhido, prontos a traduzir e importar.',
+    'eventDesc.editTitle': 'Editar evento {{code}} ({{language}})',
+    'eventDesc.saved': 'Evento {{code}} guardado.',
   },
   tr: {
     'eventDesc.intro':
@@ -189,6 +226,10 @@ export const eventDescriptionTexts = defineTexts({
       'İlk satırı tam olarak protocol, code, language, description, solution olan bir .xlsx dosyası. Dil en, cn, vi, es, de, cz, po, tr, el, pt değerlerinden biridir. Hatalı bir satır tüm dosyayı reddeder.',
     'eventDesc.imported': '{{count}} metin içe aktarıldı.',
     'eventDesc.empty': 'Eşleşen olay kodu yok. Protokolün tüm kodlarını görmek için aramayı temizleyin.',
+    'eventDesc.template': 'Şablon',
+    'eventDesc.templateHint': 'Şablonu indirin: bu protokolün kodları seçilen dildeki metinleriyle, çevirip içe aktarmaya hazır.',
+    'eventDesc.editTitle': '{{code}} olayını düzenle ({{language}})',
+    'eventDesc.saved': '{{code}} olayı kaydedildi.',
   },
   vi: {
     'eventDesc.intro':
@@ -210,5 +251,9 @@ export const eventDescriptionTexts = defineTexts({
       'Một tệp .xlsx có dòng đầu tiên đúng là: protocol, code, language, description, solution. Ngôn ngữ là một trong en, cn, vi, es, de, cz, po, tr, el, pt. Một dòng sai sẽ từ chối cả tệp.',
     'eventDesc.imported': 'Đã nhập {{count}} văn bản.',
     'eventDesc.empty': 'Không có mã nào phù hợp. Xóa tìm kiếm để xem mọi mã của giao thức này.',
+    'eventDesc.template': 'Mẫu',
+    'eventDesc.templateHint': 'Tải mẫu: các mã của giao thức này cùng văn bản bằng ngôn ngữ đã chọn, sẵn sàng để dịch và nhập.',
+    'eventDesc.editTitle': 'Sửa sự kiện {{code}} ({{language}})',
+    'eventDesc.saved': 'Đã lưu sự kiện {{code}}.',
   },
 });
