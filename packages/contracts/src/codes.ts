@@ -175,6 +175,17 @@ export const Code = {
   PROTOCOL_VERSION_STALE: 4205,
   /** Sunward: the file is not a protocol export (or a SunSpec model) this product can read. */
   PROTOCOL_FILE_INVALID: 4206,
+  // Plant layout (issue 20), 4300-4309: Sunward's, documented in docs/decisions.md "Plant layout".
+  /** Sunward: someone saved the layout since this editor opened it; reload (your changes are kept to re-apply). */
+  LAYOUT_VERSION_STALE: 4300,
+  /** Spec 02 §5 "at most 99 panels": a layout holds at most LIMITS.panelsMax panels. */
+  LAYOUT_TOO_MANY_PANELS: 4301,
+  /** Spec 02 §5: a panel group holding undeletable panels (bound to a reporting optimizer) cannot be deleted. */
+  LAYOUT_GROUP_LOCKED: 4302,
+  /** Sunward: the public layout link is unknown or was revoked. */
+  LAYOUT_LINK_INVALID: 4303,
+  /** Sunward: a panel names a missing group, an optimizer not in the plant or bound twice, or a group an inverter not in it. */
+  LAYOUT_REFERENCE_INVALID: 4304,
   // Download centre and event descriptions (issue 21), 1020-1039: Sunward's, documented in docs/decisions.md.
   /** Sunward: no such file among the caller's download records (another user's or company's file alike). */
   DOWNLOAD_NOT_FOUND: 1020,

@@ -141,6 +141,12 @@ export const cz: MessageCatalogue = {
   'code.4204': 'Soubor je větší než 10 MB.',
   'code.4205': 'Mezitím někdo uložil novější verzi tohoto protokolu; načtěte jej znovu a upravte znovu.',
   'code.4206': 'Soubor není export protokolu ani model SunSpec.',
+  'code.4300': 'Mezitím někdo toto rozvržení uložil; načtěte jej znovu a proveďte změny ještě jednou.',
+  'code.4301': 'Rozvržení obsahuje nejvýše 99 panelů.',
+  'code.4302': 'Tato skupina panelů obsahuje panely vázané na hlásící optimalizátor a nelze ji smazat; nejprve vazbu zrušte a uložte.',
+  'code.4303': 'Tento odkaz na rozvržení neexistuje nebo byl zrušen; požádejte vlastníka elektrárny o nový.',
+  'code.4304':
+    'Panel nebo skupina odkazuje na skupinu, optimalizátor nebo střídač, který do této elektrárny nepatří, nebo je optimalizátor vázán na dva panely.',
   'protocol.overlap': 'registr {{id}} na adrese {{address}} se překrývá s registrem {{other}}',
   'protocol.typeWidth': 'typ {{type}} zabírá {{count}} registrů',
   'protocol.duplicateId': 'identifikátor bodu {{id}} je použit dvakrát',

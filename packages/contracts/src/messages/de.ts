@@ -144,6 +144,13 @@ export const de: MessageCatalogue = {
   'code.4204': 'Die Datei ist größer als 10 MB.',
   'code.4205': 'Inzwischen wurde eine neuere Version dieses Protokolls gespeichert; laden Sie es neu und bearbeiten Sie es erneut.',
   'code.4206': 'Die Datei ist weder ein Protokollexport noch ein SunSpec-Modell.',
+  'code.4300': 'Inzwischen hat jemand dieses Layout gespeichert; laden Sie es neu und nehmen Sie Ihre Änderungen erneut vor.',
+  'code.4301': 'Ein Layout enthält höchstens 99 Module.',
+  'code.4302':
+    'Diese Modulgruppe enthält Module, die an einen meldenden Optimierer gebunden sind, und kann nicht gelöscht werden; lösen Sie die Bindung und speichern Sie zuerst.',
+  'code.4303': 'Dieser Layout-Link ist unbekannt oder wurde widerrufen; bitten Sie den Anlagenbesitzer um einen neuen.',
+  'code.4304':
+    'Ein Modul oder eine Gruppe verweist auf eine Gruppe, einen Optimierer oder Wechselrichter, der nicht zu dieser Anlage gehört, oder ein Optimierer ist an zwei Module gebunden.',
   'protocol.overlap': 'Register {{id}} bei {{address}} überschneidet sich mit Register {{other}}',
   'protocol.typeWidth': 'Typ {{type}} belegt {{count}} Register',
   'protocol.duplicateId': 'Punktkennung {{id}} wird doppelt verwendet',

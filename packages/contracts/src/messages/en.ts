@@ -145,6 +145,12 @@ export const en = {
   'code.4204': 'The file is larger than 10 MB.',
   'code.4205': 'Someone saved a newer version of this protocol meanwhile; reload it and edit again.',
   'code.4206': 'The file is not a protocol export or a SunSpec model.',
+  'code.4300': 'Someone saved this layout meanwhile; reload it and make your changes again.',
+  'code.4301': 'A layout holds at most 99 panels.',
+  'code.4302': 'This panel group holds panels bound to a reporting optimizer and cannot be deleted; unbind them and save first.',
+  'code.4303': "This layout link is unknown or was revoked; ask the plant's owner for a new one.",
+  'code.4304':
+    'A panel or group refers to a group, optimizer or inverter that is not in this plant, or an optimizer is bound to two panels.',
   'protocol.overlap': 'register {{id}} at {{address}} overlaps register {{other}}',
   'protocol.typeWidth': 'type {{type}} takes {{count}} registers',
   'protocol.duplicateId': 'point id {{id}} is used twice',

@@ -143,6 +143,13 @@ export const es: MessageCatalogue = {
   'code.4204': 'El archivo supera los 10 MB.',
   'code.4205': 'Alguien guardó mientras tanto una versión más reciente de este protocolo; recárguelo y vuelva a editarlo.',
   'code.4206': 'El archivo no es una exportación de protocolo ni un modelo SunSpec.',
+  'code.4300': 'Alguien guardó este diseño mientras tanto; recárguelo y vuelva a hacer sus cambios.',
+  'code.4301': 'Un diseño contiene como máximo 99 paneles.',
+  'code.4302':
+    'Este grupo de paneles contiene paneles vinculados a un optimizador que informa y no se puede eliminar; desvincúlelos y guarde primero.',
+  'code.4303': 'Este enlace del diseño no existe o fue revocado; pida uno nuevo al propietario de la planta.',
+  'code.4304':
+    'Un panel o grupo hace referencia a un grupo, optimizador o inversor que no está en esta planta, o un optimizador está vinculado a dos paneles.',
   'protocol.overlap': 'el registro {{id}} en {{address}} se solapa con el registro {{other}}',
   'protocol.typeWidth': 'el tipo {{type}} ocupa {{count}} registros',
   'protocol.duplicateId': 'el identificador de punto {{id}} se usa dos veces',

@@ -141,6 +141,13 @@ export const po: MessageCatalogue = {
   'code.4204': 'Plik jest większy niż 10 MB.',
   'code.4205': 'W międzyczasie ktoś zapisał nowszą wersję tego protokołu; wczytaj go ponownie i edytuj jeszcze raz.',
   'code.4206': 'Plik nie jest eksportem protokołu ani modelem SunSpec.',
+  'code.4300': 'W międzyczasie ktoś zapisał ten układ; wczytaj go ponownie i wprowadź zmiany jeszcze raz.',
+  'code.4301': 'Układ może zawierać najwyżej 99 paneli.',
+  'code.4302':
+    'Ta grupa paneli zawiera panele powiązane z raportującym optymalizatorem i nie można jej usunąć; najpierw usuń powiązania i zapisz.',
+  'code.4303': 'Ten link do układu jest nieznany lub został odwołany; poproś właściciela elektrowni o nowy.',
+  'code.4304':
+    'Panel lub grupa wskazuje grupę, optymalizator lub falownik spoza tej elektrowni albo optymalizator jest powiązany z dwoma panelami.',
   'protocol.overlap': 'rejestr {{id}} pod adresem {{address}} nakłada się na rejestr {{other}}',
   'protocol.typeWidth': 'typ {{type}} zajmuje {{count}} rejestrów',
   'protocol.duplicateId': 'identyfikator punktu {{id}} użyto dwa razy',

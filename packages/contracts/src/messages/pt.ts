@@ -144,6 +144,13 @@ export const pt: MessageCatalogue = {
   'code.4204': 'O ficheiro é maior do que 10 MB.',
   'code.4205': 'Entretanto alguém guardou uma versão mais recente deste protocolo; recarregue-o e edite novamente.',
   'code.4206': 'O ficheiro não é uma exportação de protocolo nem um modelo SunSpec.',
+  'code.4300': 'Entretanto alguém guardou este layout; recarregue-o e faça novamente as suas alterações.',
+  'code.4301': 'Um layout contém no máximo 99 painéis.',
+  'code.4302':
+    'Este grupo de painéis contém painéis associados a um otimizador que comunica e não pode ser eliminado; desassocie-os e guarde primeiro.',
+  'code.4303': 'Esta ligação do layout é desconhecida ou foi revogada; peça uma nova ao proprietário da central.',
+  'code.4304':
+    'Um painel ou grupo refere um grupo, otimizador ou inversor que não pertence a esta central, ou um otimizador está associado a dois painéis.',
   'protocol.overlap': 'o registo {{id}} em {{address}} sobrepõe-se ao registo {{other}}',
   'protocol.typeWidth': 'o tipo {{type}} ocupa {{count}} registos',
   'protocol.duplicateId': 'o identificador de ponto {{id}} é usado duas vezes',

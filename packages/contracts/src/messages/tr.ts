@@ -141,6 +141,12 @@ export const tr: MessageCatalogue = {
   'code.4204': 'Dosya 10 MB’tan büyük.',
   'code.4205': 'Bu arada biri bu protokolün daha yeni bir sürümünü kaydetti; yeniden yükleyip tekrar düzenleyin.',
   'code.4206': 'Dosya bir protokol dışa aktarımı veya SunSpec modeli değil.',
+  'code.4300': 'Bu arada biri bu yerleşimi kaydetti; yeniden yükleyip değişikliklerinizi tekrar yapın.',
+  'code.4301': 'Bir yerleşim en fazla 99 panel içerir.',
+  'code.4302': 'Bu panel grubu, veri gönderen bir optimizere bağlı paneller içerdiğinden silinemez; önce bağlantıları kaldırıp kaydedin.',
+  'code.4303': 'Bu yerleşim bağlantısı bilinmiyor veya iptal edildi; santral sahibinden yenisini isteyin.',
+  'code.4304':
+    'Bir panel veya grup bu santrale ait olmayan bir gruba, optimizere veya invertöre başvuruyor ya da bir optimizer iki panele bağlı.',
   'protocol.overlap': '{{address}} adresindeki {{id}} yazmacı {{other}} yazmacıyla çakışıyor',
   'protocol.typeWidth': '{{type}} türü {{count}} yazmaç kaplar',
   'protocol.duplicateId': '{{id}} nokta kimliği iki kez kullanılmış',

@@ -143,6 +143,12 @@ export const vi: MessageCatalogue = {
   'code.4204': 'Tệp lớn hơn 10 MB.',
   'code.4205': 'Đã có người lưu phiên bản mới hơn của giao thức này; hãy tải lại rồi chỉnh sửa lại.',
   'code.4206': 'Tệp không phải bản xuất giao thức hoặc mô hình SunSpec.',
+  'code.4300': 'Trong lúc đó đã có người lưu bố cục này; hãy tải lại rồi thực hiện lại thay đổi của bạn.',
+  'code.4301': 'Một bố cục có tối đa 99 tấm pin.',
+  'code.4302': 'Nhóm tấm pin này chứa các tấm gắn với bộ tối ưu đang báo dữ liệu nên không thể xóa; hãy gỡ liên kết và lưu trước.',
+  'code.4303': 'Liên kết bố cục này không tồn tại hoặc đã bị thu hồi; hãy xin chủ nhà máy một liên kết mới.',
+  'code.4304':
+    'Một tấm pin hoặc nhóm tham chiếu đến nhóm, bộ tối ưu hoặc biến tần không thuộc nhà máy này, hoặc một bộ tối ưu được gắn với hai tấm pin.',
   'protocol.overlap': 'thanh ghi {{id}} tại {{address}} chồng lên thanh ghi {{other}}',
   'protocol.typeWidth': 'kiểu {{type}} chiếm {{count}} thanh ghi',
   'protocol.duplicateId': 'mã điểm {{id}} bị dùng hai lần',
