@@ -58,6 +58,10 @@ export type PageName =
   | 'batteryFirmware'
   | 'notice'
   | 'smsRecords'
+  // Device protocols (issue 19)
+  | 'protocolList'
+  | 'protocolEditor'
+  | 'protocolHistory'
   // Download centre (issue 21)
   | 'downloadCenter'
   | 'toolbox'
@@ -222,6 +226,32 @@ export const SHELL_ROUTES: AppRoute[] = [
     children: [
       { path: '/system/notices', title: 'route.noticeManagement', permission: 'system.notice', page: 'noticeList' },
       { path: '/system/versions', title: 'route.versionManagement', permission: 'system.version', page: 'versionList' },
+      // Device protocols (issue 19; spec 01 §2 management: device protocols, no path in the route table).
+      { path: '/system/protocols', title: 'route.protocolManagement', permission: 'system.protocol', page: 'protocolList' },
+      {
+        path: '/system/protocols/new',
+        title: 'route.protocolCreate',
+        permission: 'system.protocol.edit',
+        hidden: true,
+        highlight: '/system/protocols',
+        page: 'protocolEditor',
+      },
+      {
+        path: '/system/protocols/:id/edit',
+        title: 'route.protocolEdit',
+        permission: 'system.protocol.edit',
+        hidden: true,
+        highlight: '/system/protocols',
+        page: 'protocolEditor',
+      },
+      {
+        path: '/system/protocols/:id/history',
+        title: 'route.protocolHistory',
+        permission: 'system.protocol',
+        hidden: true,
+        highlight: '/system/protocols',
+        page: 'protocolHistory',
+      },
     ],
   },
   { path: '/logging', title: 'route.systemLog', hidden: true, page: 'updateLog' },

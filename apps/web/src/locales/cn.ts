@@ -65,6 +65,10 @@ export const cn: UiCatalogue = {
   'route.management': '系统管理',
   'route.noticeManagement': '维护公告',
   'route.versionManagement': '系统版本',
+  'route.protocolManagement': '设备协议',
+  'route.protocolCreate': '新增协议',
+  'route.protocolEdit': '编辑协议',
+  'route.protocolHistory': '协议版本历史',
   'route.sms': '短信发送与记录',
   'route.apiDocs': 'API 文档',
 

@@ -65,6 +65,10 @@ export const cz: UiCatalogue = {
   'route.management': 'Správa',
   'route.noticeManagement': 'Oznámení o údržbě',
   'route.versionManagement': 'Verze systému',
+  'route.protocolManagement': 'Protokoly zařízení',
+  'route.protocolCreate': 'Nový protokol',
+  'route.protocolEdit': 'Upravit protokol',
+  'route.protocolHistory': 'Historie protokolu',
   'route.sms': 'Odesílání SMS a záznam',
   'route.apiDocs': 'Dokumentace API',
 

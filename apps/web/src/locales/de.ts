@@ -65,6 +65,10 @@ export const de: UiCatalogue = {
   'route.management': 'Verwaltung',
   'route.noticeManagement': 'Wartungsmitteilungen',
   'route.versionManagement': 'Systemversionen',
+  'route.protocolManagement': 'Geräteprotokolle',
+  'route.protocolCreate': 'Neues Protokoll',
+  'route.protocolEdit': 'Protokoll bearbeiten',
+  'route.protocolHistory': 'Protokollverlauf',
   'route.sms': 'SMS-Versand und Protokoll',
   'route.apiDocs': 'API-Dokumentation',
 

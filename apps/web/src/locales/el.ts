@@ -65,6 +65,10 @@ export const el: UiCatalogue = {
   'route.management': 'Διαχείριση',
   'route.noticeManagement': 'Ανακοινώσεις συντήρησης',
   'route.versionManagement': 'Εκδόσεις συστήματος',
+  'route.protocolManagement': 'Πρωτόκολλα συσκευών',
+  'route.protocolCreate': 'Νέο πρωτόκολλο',
+  'route.protocolEdit': 'Επεξεργασία πρωτοκόλλου',
+  'route.protocolHistory': 'Ιστορικό πρωτοκόλλου',
   'route.sms': 'Αποστολή και αρχείο SMS',
   'route.apiDocs': 'Τεκμηρίωση API',
 

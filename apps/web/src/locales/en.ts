@@ -68,6 +68,10 @@ export const en = {
   'route.management': 'Management',
   'route.noticeManagement': 'Maintenance notices',
   'route.versionManagement': 'System versions',
+  'route.protocolManagement': 'Device protocols',
+  'route.protocolCreate': 'New protocol',
+  'route.protocolEdit': 'Edit protocol',
+  'route.protocolHistory': 'Protocol history',
   'route.sms': 'SMS sending and record',
   'route.apiDocs': 'API documentation',
 

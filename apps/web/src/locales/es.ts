@@ -65,6 +65,10 @@ export const es: UiCatalogue = {
   'route.management': 'Gestión',
   'route.noticeManagement': 'Avisos de mantenimiento',
   'route.versionManagement': 'Versiones del sistema',
+  'route.protocolManagement': 'Protocolos de dispositivos',
+  'route.protocolCreate': 'Nuevo protocolo',
+  'route.protocolEdit': 'Editar protocolo',
+  'route.protocolHistory': 'Historial del protocolo',
   'route.sms': 'Envío y registro de SMS',
   'route.apiDocs': 'Documentación de la API',
 

@@ -65,6 +65,10 @@ export const po: UiCatalogue = {
   'route.management': 'Zarządzanie',
   'route.noticeManagement': 'Ogłoszenia o konserwacji',
   'route.versionManagement': 'Wersje systemu',
+  'route.protocolManagement': 'Protokoły urządzeń',
+  'route.protocolCreate': 'Nowy protokół',
+  'route.protocolEdit': 'Edycja protokołu',
+  'route.protocolHistory': 'Historia protokołu',
   'route.sms': 'Wysyłka SMS i rejestr',
   'route.apiDocs': 'Dokumentacja API',
 

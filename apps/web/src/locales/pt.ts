@@ -65,6 +65,10 @@ export const pt: UiCatalogue = {
   'route.management': 'Gestão',
   'route.noticeManagement': 'Avisos de manutenção',
   'route.versionManagement': 'Versões do sistema',
+  'route.protocolManagement': 'Protocolos de dispositivos',
+  'route.protocolCreate': 'Novo protocolo',
+  'route.protocolEdit': 'Editar protocolo',
+  'route.protocolHistory': 'Histórico do protocolo',
   'route.sms': 'Envio e registo de SMS',
   'route.apiDocs': 'Documentação da API',
 

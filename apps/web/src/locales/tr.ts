@@ -65,6 +65,10 @@ export const tr: UiCatalogue = {
   'route.management': 'Yönetim',
   'route.noticeManagement': 'Bakım duyuruları',
   'route.versionManagement': 'Sistem sürümleri',
+  'route.protocolManagement': 'Cihaz protokolleri',
+  'route.protocolCreate': 'Yeni protokol',
+  'route.protocolEdit': 'Protokolü düzenle',
+  'route.protocolHistory': 'Protokol geçmişi',
   'route.sms': 'SMS gönderimi ve kaydı',
   'route.apiDocs': 'API belgeleri',
 

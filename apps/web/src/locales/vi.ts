@@ -65,6 +65,10 @@ export const vi: UiCatalogue = {
   'route.management': 'Quản lý',
   'route.noticeManagement': 'Thông báo bảo trì',
   'route.versionManagement': 'Phiên bản hệ thống',
+  'route.protocolManagement': 'Giao thức thiết bị',
+  'route.protocolCreate': 'Giao thức mới',
+  'route.protocolEdit': 'Sửa giao thức',
+  'route.protocolHistory': 'Lịch sử giao thức',
   'route.sms': 'Gửi SMS và nhật ký',
   'route.apiDocs': 'Tài liệu API',
 
