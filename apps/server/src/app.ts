@@ -346,17 +346,16 @@ export async function buildApp({
     downloads: () => downloads,
   });
   await app.register(plantEnergyRoutes, { db, plantAccess, config });
-  await app.register(devicesRoutes, {
-    service: createDevicesService({
-      db,
-      repository: createDevicesRepository(db),
-      access: createDeviceAccess(db),
-      log: createOperationLog(db),
-      registry,
-      // Made below with the download centre; read only when an export starts.
-      downloads: () => downloads,
-    }),
+  const devicesService = createDevicesService({
+    db,
+    repository: createDevicesRepository(db),
+    access: createDeviceAccess(db),
+    log: createOperationLog(db),
+    registry,
+    // Made below with the download centre; read only when an export starts.
+    downloads: () => downloads,
   });
+  await app.register(devicesRoutes, { service: devicesService });
   const firmwareService = createFirmwareService({
     repository: createFirmwareRepository(db),
     store: await createFileFirmwareStore(join(config.dataDir, 'firmware')),
@@ -434,10 +433,15 @@ export async function buildApp({
   // Reports (issue 21): from the overview's figures (plant-energy reportFigures), files through pdfkit and exceljs,
   // schedules mailed through the alarm mailer's outbox (retries), large sets through the download centre.
   const reportLogos = createLogoStore(config.dataDir);
+  const reportEnergy = createPlantEnergyRepository(db);
   const reports = createReportsService({
     repository: createReportsRepository(db),
     plantAccess,
-    energy: createPlantEnergyService({ repository: createPlantEnergyRepository(db), benefitFactors: config.benefitFactors }),
+    energy: createPlantEnergyService({ repository: reportEnergy, benefitFactors: config.benefitFactors }),
+    // A device report's energy is the device page's (devices service), its power the overview's rollup series.
+    deviceEnergy: (caller, kind, sn, language, period, date) => devicesService.energy(caller, kind, sn, language, period, date),
+    devicePower: (deviceId, index, fromMs, toMs, bucket) =>
+      reportEnergy.bucketSeries([{ deviceId, index, name: 'power', coef: 1 }], fromMs, toMs, bucket),
     renderer: reportRenderer,
     readLogo: (url) => reportLogos.read(url.split('/').pop() ?? ''),
     mail: alarmMail,

@@ -7,7 +7,7 @@ import {
   reportFigureText,
   reportText,
 } from '@sunward/contracts/report-texts';
-import type { Report } from '@sunward/contracts/reports';
+import type { DeviceReport, Report } from '@sunward/contracts/reports';
 import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
 import type { Brand, ReportRenderer } from './reports.service.js';
@@ -539,4 +539,115 @@ async function xlsx(report: Report, language: Language): Promise<Buffer> {
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
-export const reportRenderer: ReportRenderer = { pdf, xlsx };
+const SERIES_COLOURS = ['#f59e0b', '#22c55e', '#3b82f6', '#8b5cf6', '#8c8c8c', '#ef4444'];
+
+/** The device report's figures as tiles and sheet rows: counters (kWh), peak power, running hours, availability. */
+function deviceFigures(report: DeviceReport, language: Language) {
+  const locale = LANGUAGE_TAGS[language];
+  const t = (key: ReportTextKey) => reportText(language, key);
+  const number = (v: number, digits: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(v);
+  return [
+    ...report.counters.map((c) => ({ label: c.label, value: reportEnergy(c.energyWh, locale) })),
+    { label: t('fig.peakPower'), value: report.peakPowerW === null ? '—' : `${number(report.peakPowerW / 1000, 2)} kW` },
+    { label: t('fig.runningHours'), value: report.runningHours === null ? '—' : `${number(report.runningHours, 0)} h` },
+    {
+      label: t('param.availability'),
+      value:
+        report.availability === null
+          ? '—'
+          : new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(report.availability),
+    },
+  ];
+}
+
+async function devicePdf(report: DeviceReport, language: Language, brand: Brand): Promise<Buffer> {
+  const { t, heading, emptyBox, tiles, chart, table, finish, doc, font, left, width } = pdfKit(report, language, brand);
+  const d = report.device;
+  const line = `${t('col.plant')}: ${d.plantName} · ${t('col.sn')}: ${d.sn} · ${t('col.type')}: ${d.family}${d.model ? ` · ${t('col.model')}: ${d.model}` : ''}`;
+  font(line).fontSize(9).fillColor('#444444').text(line, left, doc.y, { width });
+  if (report.empty) emptyBox();
+  heading('section.summary');
+  tiles(deviceFigures(report, language));
+  if (report.period !== 'day')
+    chart(
+      report.bars.labels,
+      report.bars.series.map((s, i) => ({
+        label: report.counters.find((c) => c.key === s.key)?.label ?? s.key,
+        colour: SERIES_COLOURS[i % SERIES_COLOURS.length] ?? '#8c8c8c',
+        values: s.values.map((v) => v ?? 0),
+      })),
+    );
+  heading('section.events');
+  if (report.events.length === 0) font('—').fontSize(9).fillColor('#555555').text('—', left, doc.y, { width });
+  else
+    table(
+      [t('col.code'), t('col.level'), t('col.description'), t('col.opened'), t('col.cleared'), t('col.duration')],
+      report.events.map((e) => [
+        String(e.code),
+        e.level,
+        e.description,
+        dateTime(e.openedAt, language),
+        e.clearedAt ? dateTime(e.clearedAt, language) : t('open'),
+        duration(e.durationSeconds),
+      ]),
+      [0.7, 0.9, 3.2, 1.5, 1.5, 1.2],
+    );
+  return finish();
+}
+
+async function deviceXlsx(report: DeviceReport, language: Language): Promise<Buffer> {
+  const t = (key: ReportTextKey) => reportText(language, key);
+  const kwh = (wh: number | null) => (wh === null ? null : Math.round(wh) / 1000);
+  const book = new ExcelJS.Workbook();
+  book.creator = 'Sunward';
+  const summary = book.addWorksheet(t('section.summary'));
+  summary.addRow([report.title]).font = { bold: true, size: 14 };
+  summary.addRow([t(`period.${report.period}` as ReportTextKey), report.date, report.from, report.to]);
+  summary.addRow([t('col.plant'), report.device.plantName]);
+  summary.addRow([t('col.sn'), report.device.sn]);
+  summary.addRow([t('col.type'), report.device.family, report.device.model]);
+  if (report.empty) summary.addRow([t('empty')]).font = { italic: true };
+  summary.addRow([]);
+  for (const c of report.counters) summary.addRow([c.label, kwh(c.energyWh), 'kWh']);
+  summary.addRow([t('fig.peakPower'), report.peakPowerW === null ? null : report.peakPowerW / 1000, 'kW']);
+  summary.addRow([t('fig.runningHours'), report.runningHours, 'h']);
+  summary.addRow([t('param.availability'), report.availability, '%']).getCell(2).numFmt = '0.0%';
+  summary.addRow([`${t('col.faultTime')} (s)`, Math.round(report.faultSeconds)]);
+  summary.getColumn(1).width = 32;
+  summary.getColumn(2).width = 18;
+
+  const energy = book.addWorksheet(t('section.energy'));
+  energy.addRow([
+    t('col.date'),
+    ...report.bars.series.map((s) => `${report.counters.find((c) => c.key === s.key)?.label ?? s.key} (kWh)`),
+  ]).font = {
+    bold: true,
+  };
+  report.bars.labels.forEach((label, i) => {
+    energy.addRow([label, ...report.bars.series.map((s) => kwh(s.values[i] ?? null))]);
+  });
+  energy.columns.forEach((c) => {
+    c.width = 22;
+  });
+
+  const events = book.addWorksheet(t('section.events'));
+  events.addRow([t('col.code'), t('col.level'), t('col.description'), t('col.opened'), t('col.cleared'), `${t('col.duration')} (s)`]).font =
+    {
+      bold: true,
+    };
+  for (const e of report.events)
+    events.addRow([
+      e.code,
+      e.level,
+      e.description,
+      new Date(e.openedAt),
+      e.clearedAt ? new Date(e.clearedAt) : t('open'),
+      Math.round(e.durationSeconds),
+    ]);
+  events.columns.forEach((c) => {
+    c.width = 20;
+  });
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+export const reportRenderer: ReportRenderer = { pdf, xlsx, devicePdf, deviceXlsx };

@@ -13,7 +13,7 @@ import {
   type Use,
 } from '@sunward/contracts/plant-energy';
 import type { PlantCreate } from '@sunward/contracts/plants';
-import type { Report, ReportConfig, ReportSchedule, ReportSend } from '@sunward/contracts/reports';
+import type { DeviceReport, Report, ReportConfig, ReportSchedule, ReportSend } from '@sunward/contracts/reports';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -216,6 +216,61 @@ function directService() {
     retentionDays: 7,
   });
 }
+
+describe('a device report', () => {
+  type Bars = { labels: string[]; series: { key: string; values: (number | null)[] }[] };
+  const sumOf = (bars: Bars, key: string, labels?: readonly string[]) =>
+    bars.series
+      .find((s) => s.key === key)
+      ?.values.reduce<number>((a, v, i) => (labels && !labels.includes(bars.labels[i] ?? '') ? a : a + (v ?? 0)), 0);
+
+  it('agrees with the device detail page to the watt-hour for a day, a month and a year', async () => {
+    const monthly = (await get<Bars>(`/api/v1/inverter/RPHY000001/month?date=${month}`)).data;
+    const yearly = (await get<Bars>(`/api/v1/inverter/RPHY000001/year?date=${month.slice(0, 4)}`)).data;
+    const ofMonth = (await get<DeviceReport>(`/api/v1/reports/device?deviceId=${hybridId}&period=month&date=${month}`)).data;
+    const ofDay = (await get<DeviceReport>(`/api/v1/reports/device?deviceId=${hybridId}&period=day&date=${yesterday}`)).data;
+    const ofYear = (await get<DeviceReport>(`/api/v1/reports/device?deviceId=${hybridId}&period=year&date=${month.slice(0, 4)}`)).data;
+    expect(ofMonth.counters.length).toBeGreaterThan(0);
+    for (const c of ofMonth.counters) expect(c.energyWh).toBe(sumOf(monthly, c.key));
+    for (const c of ofDay.counters) expect(c.energyWh ?? 0).toBe(sumOf(monthly, c.key, [yesterday]));
+    for (const c of ofYear.counters) expect(c.energyWh).toBe(sumOf(yearly, c.key));
+    // The generation counter is the plant's generation (one inverter): 6 kWh.
+    expect(Math.max(...ofMonth.counters.map((c) => c.energyWh ?? 0))).toBe(6000);
+    // Peak power and running hours from the rollups; the fault hour with its duration lowers availability.
+    expect(ofDay.peakPowerW).toBe(4500);
+    expect(ofDay.runningHours).toBe(3);
+    expect(ofDay.events).toHaveLength(1);
+    expect(ofDay.events[0]?.durationSeconds).toBe(3600);
+    expect(ofDay.faultSeconds).toBe(3600);
+    expect(ofDay.availability).toBeCloseTo(1 - 3600 / 86_400, 9);
+    expect(ofMonth.empty).toBe(false);
+  });
+
+  it('reports a battery’s charge and discharge as its detail page does, and writes PDF and .xlsx', async () => {
+    const [battery] = await server.database.db.select({ id: devices.id }).from(devices).where(eq(devices.sn, 'RPBT000001'));
+    const monthly = (await get<Bars>(`/api/v1/battery/RPBT000001/month?date=${month}`)).data;
+    const report = (await get<DeviceReport>(`/api/v1/reports/device?deviceId=${battery?.id}&period=month&date=${month}`)).data;
+    expect(report.counters.length).toBeGreaterThan(0);
+    for (const c of report.counters) expect(c.energyWh).toBe(sumOf(monthly, c.key));
+    for (const format of ['pdf', 'xlsx']) {
+      const file = await server.app.inject({
+        method: 'GET',
+        url: `/api/v1/reports/device/file?deviceId=${battery?.id}&period=month&date=${month}&format=${format}`,
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['content-disposition']).toContain('RPBT000001');
+    }
+  });
+
+  it('refuses a device of another tenant or none, and says a period without data is empty', async () => {
+    const other = await signedInUser(server, 'owner');
+    expect((await get(`/api/v1/reports/device?deviceId=${hybridId}&period=month`, other.token)).code).toBe(Code.DEVICE_NOT_FOUND);
+    expect((await get(`/api/v1/reports/device?deviceId=999999&period=month`)).code).toBe(Code.DEVICE_NOT_FOUND);
+    const empty = (await get<DeviceReport>(`/api/v1/reports/device?deviceId=${hybridId}&period=month&date=2001-01`)).data;
+    expect(empty.empty).toBe(true);
+  });
+});
 
 describe('a weekly report (what a weekly schedule mails)', () => {
   const SUMMED = ['generationWh', 'consumptionWh', 'feedInWh', 'purchaseWh', 'selfConsumptionWh', 'income'] as const;

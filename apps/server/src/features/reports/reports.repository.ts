@@ -105,8 +105,30 @@ export function createReportsRepository(db: Database) {
       return new Map(rows.map((r) => [Number(r.device_id), Number(r.energy_wh)]));
     },
 
+    /** One device with its plant's name and zone (a device report's subject). */
+    async device(id: number) {
+      const [r] = await queryRows<Record<string, unknown>>(
+        db,
+        sql`select d.id, d.plant_id, d.sn, d.alias, d.family, d.model, d.rated_power_w, d.protocol_id, p.name as plant_name, p.timezone
+            from devices d join plants p on p.id = d.plant_id where d.id = ${id}`,
+      );
+      if (!r) return undefined;
+      return {
+        id: Number(r.id),
+        plantId: Number(r.plant_id),
+        sn: String(r.sn),
+        alias: r.alias === null ? null : String(r.alias),
+        family: String(r.family),
+        model: r.model === null ? null : String(r.model),
+        ratedPowerW: r.rated_power_w === null ? null : Number(r.rated_power_w),
+        protocolId: String(r.protocol_id),
+        plantName: String(r.plant_name),
+        timezone: String(r.timezone),
+      };
+    },
+
     /** Per device: events overlapping the period and the seconds of fault events within it (up to `nowMs`). */
-    async deviceEventTimes(bounds: readonly PlantBounds[], nowMs: number) {
+    async deviceEventTimes(bounds: readonly PlantBounds[], nowMs: number, deviceId?: number) {
       if (bounds.length === 0) return [];
       const now = new Date(nowMs).toISOString();
       const rows = await queryRows<{ device_id: number; events: number; fault_s: number }>(
@@ -116,13 +138,14 @@ export function createReportsRepository(db: Database) {
               coalesce(sum(extract(epoch from least(coalesce(e.cleared_at, ${now}::timestamptz), b.to_ts, ${now}::timestamptz) - greatest(e.opened_at, b.from_ts)))
                 filter (where e.level = 'fault'), 0)::float8 as fault_s
             from b join device_events e on e.plant_id = b.plant_id and e.opened_at < b.to_ts and (e.cleared_at is null or e.cleared_at > b.from_ts)
+            ${deviceId === undefined ? sql`` : sql`where e.device_id = ${deviceId}`}
             group by e.device_id`,
       );
       return rows.map((r) => ({ deviceId: Number(r.device_id), events: Number(r.events), faultSeconds: Math.max(0, Number(r.fault_s)) }));
     },
 
     /** The events overlapping the period, newest first, at most `limit`, and how many there are. */
-    async events(bounds: readonly PlantBounds[], nowMs: number, limit: number) {
+    async events(bounds: readonly PlantBounds[], nowMs: number, limit: number, deviceId?: number) {
       if (bounds.length === 0) return { total: 0, rows: [] };
       const now = new Date(nowMs).toISOString();
       const rows = await queryRows<Record<string, unknown>>(
@@ -132,6 +155,7 @@ export function createReportsRepository(db: Database) {
               greatest(0, extract(epoch from least(coalesce(e.cleared_at, ${now}::timestamptz), b.to_ts, ${now}::timestamptz) - greatest(e.opened_at, b.from_ts)))::float8 as seconds
             from b join device_events e on e.plant_id = b.plant_id and e.opened_at < b.to_ts and (e.cleared_at is null or e.cleared_at > b.from_ts)
               join devices d on d.id = e.device_id
+            ${deviceId === undefined ? sql`` : sql`where e.device_id = ${deviceId}`}
             order by e.opened_at desc, e.id desc limit ${limit}`,
       );
       return {

@@ -2,6 +2,8 @@ import { envelopeSchema } from '@sunward/contracts/envelope';
 import { DownloadRecordSchema } from '@sunward/contracts/files';
 import { IdParamSchema } from '@sunward/contracts/ids';
 import {
+  DeviceReportQuerySchema,
+  DeviceReportSchema,
   ReportConfigInputSchema,
   ReportConfigListQuerySchema,
   ReportConfigSchema,
@@ -59,6 +61,38 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     async (request, reply) => {
       const format = request.query.format ?? 'pdf';
       const file = await service.file(request.requireAuth(), request.query, request.language, format);
+      return reply
+        .type(format === 'pdf' ? 'application/pdf' : XLSX_TYPE)
+        .header('content-disposition', disposition(file.fileName))
+        .header('cache-control', 'no-store')
+        .send(file.bytes);
+    },
+  );
+
+  app.get(
+    '/api/v1/reports/device',
+    {
+      config: { access: 'report.view' },
+      schema: {
+        tags: TAGS,
+        summary:
+          'A device report for a day, month or year: its energy counters (the device page’s figures), peak power, running hours, availability, events (602: no such device here)',
+        querystring: DeviceReportQuerySchema,
+        response: { 200: envelopeSchema(DeviceReportSchema) },
+      },
+    },
+    async (request) => ok(request, await service.buildDevice(request.requireAuth(), request.query, request.language)),
+  );
+
+  app.get(
+    '/api/v1/reports/device/file',
+    {
+      config: { access: 'report.view' },
+      schema: { tags: TAGS, summary: 'The device report as an A4 PDF or .xlsx (format=pdf|xlsx)', querystring: DeviceReportQuerySchema },
+    },
+    async (request, reply) => {
+      const format = request.query.format ?? 'pdf';
+      const file = await service.deviceFile(request.requireAuth(), request.query, request.language, format);
       return reply
         .type(format === 'pdf' ? 'application/pdf' : XLSX_TYPE)
         .header('content-disposition', disposition(file.fileName))

@@ -1,10 +1,13 @@
 import { Code } from '@sunward/contracts/codes';
+import { type EnergyBars as DeviceEnergyBarsAnswer, type DeviceKind, kindOfFamily } from '@sunward/contracts/devices';
 import type { DownloadRecord } from '@sunward/contracts/files';
 import type { Language } from '@sunward/contracts/languages';
 import { addDays, localDayOf, localDayStart, selfConsumptionRate } from '@sunward/contracts/plant-energy';
 import { performanceRatio, specificYield } from '@sunward/contracts/plants';
 import { reportText } from '@sunward/contracts/report-texts';
 import {
+  type DeviceReport,
+  type DeviceReportQuery,
   REPORT_DEFAULT_PARAMETERS,
   REPORT_MAX_EVENTS,
   REPORT_MAX_PARAMETERS,
@@ -23,12 +26,16 @@ import {
   type ReportScheduleInput,
   type ReportScheduleUpdate,
 } from '@sunward/contracts/reports';
+import { roleIndex } from '@sunward/protocol/positions';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { eventText } from '../events/event-text.js';
 import type { PlantAccess } from '../plants/plant-access.js';
 import type { PlantEnergyService } from '../plants/plant-energy.service.js';
 import type { PlantBounds, ReportsRepository } from './reports.repository.js';
+
+const FIVE_MINUTES_S = 300;
+const HOUR_S = 3600;
 
 /** What the report needs of the caller: who, in which tenant (the same fields a schedule's owner has). */
 export type ReportCaller = Pick<AuthContext, 'userId' | 'roleKey' | 'companyId'>;
@@ -102,7 +109,28 @@ export interface ReportFile {
 export interface ReportRenderer {
   pdf(report: Report, language: Language, brand: Brand): Promise<Buffer>;
   xlsx(report: Report, language: Language): Promise<Buffer>;
+  devicePdf(report: DeviceReport, language: Language, brand: Brand): Promise<Buffer>;
+  deviceXlsx(report: DeviceReport, language: Language): Promise<Buffer>;
 }
+
+/** The device detail page's energy bars (devices service `energy`), so a device report shows its figures. */
+export type DeviceEnergyBars = (
+  caller: AuthContext,
+  kind: DeviceKind,
+  sn: string,
+  language: Language,
+  period: 'month' | 'year',
+  date: string,
+) => Promise<DeviceEnergyBarsAnswer>;
+
+/** Mean power of one device point per bucket, from the 5-minute or hourly rollup (the overview's series). */
+export type DevicePowerSeries = (
+  deviceId: number,
+  index: number,
+  fromMs: number,
+  toMs: number,
+  bucketSeconds: number,
+) => Promise<{ t: number; v: number }[]>;
 
 export interface Brand {
   name: string | null;
@@ -136,6 +164,9 @@ export interface ReportsDeps {
       work: (ctx: { file: string; progress(done: number, total: number): void }) => Promise<{ rows: number | null }>,
     ): Promise<DownloadRecord>;
   };
+  /** The device report's energy (the device page's bars) and power (rollups). */
+  deviceEnergy?: DeviceEnergyBars;
+  devicePower?: DevicePowerSeries;
   /** Where scheduled reports' files wait for their e-mail (DATA_DIR/reports). */
   saveAttachment: (name: string, bytes: Buffer) => Promise<string>;
   /** That folder, swept by `sweepAttachments`; and how long a file may wait at most (DOWNLOAD_RETENTION_DAYS). */
@@ -417,7 +448,7 @@ export function createReportsService(deps: ReportsDeps) {
     };
   }
 
-  function fileNameOf(report: Report, format: 'pdf' | 'xlsx'): string {
+  function fileNameOf(report: Pick<Report, 'title' | 'date'>, format: 'pdf' | 'xlsx'): string {
     const base = report.title
       .replace(/[\\/:*?"<>|]+/g, ' ')
       .replace(/\s+/g, ' ')
@@ -527,10 +558,135 @@ export function createReportsService(deps: ReportsDeps) {
     return build(caller, { ...query, period: 'day', date: monday, configId }, language, monday);
   }
 
+  /**
+   * A device's day, month or year: its energy counters are the device detail page's bars for the same period
+   * (summed; a day is its entry in the month's bars), peak power and running hours come from the power
+   * rollups (5-minute means for a day or a month, hourly for a year), availability from its fault events.
+   */
+  async function buildDevice(caller: ReportCaller, query: DeviceReportQuery, language: Language): Promise<DeviceReport> {
+    const device = await repository.device(query.deviceId);
+    const kind = device ? kindOfFamily(device.family) : undefined;
+    if (!device || !kind) throw new ApiError(Code.DEVICE_NOT_FOUND);
+    await plantAccess.require(caller as AuthContext, device.plantId, 'view').catch(() => {
+      throw new ApiError(Code.DEVICE_NOT_FOUND);
+    });
+    const nowMs = now();
+    const date = query.date ?? currentPeriodDate(query.period, nowMs, device.timezone);
+    const fromDay = query.period === 'day' ? date : query.period === 'month' ? `${date}-01` : `${date}-01-01`;
+    // The month's last day: the day before the 1st of the next month.
+    const lastDay =
+      query.period === 'day'
+        ? date
+        : query.period === 'month'
+          ? addDays(`${addDays(`${date}-01`, 31).slice(0, 7)}-01`, -1)
+          : `${date}-12-31`;
+    const bounds: PlantBounds = {
+      plantId: device.plantId,
+      fromDay,
+      toDay: lastDay,
+      fromMs: localDayStart(fromDay, device.timezone),
+      toMs: localDayStart(addDays(lastDay, 1), device.timezone),
+    };
+    const barsPeriod = query.period === 'year' ? 'year' : 'month';
+    const powerIndex = roleIndex(device.protocolId, 'power');
+    const untilMs = Math.min(bounds.toMs, nowMs);
+    const power = (bucket: number) =>
+      powerIndex === undefined || !deps.devicePower || untilMs <= bounds.fromMs
+        ? Promise.resolve(null)
+        : deps.devicePower(device.id, powerIndex, bounds.fromMs, untilMs, bucket);
+    const [bars, peakSeries, hourly, times, events] = await Promise.all([
+      deps.deviceEnergy
+        ? deps.deviceEnergy(
+            caller as AuthContext,
+            kind,
+            device.sn,
+            language,
+            barsPeriod,
+            barsPeriod === 'year' ? date.slice(0, 4) : date.slice(0, 7),
+          )
+        : Promise.resolve(undefined),
+      power(query.period === 'year' ? HOUR_S : FIVE_MINUTES_S),
+      power(HOUR_S),
+      repository.deviceEventTimes([bounds], nowMs, device.id),
+      repository.events([bounds], nowMs, REPORT_MAX_EVENTS, device.id),
+    ]);
+    // A day is its own entry of the month's bars; a month or a year all of them.
+    const pick = (labels: readonly string[]) =>
+      query.period === 'day' ? labels.flatMap((l, i) => (l === date ? [i] : [])) : labels.map((_, i) => i);
+    const indexes = bars ? pick(bars.labels) : [];
+    const counters = (bars?.series ?? []).map((s) => {
+      const values = indexes.map((i) => s.values[i] ?? null);
+      return {
+        key: s.key,
+        label: s.label,
+        energyWh: values.every((v) => v === null) ? null : values.reduce<number>((a, v) => a + (v ?? 0), 0),
+      };
+    });
+    const peak = (peakSeries ?? []).reduce<{ t: number; v: number } | null>(
+      (best, p) => (best === null || Math.abs(p.v) > Math.abs(best.v) ? { t: p.t, v: p.v } : best),
+      null,
+    );
+    const elapsed = Math.max(0, untilMs - bounds.fromMs) / 1000;
+    const faultSeconds = Math.min(elapsed, times[0]?.faultSeconds ?? 0);
+    const name = device.alias ?? device.sn;
+    return {
+      period: query.period,
+      date,
+      from: fromDay,
+      to: lastDay,
+      title: `${reportText(language, 'title.device')}: ${name}${device.alias ? ` (${device.sn})` : ''}`,
+      generatedAt: new Date(nowMs).toISOString(),
+      empty: counters.every((c) => c.energyWh === null) && (peakSeries ?? []).length === 0,
+      device: {
+        id: device.id,
+        sn: device.sn,
+        alias: device.alias,
+        family: device.family,
+        model: device.model,
+        ratedPowerW: device.ratedPowerW,
+        plantId: device.plantId,
+        plantName: device.plantName,
+        timezone: device.timezone,
+      },
+      counters,
+      bars: {
+        labels: query.period === 'day' ? [date] : (bars?.labels ?? []),
+        series: (bars?.series ?? []).map((s) => ({ key: s.key, values: indexes.map((i) => s.values[i] ?? null) })),
+      },
+      peakPowerW: peak === null ? null : Math.round(Math.abs(peak.v)),
+      peakAt: peak === null ? null : new Date(peak.t).toISOString(),
+      runningHours: hourly === null ? null : hourly.filter((p) => Math.abs(p.v) > 0).length,
+      availability: elapsed > 0 ? 1 - faultSeconds / elapsed : null,
+      faultSeconds,
+      events: events.rows.map((e) => ({
+        plantName: device.plantName,
+        sn: e.sn,
+        code: e.code,
+        level: e.level,
+        description: eventText(e.protocolId, e.code, language).description ?? '',
+        openedAt: e.openedAt,
+        clearedAt: e.clearedAt,
+        durationSeconds: e.durationSeconds,
+      })),
+      eventsTotal: events.total,
+    };
+  }
+
   return {
     build,
     weekReport,
     render,
+    buildDevice,
+
+    /** A device report as PDF or .xlsx, in the caller's language and company look. */
+    async deviceFile(caller: ReportCaller, query: DeviceReportQuery, language: Language, format: 'pdf' | 'xlsx'): Promise<ReportFile> {
+      const report = await buildDevice(caller, query, language);
+      const bytes =
+        format === 'pdf'
+          ? await renderer.devicePdf(report, language, await brandOf(caller.companyId))
+          : await renderer.deviceXlsx(report, language);
+      return { bytes, fileName: fileNameOf(report, format), format };
+    },
 
     async file(caller: ReportCaller, query: ReportQuery, language: Language, format: 'pdf' | 'xlsx'): Promise<ReportFile> {
       return render(await build(caller, query, language), format, language, caller.companyId);
