@@ -1338,3 +1338,30 @@ export const oemApks = pgTable(
   },
   (t) => [uniqueIndex('oem_apks_version').on(t.oemId, t.version), uniqueIndex('oem_apks_sha').on(t.oemId, t.sha256)],
 );
+
+// ---- Large-screen display links (issue 20) ------------------------------------------------------------
+
+/**
+ * A display link: a read-only credential that opens the large-screen display without a session, scoped to
+ * the creator's company or to chosen plants, until it expires or is revoked. Only the token's hash is stored.
+ */
+export const displayLinks = pgTable(
+  'display_links',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'company' (every plant of company_id) or 'plants' (plant_ids). */
+    scope: text('scope').notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    plantIds: jsonb('plant_ids').$type<number[]>().notNull().default([]),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('display_links_token').on(t.tokenHash), index('display_links_creator').on(t.createdBy)],
+);
