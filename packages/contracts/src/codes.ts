@@ -186,6 +186,13 @@ export const Code = {
   LAYOUT_LINK_INVALID: 4303,
   /** Sunward: a panel names a missing group, an optimizer not in the plant or bound twice, or a group an inverter not in it. */
   LAYOUT_REFERENCE_INVALID: 4304,
+  // Large-screen display links (issue 20), 4310-4319: Sunward's, documented in docs/decisions.md "Display links".
+  /** Sunward: the display link is unknown or was revoked (or its creator no longer sees its plants). */
+  DISPLAY_LINK_INVALID: 4310,
+  /** Sunward: the display link's expiry has passed. */
+  DISPLAY_LINK_EXPIRED: 4311,
+  /** Sunward: the caller already holds the most active display links (DISPLAY_LIMITS.linksPerUserMax). */
+  DISPLAY_LINK_LIMIT: 4312,
   // Download centre and event descriptions (issue 21), 1020-1039: Sunward's, documented in docs/decisions.md.
   /** Sunward: no such file among the caller's download records (another user's or company's file alike). */
   DOWNLOAD_NOT_FOUND: 1020,

@@ -145,6 +145,9 @@ export const cz: MessageCatalogue = {
   'code.4301': 'Rozvržení obsahuje nejvýše 99 panelů.',
   'code.4302': 'Tato skupina panelů obsahuje panely vázané na hlásící optimalizátor a nelze ji smazat; nejprve vazbu zrušte a uložte.',
   'code.4303': 'Tento odkaz na rozvržení neexistuje nebo byl zrušen; požádejte vlastníka elektrárny o nový.',
+  'code.4310': 'Tento odkaz na velkoplošné zobrazení neexistuje nebo byl zrušen; požádejte toho, kdo obrazovku nastavil, o nový.',
+  'code.4311': 'Platnost tohoto odkazu na velkoplošné zobrazení vypršela; požádejte toho, kdo obrazovku nastavil, o nový.',
+  'code.4312': 'Již máte nejvyšší povolený počet aktivních odkazů ({{max}}); nejprve jeden zrušte.',
   'code.4304':
     'Panel nebo skupina odkazuje na skupinu, optimalizátor nebo střídač, který do této elektrárny nepatří, nebo je optimalizátor vázán na dva panely.',
   'protocol.overlap': 'registr {{id}} na adrese {{address}} se překrývá s registrem {{other}}',

@@ -149,6 +149,10 @@ export const de: MessageCatalogue = {
   'code.4302':
     'Diese Modulgruppe enthält Module, die an einen meldenden Optimierer gebunden sind, und kann nicht gelöscht werden; lösen Sie die Bindung und speichern Sie zuerst.',
   'code.4303': 'Dieser Layout-Link ist unbekannt oder wurde widerrufen; bitten Sie den Anlagenbesitzer um einen neuen.',
+  'code.4310':
+    'Dieser Anzeige-Link ist unbekannt oder wurde widerrufen; bitten Sie die Person, die den Bildschirm eingerichtet hat, um einen neuen.',
+  'code.4311': 'Dieser Anzeige-Link ist abgelaufen; bitten Sie die Person, die den Bildschirm eingerichtet hat, um einen neuen.',
+  'code.4312': 'Sie haben bereits die Höchstzahl aktiver Anzeige-Links ({{max}}); widerrufen Sie zuerst einen.',
   'code.4304':
     'Ein Modul oder eine Gruppe verweist auf eine Gruppe, einen Optimierer oder Wechselrichter, der nicht zu dieser Anlage gehört, oder ein Optimierer ist an zwei Module gebunden.',
   'protocol.overlap': 'Register {{id}} bei {{address}} überschneidet sich mit Register {{other}}',

@@ -149,6 +149,9 @@ export const en = {
   'code.4301': 'A layout holds at most 99 panels.',
   'code.4302': 'This panel group holds panels bound to a reporting optimizer and cannot be deleted; unbind them and save first.',
   'code.4303': "This layout link is unknown or was revoked; ask the plant's owner for a new one.",
+  'code.4310': 'This display link is unknown or was revoked; ask whoever set up the screen for a new one.',
+  'code.4311': 'This display link has expired; ask whoever set up the screen for a new one.',
+  'code.4312': 'You already have the most active display links ({{max}}); revoke one first.',
   'code.4304':
     'A panel or group refers to a group, optimizer or inverter that is not in this plant, or an optimizer is bound to two panels.',
   'protocol.overlap': 'register {{id}} at {{address}} overlaps register {{other}}',

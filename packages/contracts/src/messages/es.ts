@@ -148,6 +148,9 @@ export const es: MessageCatalogue = {
   'code.4302':
     'Este grupo de paneles contiene paneles vinculados a un optimizador que informa y no se puede eliminar; desvincúlelos y guarde primero.',
   'code.4303': 'Este enlace del diseño no existe o fue revocado; pida uno nuevo al propietario de la planta.',
+  'code.4310': 'Este enlace de pantalla no existe o fue revocado; pida uno nuevo a quien configuró la pantalla.',
+  'code.4311': 'Este enlace de pantalla ha caducado; pida uno nuevo a quien configuró la pantalla.',
+  'code.4312': 'Ya tiene el máximo de enlaces de pantalla activos ({{max}}); revoque uno primero.',
   'code.4304':
     'Un panel o grupo hace referencia a un grupo, optimizador o inversor que no está en esta planta, o un optimizador está vinculado a dos paneles.',
   'protocol.overlap': 'el registro {{id}} en {{address}} se solapa con el registro {{other}}',

@@ -146,6 +146,9 @@ export const po: MessageCatalogue = {
   'code.4302':
     'Ta grupa paneli zawiera panele powiązane z raportującym optymalizatorem i nie można jej usunąć; najpierw usuń powiązania i zapisz.',
   'code.4303': 'Ten link do układu jest nieznany lub został odwołany; poproś właściciela elektrowni o nowy.',
+  'code.4310': 'Ten link do wyświetlacza jest nieznany lub został odwołany; poproś osobę, która skonfigurowała ekran, o nowy.',
+  'code.4311': 'Ten link do wyświetlacza wygasł; poproś osobę, która skonfigurowała ekran, o nowy.',
+  'code.4312': 'Masz już maksymalną liczbę aktywnych linków do wyświetlacza ({{max}}); najpierw odwołaj jeden.',
   'code.4304':
     'Panel lub grupa wskazuje grupę, optymalizator lub falownik spoza tej elektrowni albo optymalizator jest powiązany z dwoma panelami.',
   'protocol.overlap': 'rejestr {{id}} pod adresem {{address}} nakłada się na rejestr {{other}}',

@@ -149,6 +149,9 @@ export const pt: MessageCatalogue = {
   'code.4302':
     'Este grupo de painéis contém painéis associados a um otimizador que comunica e não pode ser eliminado; desassocie-os e guarde primeiro.',
   'code.4303': 'Esta ligação do layout é desconhecida ou foi revogada; peça uma nova ao proprietário da central.',
+  'code.4310': 'Esta ligação de ecrã é desconhecida ou foi revogada; peça uma nova a quem configurou o ecrã.',
+  'code.4311': 'Esta ligação de ecrã expirou; peça uma nova a quem configurou o ecrã.',
+  'code.4312': 'Já tem o máximo de ligações de ecrã ativas ({{max}}); revogue uma primeiro.',
   'code.4304':
     'Um painel ou grupo refere um grupo, otimizador ou inversor que não pertence a esta central, ou um otimizador está associado a dois painéis.',
   'protocol.overlap': 'o registo {{id}} em {{address}} sobrepõe-se ao registo {{other}}',

@@ -145,6 +145,9 @@ export const tr: MessageCatalogue = {
   'code.4301': 'Bir yerleşim en fazla 99 panel içerir.',
   'code.4302': 'Bu panel grubu, veri gönderen bir optimizere bağlı paneller içerdiğinden silinemez; önce bağlantıları kaldırıp kaydedin.',
   'code.4303': 'Bu yerleşim bağlantısı bilinmiyor veya iptal edildi; santral sahibinden yenisini isteyin.',
+  'code.4310': 'Bu ekran bağlantısı bilinmiyor veya iptal edildi; ekranı kuran kişiden yenisini isteyin.',
+  'code.4311': 'Bu ekran bağlantısının süresi doldu; ekranı kuran kişiden yenisini isteyin.',
+  'code.4312': 'Zaten en fazla etkin ekran bağlantısına ({{max}}) sahipsiniz; önce birini iptal edin.',
   'code.4304':
     'Bir panel veya grup bu santrale ait olmayan bir gruba, optimizere veya invertöre başvuruyor ya da bir optimizer iki panele bağlı.',
   'protocol.overlap': '{{address}} adresindeki {{id}} yazmacı {{other}} yazmacıyla çakışıyor',

@@ -147,6 +147,9 @@ export const vi: MessageCatalogue = {
   'code.4301': 'Một bố cục có tối đa 99 tấm pin.',
   'code.4302': 'Nhóm tấm pin này chứa các tấm gắn với bộ tối ưu đang báo dữ liệu nên không thể xóa; hãy gỡ liên kết và lưu trước.',
   'code.4303': 'Liên kết bố cục này không tồn tại hoặc đã bị thu hồi; hãy xin chủ nhà máy một liên kết mới.',
+  'code.4310': 'Liên kết màn hình này không tồn tại hoặc đã bị thu hồi; hãy xin người thiết lập màn hình một liên kết mới.',
+  'code.4311': 'Liên kết màn hình này đã hết hạn; hãy xin người thiết lập màn hình một liên kết mới.',
+  'code.4312': 'Bạn đã có số liên kết màn hình đang hoạt động tối đa ({{max}}); hãy thu hồi một liên kết trước.',
   'code.4304':
     'Một tấm pin hoặc nhóm tham chiếu đến nhóm, bộ tối ưu hoặc biến tần không thuộc nhà máy này, hoặc một bộ tối ưu được gắn với hai tấm pin.',
   'protocol.overlap': 'thanh ghi {{id}} tại {{address}} chồng lên thanh ghi {{other}}',
