@@ -47,6 +47,7 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   batteryFirmware: page(() => import('../features/firmware/battery/BatteryFirmwarePage'), 'BatteryFirmwarePage'),
   notice: page(() => import('../features/notifications/NoticePage'), 'NoticePage'),
   smsRecords: page(() => import('../features/notifications/SmsPage'), 'SmsPage'),
+  dictionary: page(() => import('../features/dictionary/DictionaryPage'), 'DictionaryPage'),
   downloadCenter: page(() => import('../features/files/DownloadCenterPage'), 'DownloadCenterPage'),
   toolbox: page(() => import('../features/toolbox/ToolboxPage'), 'ToolboxPage'),
   reports: page(() => import('../features/reports/ReportsPage'), 'ReportsPage'),

@@ -58,6 +58,8 @@ export type PageName =
   | 'batteryFirmware'
   | 'notice'
   | 'smsRecords'
+  // Dictionary and OEM (issue 24)
+  | 'dictionary'
   // Device protocols (issue 19)
   | 'protocolList'
   | 'protocolEditor'
@@ -226,6 +228,7 @@ export const SHELL_ROUTES: AppRoute[] = [
     children: [
       { path: '/system/notices', title: 'route.noticeManagement', permission: 'system.notice', page: 'noticeList' },
       { path: '/system/versions', title: 'route.versionManagement', permission: 'system.version', page: 'versionList' },
+      { path: '/system/dictionary', title: 'route.dictionary', permission: 'system.dict', page: 'dictionary' },
       // Device protocols (issue 19; spec 01 §2 management: device protocols, no path in the route table).
       { path: '/system/protocols', title: 'route.protocolManagement', permission: 'system.protocol', page: 'protocolList' },
       {

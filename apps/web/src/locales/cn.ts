@@ -65,6 +65,7 @@ export const cn: UiCatalogue = {
   'route.management': '系统管理',
   'route.noticeManagement': '维护公告',
   'route.versionManagement': '系统版本',
+  'route.dictionary': '字典管理',
   'route.protocolManagement': '设备协议',
   'route.protocolCreate': '新增协议',
   'route.protocolEdit': '编辑协议',

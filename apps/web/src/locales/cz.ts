@@ -65,6 +65,7 @@ export const cz: UiCatalogue = {
   'route.management': 'Správa',
   'route.noticeManagement': 'Oznámení o údržbě',
   'route.versionManagement': 'Verze systému',
+  'route.dictionary': 'Číselník',
   'route.protocolManagement': 'Protokoly zařízení',
   'route.protocolCreate': 'Nový protokol',
   'route.protocolEdit': 'Upravit protokol',

@@ -65,6 +65,7 @@ export const de: UiCatalogue = {
   'route.management': 'Verwaltung',
   'route.noticeManagement': 'Wartungsmitteilungen',
   'route.versionManagement': 'Systemversionen',
+  'route.dictionary': 'Wörterbuch',
   'route.protocolManagement': 'Geräteprotokolle',
   'route.protocolCreate': 'Neues Protokoll',
   'route.protocolEdit': 'Protokoll bearbeiten',

@@ -65,6 +65,7 @@ export const el: UiCatalogue = {
   'route.management': 'Διαχείριση',
   'route.noticeManagement': 'Ανακοινώσεις συντήρησης',
   'route.versionManagement': 'Εκδόσεις συστήματος',
+  'route.dictionary': 'Λεξικό',
   'route.protocolManagement': 'Πρωτόκολλα συσκευών',
   'route.protocolCreate': 'Νέο πρωτόκολλο',
   'route.protocolEdit': 'Επεξεργασία πρωτοκόλλου',

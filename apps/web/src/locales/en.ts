@@ -68,6 +68,7 @@ export const en = {
   'route.management': 'Management',
   'route.noticeManagement': 'Maintenance notices',
   'route.versionManagement': 'System versions',
+  'route.dictionary': 'Dictionary',
   'route.protocolManagement': 'Device protocols',
   'route.protocolCreate': 'New protocol',
   'route.protocolEdit': 'Edit protocol',

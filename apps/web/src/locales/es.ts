@@ -65,6 +65,7 @@ export const es: UiCatalogue = {
   'route.management': 'Gestión',
   'route.noticeManagement': 'Avisos de mantenimiento',
   'route.versionManagement': 'Versiones del sistema',
+  'route.dictionary': 'Diccionario',
   'route.protocolManagement': 'Protocolos de dispositivos',
   'route.protocolCreate': 'Nuevo protocolo',
   'route.protocolEdit': 'Editar protocolo',

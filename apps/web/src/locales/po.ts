@@ -65,6 +65,7 @@ export const po: UiCatalogue = {
   'route.management': 'Zarządzanie',
   'route.noticeManagement': 'Ogłoszenia o konserwacji',
   'route.versionManagement': 'Wersje systemu',
+  'route.dictionary': 'Słownik',
   'route.protocolManagement': 'Protokoły urządzeń',
   'route.protocolCreate': 'Nowy protokół',
   'route.protocolEdit': 'Edycja protokołu',

@@ -65,6 +65,7 @@ export const pt: UiCatalogue = {
   'route.management': 'Gestão',
   'route.noticeManagement': 'Avisos de manutenção',
   'route.versionManagement': 'Versões do sistema',
+  'route.dictionary': 'Dicionário',
   'route.protocolManagement': 'Protocolos de dispositivos',
   'route.protocolCreate': 'Novo protocolo',
   'route.protocolEdit': 'Editar protocolo',

@@ -65,6 +65,7 @@ export const tr: UiCatalogue = {
   'route.management': 'Yönetim',
   'route.noticeManagement': 'Bakım duyuruları',
   'route.versionManagement': 'Sistem sürümleri',
+  'route.dictionary': 'Sözlük',
   'route.protocolManagement': 'Cihaz protokolleri',
   'route.protocolCreate': 'Yeni protokol',
   'route.protocolEdit': 'Protokolü düzenle',

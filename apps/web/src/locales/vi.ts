@@ -65,6 +65,7 @@ export const vi: UiCatalogue = {
   'route.management': 'Quản lý',
   'route.noticeManagement': 'Thông báo bảo trì',
   'route.versionManagement': 'Phiên bản hệ thống',
+  'route.dictionary': 'Từ điển',
   'route.protocolManagement': 'Giao thức thiết bị',
   'route.protocolCreate': 'Giao thức mới',
   'route.protocolEdit': 'Sửa giao thức',
