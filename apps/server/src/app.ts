@@ -100,6 +100,9 @@ import { createProtocolsRepository } from './features/protocols/protocols.reposi
 import { protocolsRoutes } from './features/protocols/protocols.routes.js';
 import { createProtocolsService } from './features/protocols/protocols.service.js';
 import { reportRenderer } from './features/reports/report-render.js';
+import { createPlantLayoutRepository } from './features/plants/plant-layout.repository.js';
+import { plantLayoutRoutes } from './features/plants/plant-layout.routes.js';
+import { createPlantLayoutService } from './features/plants/plant-layout.service.js';
 import { createReportsRepository } from './features/reports/reports.repository.js';
 import { reportsRoutes } from './features/reports/reports.routes.js';
 import { createReportsService } from './features/reports/reports.service.js';
@@ -353,6 +356,9 @@ export async function buildApp({
     log: createOperationLog(db),
     registry,
     // Made below with the download centre; read only when an export starts.
+  await app.register(plantLayoutRoutes, {
+    service: createPlantLayoutService({ repository: createPlantLayoutRepository(db), access: plantAccess }),
+  });
     downloads: () => downloads,
   });
   await app.register(devicesRoutes, { service: devicesService });

@@ -403,7 +403,8 @@ describe('tenant boundary', () => {
       '/check/device',
       '/logical/layout/default',
       '/physical/layout',
-      '/layout/default',
+      '/layout/physical',
+      '/layout/link',
     ];
     for (const suffix of gets) {
       const result = await call(server.app, 'GET', `/api/v1/plant/${plantId}${suffix}`, { token: b.token });
@@ -419,7 +420,8 @@ describe('tenant boundary', () => {
       ['/cancelShare', { userId: 1 }],
       ['/transfer', { account: b.account, password: b.password }],
       ['/delete', undefined],
-      ['/layout/default', { nodes: [] }],
+      ['/layout/physical', { version: 0, groups: [], panels: [] }],
+      ['/layout/link', {}],
     ];
     for (const [suffix, json] of posts) {
       const result = await call(server.app, 'POST', `/api/v1/plant/${plantId}${suffix}`, { token: b.token, json });

@@ -13,7 +13,7 @@ import type {
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { computed, nullable, type RowOf, sqlRows } from '../../db/rows.js';
-import { devices, gateways, plantLayouts, plantShares, plants, users } from '../../db/schema.js';
+import { devices, gateways, plantShares, plants, users } from '../../db/schema.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { levelOf, visibleCondition } from './plant-access.js';
@@ -519,20 +519,6 @@ export function createPlantsRepository(db: Database) {
       await db.execute(sql`insert into plant_predictions (plant_id, day, energy_wh)
         select ${plantId}, d, e from unnest(${sql.param(rows.map((r) => r.day))}::date[], ${sql.param(rows.map((r) => r.energyWh))}::float8[]) as t(d, e)
         on conflict (plant_id, day) do update set energy_wh = excluded.energy_wh`);
-    },
-
-    async layout(plantId: number, view: string, type: string): Promise<unknown> {
-      const [r] = await sqlRows(
-        db,
-        { content: plantLayouts.content },
-        sql`select content from plant_layouts where plant_id = ${plantId} and view = ${view} and type = ${type}`,
-      );
-      return r?.content ?? null;
-    },
-
-    async saveLayout(plantId: number, view: string, type: string, content: unknown): Promise<void> {
-      await db.execute(sql`insert into plant_layouts (plant_id, view, type, content) values (${plantId}, ${view}, ${type}, ${JSON.stringify(content)}::jsonb)
-        on conflict (plant_id, view, type) do update set content = excluded.content, updated_at = now()`);
     },
   };
 }

@@ -33,8 +33,6 @@ const IdParams = z.object({ id: IdParamSchema });
 const Done = envelopeSchema(z.null());
 const ContactsSchema = PlantFieldsSchema.pick({ contactName: true, contactPhone: true, installer: true, ownerName: true });
 const OptionSchema = z.object({ id: z.number(), name: z.string(), plantType: z.number() });
-const LAYOUT_VIEWS = ['logical', 'physical'] as const;
-const LayoutParams = IdParams.extend({ type: z.string().regex(/^[\w-]{1,32}$/) });
 const FilterQuerySchema = PlantListQuerySchema.omit({ page: true, size: true, sort: true, order: true });
 
 /** Spec 01 §7 plant calls: list, map, counts, the plant and its sub-resources, sharing and transfer. */
@@ -461,65 +459,6 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     },
     async (request) => {
       await service.delete(request.requireAuth(), request.params.id);
-      return ok(request, null);
-    },
-  );
-
-  for (const view of LAYOUT_VIEWS) {
-    const path = view === 'logical' ? '/api/v1/plant/:id/logical/layout/:type' : '/api/v1/plant/:id/physical/layout';
-    app.get(
-      path,
-      {
-        config: { access: 'station.view' },
-        schema: {
-          tags: TAGS,
-          summary: `The plant’s saved ${view} layout (null when none)`,
-          params: view === 'logical' ? LayoutParams : IdParams,
-          response: { 200: envelopeSchema(z.unknown()) },
-        },
-      },
-      async (request) => {
-        const params = request.params as { id: number; type?: string };
-        await access.require(request.requireAuth(), params.id, 'view');
-        return ok(request, await repository.layout(params.id, view, params.type ?? 'default'));
-      },
-    );
-  }
-
-  app.get(
-    '/api/v1/plant/:id/layout/:type',
-    {
-      config: { access: 'station.view' },
-      schema: {
-        tags: TAGS,
-        summary: 'A saved layout by type (null when none)',
-        params: LayoutParams,
-        response: { 200: envelopeSchema(z.unknown()) },
-      },
-    },
-    async (request) => {
-      await access.require(request.requireAuth(), request.params.id, 'view');
-      return ok(request, await repository.layout(request.params.id, 'layout', request.params.type));
-    },
-  );
-
-  app.post(
-    '/api/v1/plant/:id/layout/:type',
-    {
-      config: { access: { kind: 'manage', key: 'station.edit' } },
-      schema: {
-        tags: TAGS,
-        summary: 'Saves a layout (JSON document, at most 256 KB)',
-        params: LayoutParams,
-        body: z.record(z.string(), z.unknown()),
-        response: { 200: Done },
-      },
-    },
-    async (request) => {
-      await access.require(request.requireAuth(), request.params.id, 'manage');
-      if (JSON.stringify(request.body).length > 256 * 1024)
-        throw new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'body', message: 'validation.tooLong' }] });
-      await repository.saveLayout(request.params.id, 'layout', request.params.type, request.body);
       return ok(request, null);
     },
   );
