@@ -32,6 +32,8 @@ export const sharedTexts = defineTexts({
     'shared.import': 'Import',
     'shared.export': 'Export',
     'shared.requestFailed': 'The request could not be completed. Try again.',
+    'shared.exportStarted': '{{name}} is being prepared in the download centre; you will get a message when it is ready.',
+    'shared.openDownloads': 'Open the download centre',
     'shared.actions': 'Actions',
   },
   cn: {
@@ -61,6 +63,8 @@ export const sharedTexts = defineTexts({
     'shared.import': '导入',
     'shared.export': '导出',
     'shared.requestFailed': '请求未能完成，请重试。',
+    'shared.exportStarted': '{{name}} 正在下载中心生成，完成后您会收到消息。',
+    'shared.openDownloads': '打开下载中心',
     'shared.actions': '操作',
   },
   vi: {
@@ -90,6 +94,8 @@ export const sharedTexts = defineTexts({
     'shared.import': 'Nhập',
     'shared.export': 'Xuất',
     'shared.requestFailed': 'Không thể hoàn tất yêu cầu. Vui lòng thử lại.',
+    'shared.exportStarted': '{{name}} đang được chuẩn bị trong trung tâm tải xuống; bạn sẽ nhận được tin nhắn khi xong.',
+    'shared.openDownloads': 'Mở trung tâm tải xuống',
     'shared.actions': 'Thao tác',
   },
   es: {
@@ -119,6 +125,8 @@ export const sharedTexts = defineTexts({
     'shared.import': 'Importar',
     'shared.export': 'Exportar',
     'shared.requestFailed': 'No se pudo completar la solicitud. Inténtelo de nuevo.',
+    'shared.exportStarted': '{{name}} se está preparando en el centro de descargas; recibirá un mensaje cuando esté listo.',
+    'shared.openDownloads': 'Abrir el centro de descargas',
     'shared.actions': 'Acciones',
   },
   de: {
@@ -148,6 +156,8 @@ export const sharedTexts = defineTexts({
     'shared.import': 'Importieren',
     'shared.export': 'Exportieren',
     'shared.requestFailed': 'Die Anfrage konnte nicht abgeschlossen werden. Bitte erneut versuchen.',
+    'shared.exportStarted': '{{name}} wird im Download-Center erstellt; Sie erhalten eine Nachricht, wenn die Datei fertig ist.',
+    'shared.openDownloads': 'Download-Center öffnen',
     'shared.actions': 'Aktionen',
   },
   cz: {
@@ -177,6 +187,8 @@ export const sharedTexts = defineTexts({
     'shared.import': 'Importovat',
     'shared.export': 'Exportovat',
     'shared.requestFailed': 'Požadavek se nepodařilo dokončit. Zkuste to znovu.',
+    'shared.exportStarted': '{{name}} se připravuje v centru stahování; až bude hotov, dostanete zprávu.',
+    'shared.openDownloads': 'Otevřít centrum stahování',
     'shared.actions': 'Akce',
   },
   po: {
@@ -206,6 +218,8 @@ export const sharedTexts = defineTexts({
     'shared.import': 'Importuj',
     'shared.export': 'Eksportuj',
     'shared.requestFailed': 'Nie udało się wykonać żądania. Spróbuj ponownie.',
+    'shared.exportStarted': '{{name}} jest przygotowywany w centrum pobierania; otrzymasz wiadomość, gdy będzie gotowy.',
+    'shared.openDownloads': 'Otwórz centrum pobierania',
     'shared.actions': 'Akcje',
   },
   tr: {
@@ -235,6 +249,8 @@ export const sharedTexts = defineTexts({
     'shared.import': 'İçe aktar',
     'shared.export': 'Dışa aktar',
     'shared.requestFailed': 'İstek tamamlanamadı. Tekrar deneyin.',
+    'shared.exportStarted': '{{name}} indirme merkezinde hazırlanıyor; hazır olduğunda bir mesaj alacaksınız.',
+    'shared.openDownloads': 'İndirme merkezini aç',
     'shared.actions': 'İşlemler',
   },
   el: {
@@ -264,6 +280,8 @@ export const sharedTexts = defineTexts({
     'shared.import': 'Εισαγωγή',
     'shared.export': 'Εξαγωγή',
     'shared.requestFailed': 'Το αίτημα δεν ολοκληρώθηκε. Δοκιμάστε ξανά.',
+    'shared.exportStarted': 'Το {{name}} ετοιμάζεται στο κέντρο λήψεων· θα λάβετε μήνυμα όταν είναι έτοιμο.',
+    'shared.openDownloads': 'Άνοιγμα κέντρου λήψεων',
     'shared.actions': 'Ενέργειες',
   },
   pt: {
@@ -293,6 +311,8 @@ export const sharedTexts = defineTexts({
     'shared.import': 'Importar',
     'shared.export': 'Exportar',
     'shared.requestFailed': 'Não foi possível concluir o pedido. Tente novamente.',
+    'shared.exportStarted': '{{name}} está a ser preparado no centro de transferências; receberá uma mensagem quando estiver pronto.',
+    'shared.openDownloads': 'Abrir o centro de transferências',
     'shared.actions': 'Ações',
   },
 });

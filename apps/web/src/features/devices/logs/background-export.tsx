@@ -5,19 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-/** The toast after a list's export was handed to the download centre: its name and a link there. */
-export function ExportStartedNote({ fileName, testId }: { fileName: string; testId: string }) {
-  const { t } = useTranslation();
-  return (
-    <span data-testid={testId}>
-      {t('eventList.exportStarted', { name: fileName })}{' '}
-      {/* The toast sits outside the theme's link colours: its text colour, underlined. */}
-      <Link to="/download-center" style={{ color: 'inherit', textDecoration: 'underline' }}>
-        {t('eventList.openDownloads')}
-      </Link>
-    </span>
-  );
-}
+/** The toast after a list's export was handed to the download centre: the console's one note (components). */
+export { ExportStartedNote } from '../../../components/ExportStartedNote';
 
 /** Starts a background export and says where to follow it. */
 export function useBackgroundExport(start: () => Promise<DownloadRecord>) {

@@ -1,4 +1,5 @@
 import { Code } from '@sunward/contracts/codes';
+import { DownloadRecordSchema } from '@sunward/contracts/files';
 import {
   PlantMapSchema,
   PlantPageSchema,
@@ -123,4 +124,16 @@ export async function importPrediction(plantId: number, file: File) {
  */
 export function downloadGeneration(plantId: number, from: string, to: string): Promise<{ blob: Blob; disposition: string | null }> {
   return fetchFile(`/api/v1/plant/generation/download?${new URLSearchParams({ plantId: String(plantId), from, to })}`);
+}
+
+/**
+ * POST /api/v1/plant/generation/download/background: the same workbook prepared in the caller's download
+ * centre, for periods past the immediate download's limit (issue 21).
+ */
+export function exportGenerationInBackground(plantId: number, from: string, to: string) {
+  return apiRequest('/api/v1/plant/generation/download/background', {
+    method: 'POST',
+    query: { plantId: String(plantId), from, to },
+    schema: DownloadRecordSchema,
+  });
 }
