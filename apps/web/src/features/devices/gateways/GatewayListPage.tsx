@@ -12,6 +12,7 @@ import {
   SwapOutlined,
   UnlockOutlined,
   UploadOutlined,
+  WarningOutlined,
 } from '@ant-design/icons';
 import type { GatewayCounts, GatewayRow } from '@sunward/contracts/gateways';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
@@ -63,13 +64,14 @@ import {
   setLocked,
 } from './api';
 import { ConnectionPasswordModal, ReplaceGatewayModal, ServerAddressModal } from './GatewayModals';
+import { GatewayRefusalsDrawer } from './GatewayRefusals';
 import { ImportGatewaysModal } from './ImportGatewaysModal';
 
 registerTexts(gatewayTexts);
 
 const REFRESH_MS = 30_000;
 
-type Dialog = { kind: 'server' | 'password' | 'replace' | 'upgrade'; row: GatewayRow } | { kind: 'import' } | null;
+type Dialog = { kind: 'server' | 'password' | 'replace' | 'upgrade' | 'refusals'; row: GatewayRow } | { kind: 'import' } | null;
 
 /** Signal strength in four bars: ≥ −70 dBm excellent, ≥ −85 good, ≥ −100 fair, weaker poor. */
 export function signalBars(rssi: number | null): { bars: number; color: string } {
@@ -269,6 +271,7 @@ export function GatewayListPage({ route }: PageProps) {
   const canManage = (row: GatewayRow) => row.access === 'manage';
 
   const menuOf = (row: GatewayRow): MenuProps['items'] => [
+    { key: 'refusals', icon: <WarningOutlined />, label: t('gatewayRefusals.open') },
     ...(has('gateway.edit') && canManage(row)
       ? [
           { key: 'server', icon: <EditOutlined />, label: t('gateways.colServer'), disabled: row.locked },
@@ -288,7 +291,8 @@ export function GatewayListPage({ route }: PageProps) {
   ];
 
   const onMenu = (row: GatewayRow, key: string) => {
-    if (key === 'server' || key === 'password' || key === 'replace' || key === 'upgrade') setDialog({ kind: key, row });
+    if (key === 'server' || key === 'password' || key === 'replace' || key === 'upgrade' || key === 'refusals')
+      setDialog({ kind: key, row });
     else if (key === 'lock') confirmLock(row);
     else if (key === 'unlock') lock.mutate({ row, locked: false });
     else if (key === 'delete') confirmDelete(row);
@@ -498,6 +502,7 @@ export function GatewayListPage({ route }: PageProps) {
         />
       </Card>
       {dialog?.kind === 'import' && <ImportGatewaysModal onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'refusals' && <GatewayRefusalsDrawer row={dialog.row} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'server' && <ServerAddressModal row={dialog.row} locale={locale} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'password' && <ConnectionPasswordModal row={dialog.row} locale={locale} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'replace' && <ReplaceGatewayModal row={dialog.row} locale={locale} onClose={() => setDialog(null)} />}

@@ -2,6 +2,7 @@ import {
   GatewayCountsSchema,
   GatewayImportResultSchema,
   GatewayPageSchema,
+  GatewayRefusalsSchema,
   GatewayReplaceResultSchema,
   GatewaySettingsSchema,
   ServerAddressSchema,
@@ -17,6 +18,7 @@ export const gatewayKeys = {
   page: (query: GatewayQuery) => ['gateways', 'page', query] as const,
   counts: (query: GatewayQuery) => ['gateways', 'counts', query] as const,
   serverAddress: (id: number) => ['gateways', 'serverAddress', id] as const,
+  refusals: (id: number) => ['gateways', 'refusals', id] as const,
 };
 
 /** Refusals the gateway screens show themselves (in the form or modal), not as a toast. */
@@ -28,6 +30,8 @@ export const fetchGatewayCounts = (query: GatewayQuery) => apiRequest('/api/v1/g
 
 export const renameGateway = (id: number, alias: string) =>
   apiRequest(`/api/v1/gateway/${id}/alias`, { method: 'POST', json: { alias }, schema: z.null(), tolerate: HANDLED });
+
+export const fetchGatewayRefusals = (id: number) => apiRequest(`/api/v1/gateway/${id}/refusals`, { schema: GatewayRefusalsSchema });
 
 export const fetchServerAddress = (id: number) => apiRequest(`/api/v1/gateway/${id}/serverAddress`, { schema: ServerAddressSchema });
 
