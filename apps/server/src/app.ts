@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { Server as HttpServer } from 'node:http';
 import { join } from 'node:path';
+import { effectivePermissions } from '@sunward/contracts/permissions';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
@@ -58,6 +59,9 @@ import { createFirmwareService } from './features/firmware/firmware.service.js';
 import { firmwareReleasesRoutes } from './features/firmware/firmware-releases.routes.js';
 import { loadFirmwareSigner } from './features/firmware/firmware-signing.js';
 import { createFileFirmwareStore } from './features/firmware/firmware-store.js';
+import { createFullscreenRepository } from './features/fullscreen/fullscreen.repository.js';
+import { fullscreenRoutes } from './features/fullscreen/fullscreen.routes.js';
+import { createFullscreenService } from './features/fullscreen/fullscreen.service.js';
 import { createGatewaysRepository } from './features/gateways/gateways.repository.js';
 import { gatewaysRoutes } from './features/gateways/gateways.routes.js';
 import { createGatewaysService } from './features/gateways/gateways.service.js';
@@ -475,6 +479,18 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => clearInterval(reportScheduler));
   await app.register(eventsRoutes, { service: createEventsService({ repository: createEventsRepository(db), downloads }) });
+  // The large-screen display (issue 20): figures from the plant list, the plant overview and the event list; display links.
+  await app.register(fullscreenRoutes, {
+    service: createFullscreenService({
+      repository: createFullscreenRepository(db),
+      plants: plantsRepository,
+      access: plantAccess,
+      energy: createPlantEnergyService({ repository: createPlantEnergyRepository(db), benefitFactors: config.benefitFactors }),
+      events: createEventsService({ repository: createEventsRepository(db) }),
+      permissionsOf: async (roleId, inCompany) => effectivePermissions(await permissionsRepository.keysOfRole(roleId), inCompany),
+      benefitFactors: config.benefitFactors,
+    }),
+  });
   // Event descriptions (issue 21): imported texts per protocol, code and language, used wherever events are shown.
   const eventDescriptions = createEventDescriptionsService({ repository: createEventDescriptionsRepository(db) });
   await app.register(eventDescriptionsRoutes, { service: eventDescriptions });
