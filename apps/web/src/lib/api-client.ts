@@ -50,6 +50,8 @@ export interface ApiRequest<T> {
   tolerate?: readonly number[];
   /** Sent without the bearer token (sign-in, anonymous calls). */
   anonymous?: boolean;
+  /** Extra headers (a display link's token on the large-screen display). */
+  headers?: Record<string, string>;
 }
 
 export interface ApiUi {
@@ -146,7 +148,11 @@ function sessionEnded(): never {
 
 export async function apiRequest<T>(path: string, request: ApiRequest<T>): Promise<T> {
   const send = async (accessToken: string | undefined): Promise<Response> => {
-    const headers: Record<string, string> = { accept: 'application/json', 'accept-language': LANGUAGE_TAGS[currentLanguage()] };
+    const headers: Record<string, string> = {
+      ...request.headers,
+      accept: 'application/json',
+      'accept-language': LANGUAGE_TAGS[currentLanguage()],
+    };
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
     let body: BodyInit | undefined;
     if (request.form) {
