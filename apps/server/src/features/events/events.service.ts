@@ -1,9 +1,18 @@
 import { Code } from '@sunward/contracts/codes';
 import { DEVICE_KIND_INFO, DEVICE_KINDS, kindOfFamily } from '@sunward/contracts/devices';
-import { boundInstant, EVENT_LIMITS, type EventCounts, type EventFilter, type EventPage, type EventRow } from '@sunward/contracts/events';
+import {
+  boundInstant,
+  EVENT_LIMITS,
+  type EventCounts,
+  EventExportQuerySchema,
+  type EventFilter,
+  type EventPage,
+  type EventRow,
+} from '@sunward/contracts/events';
 import type { DownloadRecord } from '@sunward/contracts/files';
 import type { Language } from '@sunward/contracts/languages';
 import { ApiError } from '../../lib/envelope.js';
+import { authFromSnapshot, callerJob, parseCallerJob } from '../../lib/job-params.js';
 import { writeTableInBatches } from '../../lib/table-file.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { DownloadCentre } from '../files/files.service.js';
@@ -67,6 +76,33 @@ const EXPORT_BATCH = 5000;
 
 export function createEventsService(deps: { repository: EventsRepository; downloads?: DownloadCentre }) {
   const { repository, downloads } = deps;
+
+  /**
+   * The export as a download-centre job kind: no row cap, read in keyset batches and written row by row, so
+   * memory stays flat however many events match; one under way when the server stops runs again after.
+   * The period is resolved at the moment it was asked for, so a resumed export holds the same events.
+   */
+  const startExport = downloads?.registerJob('events', parseCallerJob, ({ auth: snapshot, at, query }, owner) => {
+    const q = EventExportQuerySchema.parse(query);
+    const auth = authFromSnapshot(snapshot, 'events');
+    const filter = resolveFilter(q, at);
+    const language = owner.language;
+    return async (job) => {
+      const now = Date.now();
+      return writeTableInBatches({
+        file: job.file,
+        format: q.format,
+        columns: eventColumns(language),
+        sheetName: 'Events',
+        total: await repository.count(auth, filter),
+        batchSize: EXPORT_BATCH,
+        next: (cursor: { openedAt: string; id: number } | null) => repository.batch(auth, filter, cursor, EXPORT_BATCH),
+        cells: (r) => eventCells(presentEvent(r, language), language, now),
+        progress: job.progress,
+      });
+    };
+  });
+
   return {
     async list(auth: AuthContext, q: EventFilter & { page: number; size: number }, language: Language): Promise<EventPage> {
       const { records, total } = await repository.page(auth, resolveFilter(q), q.page, q.size);
@@ -92,31 +128,16 @@ export function createEventsService(deps: { repository: EventsRepository; downlo
       return rows.map((r) => presentEvent(r, language));
     },
 
-    /**
-     * The export as a background job in the caller's download centre (issue 21): no row cap, read in keyset
-     * batches and written row by row, so memory stays flat however many events match.
-     */
+    /** The export as a background job in the caller's download centre (issue 21); answers its record at once. */
     async exportInBackground(auth: AuthContext, q: EventFilter & { format: 'csv' | 'xlsx' }, language: Language): Promise<DownloadRecord> {
-      if (!downloads) throw new Error('the download centre is not configured');
-      const filter = resolveFilter(q);
+      if (!startExport) throw new Error('the download centre is not configured');
       const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
-      return downloads.runExportJob(
+      // Stored as the route received it (lists joined again), so the schema reads it back the same way.
+      const query = { ...q, level: q.level?.join(','), family: q.family?.join(',') };
+      return startExport(
         { userId: auth.userId, companyId: auth.companyId, language },
-        { kind: 'events', fileName: `events-${stamp}.${q.format}`, format: q.format },
-        async (job) => {
-          const now = Date.now();
-          return writeTableInBatches({
-            file: job.file,
-            format: q.format,
-            columns: eventColumns(language),
-            sheetName: 'Events',
-            total: await repository.count(auth, filter),
-            batchSize: EXPORT_BATCH,
-            next: (cursor: { openedAt: string; id: number } | null) => repository.batch(auth, filter, cursor, EXPORT_BATCH),
-            cells: (r) => eventCells(presentEvent(r, language), language, now),
-            progress: job.progress,
-          });
-        },
+        { fileName: `events-${stamp}.${q.format}`, format: q.format },
+        callerJob(auth, query),
       );
     },
   };

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, lt, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, lt, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { fileDownloadRecords } from '../../db/schema.js';
 
@@ -9,7 +9,14 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** SQL of the download centre: records are always read and changed through their owner's id. */
 export function createFilesRepository(db: Database) {
   return {
-    async insert(row: { userId: number; companyId: number | null; kind: string; fileName: string; format: string }): Promise<DownloadRow> {
+    async insert(row: {
+      userId: number;
+      companyId: number | null;
+      kind: string;
+      fileName: string;
+      format: string;
+      job?: unknown;
+    }): Promise<DownloadRow> {
       const [created] = await db.insert(fileDownloadRecords).values(row).returning();
       if (!created) throw new Error('download record not created');
       return created;
@@ -50,13 +57,23 @@ export function createFilesRepository(db: Database) {
         .where(eq(fileDownloadRecords.id, id));
     },
 
-    /** Jobs a previous process left queued or running: they cannot finish any more. */
-    async failUnfinished(failed: { error: string; finishedAt: Date; expiresAt: Date }): Promise<DownloadRow[]> {
+    /** Jobs a previous process left queued or running, oldest first. */
+    unfinished(): Promise<DownloadRow[]> {
       return db
-        .update(fileDownloadRecords)
-        .set({ status: 'failed', ...failed })
+        .select()
+        .from(fileDownloadRecords)
         .where(inArray(fileDownloadRecords.status, ['queued', 'running']))
+        .orderBy(asc(fileDownloadRecords.id));
+    },
+
+    /** Back to the queue from the start (a job stopped by a shutdown, or found unfinished at start). */
+    async requeue(id: number): Promise<DownloadRow | undefined> {
+      const [row] = await db
+        .update(fileDownloadRecords)
+        .set({ status: 'queued', progress: 0, rows: null, path: null })
+        .where(and(eq(fileDownloadRecords.id, id), inArray(fileDownloadRecords.status, ['queued', 'running'])))
         .returning();
+      return row;
     },
 
     async activeCount(userId: number): Promise<number> {

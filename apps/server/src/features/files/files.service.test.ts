@@ -15,7 +15,7 @@ function memoryRepository(): FilesRepository & { rows: DownloadRow[] } {
   const find = (id: number) => rows.find((r) => r.id === id);
   const repository = {
     rows,
-    async insert(row: { userId: number; companyId: number | null; kind: string; fileName: string; format: string }) {
+    async insert(row: { userId: number; companyId: number | null; kind: string; fileName: string; format: string; job?: unknown }) {
       const created: DownloadRow = {
         id: nextId++,
         ...row,
@@ -25,7 +25,7 @@ function memoryRepository(): FilesRepository & { rows: DownloadRow[] } {
         sizeBytes: null,
         path: null,
         error: null,
-        job: null,
+        job: row.job ?? null,
         createdAt: new Date(),
         finishedAt: null,
         expiresAt: null,
@@ -48,10 +48,12 @@ function memoryRepository(): FilesRepository & { rows: DownloadRow[] } {
     async fail(id: number, failed: { error: string; finishedAt: Date; expiresAt: Date }) {
       Object.assign(find(id) ?? {}, failed, { status: 'failed' });
     },
-    async failUnfinished(failed: { error: string; finishedAt: Date; expiresAt: Date }) {
-      const open = rows.filter((r) => r.status === 'queued' || r.status === 'running');
-      for (const r of open) Object.assign(r, failed, { status: 'failed' });
-      return open;
+    unfinished: async () => rows.filter((r) => r.status === 'queued' || r.status === 'running'),
+    async requeue(id: number) {
+      const row = find(id);
+      if (row && (row.status === 'queued' || row.status === 'running'))
+        Object.assign(row, { status: 'queued', progress: 0, rows: null, path: null });
+      return row;
     },
     activeCount: async (userId: number) =>
       rows.filter((r) => r.userId === userId && (r.status === 'queued' || r.status === 'running')).length,
@@ -175,15 +177,86 @@ describe('download centre', () => {
     expect(repository.rows).toHaveLength(0);
   });
 
-  it('fails what a previous process left under way', async () => {
+  it('fails what a previous process left under way when its kind cannot be made again', async () => {
     const { repository, dataDir, downloads } = centre();
     const row = await repository.insert({ userId: 7, companyId: 3, kind: 'events', fileName: 'x.csv', format: 'csv' });
     await repository.start(row.id, '7/1.csv');
     await mkdir(join(dataDir, 'downloads', '7'), { recursive: true });
     writeFileSync(join(dataDir, 'downloads', '7', `${row.id}.csv`), 'half');
-    expect(await downloads.recover()).toBe(1);
+    expect(await downloads.recover()).toEqual({ resumed: 0, failed: 1 });
     expect(repository.rows[0]).toMatchObject({ status: 'failed', error: 'interrupted by a server restart' });
     expect(existsSync(join(dataDir, 'downloads', '7', `${row.id}.csv`))).toBe(false);
+  });
+
+  it('runs a registered kind again from the start after a restart, in order, publishing only the finished file', async () => {
+    const parse = (raw: unknown) => ({ lines: Number((raw as { lines: number }).lines) });
+    const write = (params: { lines: number }) => async (job: { file: string }) => {
+      expect(job.file.endsWith('.part')).toBe(true);
+      writeFileSync(job.file, 'x\n'.repeat(params.lines));
+      return { rows: params.lines };
+    };
+    // The first process: both jobs are stored, then it stops before they ran (queued and running rows remain).
+    const first = centre();
+    first.downloads.registerJob('lines', parse, write);
+    const a = await first.repository.insert({
+      userId: 7,
+      companyId: 3,
+      kind: 'lines',
+      fileName: 'a.csv',
+      format: 'csv',
+      job: { language: 'de', params: { lines: 2 } },
+    });
+    const b = await first.repository.insert({
+      userId: 7,
+      companyId: 3,
+      kind: 'lines',
+      fileName: 'b.csv',
+      format: 'csv',
+      job: { language: 'de', params: { lines: 3 } },
+    });
+    await first.repository.start(a.id, '7/1.csv');
+    // The next process, on the same records and files.
+    const { repository, messages } = first;
+    const downloads = createDownloadCentre({
+      repository,
+      dataDir: first.dataDir,
+      retentionDays: 7,
+      notify: async (m) => {
+        messages.push(m);
+      },
+      log,
+      maxRunning: 1,
+    });
+    downloads.registerJob('lines', parse, write);
+    expect(await downloads.recover()).toEqual({ resumed: 2, failed: 0 });
+    expect((await settled(repository, a.id)).rows).toBe(2);
+    expect((await settled(repository, b.id)).rows).toBe(3);
+    expect(readFileSync((await downloads.open(7, b.id)).path, 'utf8')).toBe('x\nx\nx\n');
+    expect(messages.map((m) => m.title)).toEqual(['Ihre Datei ist fertig', 'Ihre Datei ist fertig']);
+  });
+
+  it('puts a resumable job stopped by a shutdown back in the queue with its parameters', async () => {
+    const { repository, downloads } = centre();
+    const slow = async (job: { file: string; progress(done: number, total: number): void }) => {
+      for (;;) {
+        writeFileSync(job.file, 'x');
+        job.progress(1, 2);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    const start = downloads.registerJob(
+      'slow',
+      (raw) => raw as { n: number },
+      () => slow,
+    );
+    const resumable = await start(owner, { fileName: 'r.csv', format: 'csv' }, { n: 1 });
+    await expect.poll(() => repository.rows[0]?.status).toBe('running');
+    await downloads.close();
+    expect(repository.rows.find((r) => r.id === resumable.id)).toMatchObject({
+      status: 'queued',
+      progress: 0,
+      job: { language: 'en', params: { n: 1 } },
+    });
   });
 
   it('makes file names safe for disks and headers', () => {

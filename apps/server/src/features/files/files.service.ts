@@ -1,4 +1,4 @@
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Code } from '@sunward/contracts/codes';
 import {
@@ -8,10 +8,11 @@ import {
   type DownloadRecordPage,
   FILE_LIMITS,
 } from '@sunward/contracts/files';
-import type { Language } from '@sunward/contracts/languages';
+import { isLanguage, type Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../lib/envelope.js';
+import type { JobParams } from '../../lib/job-params.js';
 import type { DownloadRow, FilesRepository } from './files.repository.js';
 
 /*
@@ -19,7 +20,9 @@ import type { DownloadRow, FilesRepository } from './files.repository.js';
  * Any feature hands it a job (`runExportJob`) or a finished file (`storeFile`) and answers the record;
  * the job writes its file to the path it is given, reports progress, and the user is told in the
  * notification centre when it is done. Jobs run in this process, at most `maxRunning` at once (the
- * rest wait in order); a restart fails what was under way (the record says so), nothing is left half-written.
+ * rest wait in order). A job of a registered kind (`registerJob`) keeps its parameters in its record, so
+ * one queued or running when the server stops is run again from the start when it is back; any other
+ * is failed with a note. A file is written beside its final name and published only when complete.
  */
 
 /** Who a file is for: only this user lists, downloads or deletes it. */
@@ -48,6 +51,21 @@ export interface ExportJobContext {
 
 /** The work of a job: write `ctx.file`, answer how many rows it holds (null when rows mean nothing, e.g. a PDF). */
 export type ExportJobWork = (ctx: ExportJobContext) => Promise<{ rows: number | null }>;
+
+/** Starts a job of a registered kind with its parameters; answers the record at once. */
+export type StartJob<P> = (owner: ExportOwner, file: { fileName: string; format: DownloadFormat }, params: P) => Promise<DownloadRecord>;
+
+/** What a resumable job's record keeps: the owner's language and the parameters its kind is made from. */
+interface StoredJob {
+  language: Language;
+  params: unknown;
+}
+
+const storedJob = (value: unknown): StoredJob | undefined => {
+  if (!value || typeof value !== 'object' || !('language' in value) || !('params' in value)) return undefined;
+  const { language, params } = value;
+  return typeof language === 'string' && isLanguage(language) ? { language, params } : undefined;
+};
 
 export interface DownloadCentreDeps {
   repository: FilesRepository;
@@ -94,11 +112,15 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
   const now = deps.now ?? (() => new Date());
   const maxRunning = deps.maxRunning ?? 2;
   const waiting: { row: DownloadRow; owner: ExportOwner; work: ExportJobWork }[] = [];
+  /** Job kinds that can be made again from their stored parameters: kind -> the work for (params, owner). */
+  const kinds = new Map<string, (params: unknown, owner: ExportOwner) => ExportJobWork>();
   const running = new Map<number, { abort: AbortController; done: Promise<void> }>();
   let closing = false;
 
   const expiry = (from: Date) => new Date(from.getTime() + deps.retentionDays * DAY_MS);
   const pathOf = (row: DownloadRow) => join(root, String(row.userId), `${row.id}.${row.format}`);
+  /** Where a job writes until it is done: a download never sees a half-written file under the final name. */
+  const partOf = (row: DownloadRow) => `${pathOf(row)}.part`;
 
   async function notify(owner: ExportOwner, key: 'ready' | 'failed', vars: Record<string, string | number>) {
     try {
@@ -113,7 +135,7 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
   }
 
   async function run(row: DownloadRow, owner: ExportOwner, work: ExportJobWork, abort: AbortController): Promise<void> {
-    const file = pathOf(row);
+    const file = partOf(row);
     let lastSaved = 0;
     let lastPercent = -1;
     let saving: Promise<void> = Promise.resolve();
@@ -135,15 +157,23 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
       await repository.start(row.id, `${row.userId}/${row.id}.${row.format}`);
       const { rows } = await work(ctx);
       await saving;
-      const size = (await stat(file)).size;
+      if (abort.signal.aborted) throw new Error('the server is closing');
+      await rename(file, pathOf(row));
+      const size = (await stat(pathOf(row))).size;
       const finishedAt = now();
       const expiresAt = expiry(finishedAt);
       await repository.finish(row.id, { rows, sizeBytes: size, finishedAt, expiresAt });
       await notify(owner, 'ready', { fileName: row.fileName, rows: rows ?? '—', expires: utcMinute(expiresAt) });
     } catch (error) {
       await saving;
-      log.error({ err: error, record: row.id, kind: row.kind }, 'background export failed');
       await rm(file, { force: true }).catch(() => undefined);
+      // Stopped by the server closing: a resumable job waits (queued) for the next start instead of failing.
+      if (closing && row.job !== null && kinds.has(row.kind)) {
+        await repository.requeue(row.id).catch(() => undefined);
+        log.info({ record: row.id, kind: row.kind }, 'background export stopped by shutdown; it runs again at the next start');
+        return;
+      }
+      log.error({ err: error, record: row.id, kind: row.kind }, 'background export failed');
       const finishedAt = now();
       await repository
         .fail(row.id, { error: error instanceof Error ? error.message.slice(0, 300) : 'failed', finishedAt, expiresAt: expiry(finishedAt) })
@@ -152,14 +182,24 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
     }
   }
 
-  const insert = (owner: ExportOwner, meta: ExportJobMeta) =>
+  const insert = (owner: ExportOwner, meta: ExportJobMeta, job: StoredJob | null = null) =>
     repository.insert({
       userId: owner.userId,
       companyId: owner.companyId,
       kind: meta.kind,
       fileName: safeFileName(meta.fileName),
       format: meta.format,
+      job,
     });
+
+  async function start(owner: ExportOwner, meta: ExportJobMeta, work: ExportJobWork, job: StoredJob | null): Promise<DownloadRecord> {
+    if ((await repository.activeCount(owner.userId)) >= FILE_LIMITS.activePerUserMax)
+      throw new ApiError(Code.EXPORT_JOBS_BUSY, { max: FILE_LIMITS.activePerUserMax });
+    const row = await insert(owner, meta, job);
+    waiting.push({ row, owner, work });
+    pump();
+    return presentRecord(row);
+  }
 
   function pump() {
     while (!closing && running.size < maxRunning && waiting.length > 0) {
@@ -179,13 +219,24 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
      * Starts a background job for `owner` and answers its record at once (queued or running); refused with
      * 1024 when the owner already has FILE_LIMITS.activePerUserMax under way.
      */
-    async runExportJob(owner: ExportOwner, meta: ExportJobMeta, work: ExportJobWork): Promise<DownloadRecord> {
-      if ((await repository.activeCount(owner.userId)) >= FILE_LIMITS.activePerUserMax)
-        throw new ApiError(Code.EXPORT_JOBS_BUSY, { max: FILE_LIMITS.activePerUserMax });
-      const row = await insert(owner, meta);
-      waiting.push({ row, owner, work });
-      pump();
-      return presentRecord(row);
+    runExportJob(owner: ExportOwner, meta: ExportJobMeta, work: ExportJobWork): Promise<DownloadRecord> {
+      return start(owner, meta, work, null);
+    },
+
+    /**
+     * A job kind that survives a restart: its parameters (plain JSON) are kept in the record and `build`
+     * makes the work from them, now and again at the next start if the server stopped before it was done.
+     * `parse` checks stored parameters (a record from an older version whose shape changed is failed).
+     * Register every kind before the server is ready (recover() runs then).
+     */
+    registerJob<P extends JobParams>(
+      kind: string,
+      parse: (raw: unknown) => P,
+      build: (params: P, owner: ExportOwner) => ExportJobWork,
+    ): StartJob<P> {
+      if (kinds.has(kind)) throw new Error(`job kind ${kind} registered twice`);
+      kinds.set(kind, (raw, owner) => build(parse(raw), owner));
+      return (owner, file, params) => start(owner, { kind, ...file }, build(params, owner), { language: owner.language, params });
     },
 
     /** A file made elsewhere (a finished report) kept in the download centre; answers the done record. */
@@ -247,15 +298,46 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
       return { expired: expired.length, purged };
     },
 
-    /** At start: what a previous process left under way cannot finish; its partial files go. */
-    async recover(): Promise<number> {
+    /**
+     * At start: jobs a previous process left queued or running. Those of a registered kind run again from
+     * the start, in the order they were asked for; the others cannot be made again and are failed. Partial
+     * files go either way.
+     */
+    async recover(): Promise<{ resumed: number; failed: number }> {
       const at = now();
-      const rows = await repository.failUnfinished({ error: 'interrupted by a server restart', finishedAt: at, expiresAt: expiry(at) });
-      for (const row of rows) await rm(pathOf(row), { force: true });
-      return rows.length;
+      let resumed = 0;
+      let failed = 0;
+      for (const row of await repository.unfinished()) {
+        await rm(partOf(row), { force: true });
+        await rm(pathOf(row), { force: true });
+        const job = storedJob(row.job);
+        const make = kinds.get(row.kind);
+        let work: ExportJobWork | undefined;
+        const owner = job && { userId: row.userId, companyId: row.companyId, language: job.language };
+        try {
+          work = owner && make?.(job.params, owner);
+        } catch (error) {
+          log.warn({ err: error, record: row.id, kind: row.kind }, 'stored export parameters no longer valid');
+        }
+        if (owner && work) {
+          const queued = await repository.requeue(row.id);
+          if (!queued) continue;
+          waiting.push({ row: queued, owner, work });
+          resumed++;
+        } else {
+          await repository.fail(row.id, { error: 'interrupted by a server restart', finishedAt: at, expiresAt: expiry(at) });
+          failed++;
+        }
+      }
+      if (resumed > 0) log.info({ resumed }, 'background exports resumed after a restart');
+      pump();
+      return { resumed, failed };
     },
 
-    /** Stops taking jobs; running ones are stopped at their next progress and recorded as failed. */
+    /**
+     * Stops taking jobs; running ones are stopped at their next progress: a resumable one goes back to
+     * queued (it runs again at the next start), any other is recorded as failed.
+     */
     async close(): Promise<void> {
       closing = true;
       waiting.length = 0;
