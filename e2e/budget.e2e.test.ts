@@ -17,11 +17,12 @@ import {
 // shows and stops fetching scripts. Sizes, not timings, so the test is deterministic; bench/page-weight.ts prints the
 // same figures with the detail per chunk, bench/lighthouse.mjs the Lighthouse scores (docs/benchmarks.md).
 // Issue 18's targets are 350 KB for signed-in routes (SIGNED_IN_BUDGET_BYTES) and 200 KB for sign-in
-// (SIGN_IN_BUDGET_BYTES); the first loads are not there yet (2026-11-26: sign-in 219.3 KB, plant list 487.0 KB,
-// overview 538.1 KB without its chart), so this test holds the line at those figures plus a small margin and
-// fails on any growth. Lower it as pages shrink; the targets are the floor.
-const SIGNED_IN_CEILING_BYTES = Math.max(SIGNED_IN_BUDGET_BYTES, 545 * 1024);
-const SIGN_IN_CEILING_BYTES = Math.max(SIGN_IN_BUDGET_BYTES, 225 * 1024);
+// (SIGN_IN_BUDGET_BYTES). Sign-in meets its target (2026-11-27: 132.5 KB, no antd on the page) and is held to it.
+// The signed-in first loads are not there yet (2026-11-27: plant list 417.4 KB, overview 432.1 KB without its
+// chart), so this test holds the line at those figures plus a small margin and fails on any growth. Lower it as
+// pages shrink; the target is the floor.
+const SIGNED_IN_CEILING_BYTES = Math.max(SIGNED_IN_BUDGET_BYTES, 440 * 1024);
+const SIGN_IN_CEILING_BYTES = SIGN_IN_BUDGET_BYTES;
 
 let server: TestServer;
 let browser: Browser;

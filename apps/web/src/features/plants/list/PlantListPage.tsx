@@ -5,7 +5,7 @@ import { DownloadOutlined, FilterOutlined, PlusOutlined, SwapOutlined, UploadOut
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { PLANT_LIMITS, type PlantRow } from '@sunward/contracts/plants';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Card, Empty, Segmented, Skeleton, Space, Spin, Tooltip, Typography } from 'antd';
+import { Badge, Button, Empty, Segmented, Skeleton, Space, Spin, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -13,6 +13,7 @@ import { lazyNamed } from '../../../app/lazy-page';
 import type { PageProps } from '../../../app/page-props';
 import { useSession } from '../../../app/session';
 import { PageTitle } from '../../../components/PageTitle';
+import { Panel } from '../../../components/Panel';
 import { StatusCounts } from '../../../components/StatusCounts';
 import { currentLanguage } from '../../../lib/i18n';
 import { usePageSize } from '../../../lib/personalized';
@@ -151,7 +152,7 @@ export function PlantListPage({ route }: PageProps) {
       <StatusCounts counts={counts.data} activeStatus={params.status} locale={locale} hrefFor={statusHref} onPick={pickStatus} />
 
       {noPlantsAtAll ? (
-        <Card className="sw-page-card" data-testid="plant-empty">
+        <Panel className="sw-page-card" testId="plant-empty">
           <Empty
             image={Empty.PRESENTED_IMAGE_DEFAULT}
             description={
@@ -167,9 +168,9 @@ export function PlantListPage({ route }: PageProps) {
               </Button>
             )}
           </Empty>
-        </Card>
+        </Panel>
       ) : (
-        <Card className="sw-page-card">
+        <Panel className="sw-page-card">
           <div className="sw-plant-filters">
             <PlantSearchBox keyword={params.keyword} history={history} onSearch={search} onClearHistory={clear} />
             <Badge count={advancedCount} size="small" color="var(--sw-primary)">
@@ -236,7 +237,7 @@ export function PlantListPage({ route }: PageProps) {
               onAction={(kind, plant) => setDialog({ kind, plant })}
             />
           )}
-        </Card>
+        </Panel>
       )}
 
       <Suspense fallback={null}>

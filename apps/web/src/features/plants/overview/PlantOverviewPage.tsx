@@ -1,19 +1,20 @@
 import './overview.css';
 // Registers the plant screens' texts before the first render (the registry is idempotent).
 import '../../../lib/texts/plants';
-import { ArrowLeftOutlined, EditOutlined, EnvironmentOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { EditOutlined, EnvironmentOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import { PlantType } from '@sunward/contracts/device-status';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { isStoragePlant } from '@sunward/contracts/plants';
 import { formatCapacity } from '@sunward/contracts/units';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Col, Result, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
-import { useCallback, useEffect, useRef } from 'react';
+import { Button, Col, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../../../app/session';
 import { PageTitle } from '../../../components/PageTitle';
+import { Panel } from '../../../components/Panel';
 import { StatusTag } from '../../../components/StatusTag';
 import { ApiCallError } from '../../../lib/api-client';
 import { exactTime, relativeTime } from '../../../lib/format';
@@ -41,6 +42,8 @@ import { PowerChartCard } from './components/PowerChartCard';
 import { SplitCard } from './components/SplitCard';
 import { WeatherCard } from './components/WeatherCard';
 import { usePageVisible } from './hooks/usePageVisible';
+
+const OverviewNotFound = lazy(async () => ({ default: (await import('./components/OverviewNotFound')).OverviewNotFound }));
 
 /** Fallback when no push arrives (a proxy dropping the stream): realtime and flow every minute. */
 const POLL_MS = 60_000;
@@ -119,16 +122,9 @@ export function PlantOverviewPage() {
   if (!validId || (detail.error instanceof ApiCallError && detail.error.code === Code.PLANT_NOT_FOUND)) {
     return (
       <div ref={rootRef}>
-        <Result
-          status="404"
-          title={t('overview.notFound')}
-          extra={
-            <Link to="/plants">
-              <Button icon={<ArrowLeftOutlined />}>{t('overview.backToList')}</Button>
-            </Link>
-          }
-          data-testid="overview-not-found"
-        />
+        <Suspense fallback={<Skeleton active paragraph={{ rows: 4 }} />}>
+          <OverviewNotFound />
+        </Suspense>
       </div>
     );
   }
@@ -150,7 +146,7 @@ export function PlantOverviewPage() {
 
   return (
     <div className="sw-ov" ref={rootRef} data-testid="plant-overview-page">
-      <Card className="sw-ov-head">
+      <Panel className="sw-ov-head">
         <div className="sw-ov-head-main">
           <div className="sw-ov-head-title">
             <PageTitle className="sw-ov-name">{plant.name}</PageTitle>
@@ -183,11 +179,11 @@ export function PlantOverviewPage() {
             <Button icon={<EditOutlined />}>{t('overview.edit')}</Button>
           </Link>
         )}
-      </Card>
+      </Panel>
 
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
-          <Card title={t('overview.flowTitle')} className="sw-ov-card sw-ov-flow-card" data-testid="flow-card">
+          <Panel title={t('overview.flowTitle')} className="sw-ov-card sw-ov-flow-card" testId="flow-card">
             {flow.data || flow.isError ? (
               <EnergyFlowDiagram flow={flow.data} capacityKwp={plant.capacityKwp} locale={locale} />
             ) : (
@@ -198,13 +194,13 @@ export function PlantOverviewPage() {
                 {t('overview.flowEmpty')}
               </Typography.Paragraph>
             )}
-          </Card>
+          </Panel>
         </Col>
         <Col xs={24} xl={10}>
           <div className="sw-ov-side">
-            <Card className="sw-ov-card" data-testid="kpi-card">
+            <Panel className="sw-ov-card" testId="kpi-card">
               <KpiCards realtime={realtime.data} failed={realtime.isError} locale={locale} />
-            </Card>
+            </Panel>
             <WeatherCard weather={weather.data} failed={weather.isError} locale={locale} />
           </div>
         </Col>

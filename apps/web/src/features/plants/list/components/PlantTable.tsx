@@ -1,12 +1,11 @@
 import { DeleteOutlined, PictureOutlined, ShareAltOutlined, SwapOutlined } from '@ant-design/icons';
 import type { PlantRow, PlantSortField } from '@sunward/contracts/plants';
 import { formatCapacity, formatEnergy, formatPower } from '@sunward/contracts/units';
-import { Avatar, Button, Space, Table, Tag, Tooltip, Typography } from 'antd';
-import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
-import type { SorterResult } from 'antd/es/table/interface';
+import { Avatar, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { type LiteColumn, LiteTable } from '../../../../components/LiteTable';
 import { StatusTag } from '../../../../components/StatusTag';
 import { exactTime, formatSpecificYield, relativeTime } from '../../../../lib/format';
 import { PAGE_SIZES, type PlantListParams, type SortOrder } from '../list-params';
@@ -41,24 +40,18 @@ const ACTION_ICONS: Record<PlantAction, ReactNode> = {
   delete: <DeleteOutlined />,
 };
 
-/** The plant table: sorting and pages are served by the server. */
+/** The plant table: sorting and pages are served by the server; a light table, the list being a first load (issue 18). */
 export function PlantTable(props: Props) {
   const { rows, total, loading, params, locale, actions, selectedIds, selectionMax, empty, onSelect, onChange, onAction } = props;
   const { t } = useTranslation();
   const now = Date.now();
 
-  const sorted = (field: PlantSortField) => ({
-    sorter: true,
-    sortOrder: params.sort === field && params.order ? (params.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null,
-  });
-
-  const columns: ColumnsType<PlantRow> = [
+  const columns: LiteColumn<PlantRow>[] = [
     {
       key: 'name',
-      dataIndex: 'name',
       title: t('plants.colName'),
-      ...sorted('name'),
-      render: (_, row) => (
+      sortable: true,
+      render: (row) => (
         <div className="sw-plant-cell">
           <Avatar
             shape="square"
@@ -89,32 +82,32 @@ export function PlantTable(props: Props) {
       width: 110,
       title: t('plants.colCapacity'),
       align: 'right',
-      ...sorted('capacityKwp'),
-      render: (_, row) => formatCapacity(row.capacityKwp, locale),
+      sortable: true,
+      render: (row) => formatCapacity(row.capacityKwp, locale),
     },
     {
       key: 'powerW',
       width: 100,
       title: t('plants.colPower'),
       align: 'right',
-      ...sorted('powerW'),
-      render: (_, row) => formatPower(row.powerW, locale),
+      sortable: true,
+      render: (row) => formatPower(row.powerW, locale),
     },
     {
       key: 'energyTodayWh',
       width: 100,
       title: t('plants.colEnergyToday'),
       align: 'right',
-      ...sorted('energyTodayWh'),
-      render: (_, row) => formatEnergy(row.energyTodayWh, locale),
+      sortable: true,
+      render: (row) => formatEnergy(row.energyTodayWh, locale),
     },
     {
       key: 'energyTotalWh',
       width: 110,
       title: t('plants.colEnergyTotal'),
       align: 'right',
-      ...sorted('energyTotalWh'),
-      render: (_, row) => formatEnergy(row.energyTotalWh, locale),
+      sortable: true,
+      render: (row) => formatEnergy(row.energyTotalWh, locale),
     },
     {
       key: 'specificYield',
@@ -122,16 +115,16 @@ export function PlantTable(props: Props) {
       width: 150,
       title: t('plants.colSpecificYield'),
       align: 'right',
-      ...sorted('specificYield'),
-      render: (_, row) => formatSpecificYield(row.specificYield, locale, false),
+      sortable: true,
+      render: (row) => formatSpecificYield(row.specificYield, locale, false),
     },
-    { key: 'status', width: 120, title: t('plants.colStatus'), ...sorted('status'), render: (_, row) => <StatusTag status={row.status} /> },
+    { key: 'status', width: 120, title: t('plants.colStatus'), sortable: true, render: (row) => <StatusTag status={row.status} /> },
     {
       key: 'lastUpdateAt',
       width: 115,
       title: t('plants.colLastUpdate'),
-      ...sorted('lastUpdateAt'),
-      render: (_, row) =>
+      sortable: true,
+      render: (row) =>
         row.lastUpdateAt ? (
           <Tooltip title={exactTime(row.lastUpdateAt, locale)}>
             <span className="sw-last-update">{relativeTime(row.lastUpdateAt, now, locale)}</span>
@@ -146,9 +139,9 @@ export function PlantTable(props: Props) {
     columns.push({
       key: 'actions',
       title: t('plants.colActions'),
-      fixed: 'right',
+      fixedRight: true,
       width: 116,
-      render: (_, row) =>
+      render: (row) =>
         row.access === 'manage' ? (
           <Space size={0}>
             {actions.map((action) => (
@@ -168,54 +161,39 @@ export function PlantTable(props: Props) {
     });
   }
 
-  const handleChange = (
-    pagination: TablePaginationConfig,
-    _filters: unknown,
-    sorter: SorterResult<PlantRow> | SorterResult<PlantRow>[],
-  ) => {
-    const one = Array.isArray(sorter) ? sorter[0] : sorter;
-    const order = one?.order === 'ascend' ? 'asc' : one?.order === 'descend' ? 'desc' : undefined;
-    const field = order ? (one?.columnKey as PlantSortField | undefined) : undefined;
-    const size = pagination.pageSize ?? params.size;
-    const sortChanged = field !== params.sort || order !== params.order;
-    // A new sorting or page size starts again at page 1.
-    const page = sortChanged || size !== params.size ? 1 : (pagination.current ?? 1);
-    onChange({ page, size, sort: field, order });
-  };
-
+  const sortable: readonly string[] = columns.filter((c) => c.sortable).map((c) => c.key);
+  const change = (page: number, size: number, sort = params.sort, order = params.order) => onChange({ page, size, sort, order });
   return (
-    <Table<PlantRow>
-      rowKey="id"
-      size="middle"
+    <LiteTable<PlantRow>
+      rowKey={(row) => row.id}
       columns={columns}
-      dataSource={rows}
+      rows={rows}
       loading={loading}
-      scroll={{ x: 1100 }}
-      onChange={handleChange}
-      locale={{ emptyText: empty }}
-      data-testid="plant-table"
-      rowSelection={{
-        selectedRowKeys: [...selectedIds],
-        preserveSelectedRowKeys: true,
-        hideSelectAll: true,
-        columnWidth: 40,
-        onChange: (keys) => {
-          const picked = keys.map(Number);
-          // Keep the order in which plants were picked: the comparison shows them that way.
-          onSelect([...selectedIds.filter((id) => picked.includes(id)), ...picked.filter((id) => !selectedIds.includes(id))]);
-        },
-        getCheckboxProps: (row) => ({
-          disabled: !selectedIds.includes(row.id) && selectedIds.length >= selectionMax,
-          'aria-label': t('plants.selectForCompare', { name: row.name }),
-        }),
+      minWidth={1100}
+      empty={empty}
+      testId="plant-table"
+      sort={{
+        key: params.sort,
+        order: params.order,
+        // A new sorting starts again at page 1.
+        onSort: (key, order) =>
+          change(1, params.size, key && sortable.includes(key) ? (key as PlantSortField) : undefined, key ? order : undefined),
+      }}
+      selection={{
+        isSelected: (row) => selectedIds.includes(row.id),
+        isDisabled: (row) => !selectedIds.includes(row.id) && selectedIds.length >= selectionMax,
+        label: (row) => t('plants.selectForCompare', { name: row.name }),
+        // Keep the order in which plants were picked: the comparison shows them that way.
+        onToggle: (row, checked) => onSelect(checked ? [...selectedIds, row.id] : selectedIds.filter((id) => id !== row.id)),
       }}
       pagination={{
-        current: params.page,
-        pageSize: params.size,
+        page: params.page,
+        size: params.size,
         total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZES.map(String),
+        sizes: PAGE_SIZES,
         showTotal: (count) => t('plants.totalPlants', { total: Number(count).toLocaleString(locale) }),
+        // A new page size starts again at page 1.
+        onChange: (page, size) => change(size !== params.size ? 1 : page, size),
       }}
     />
   );

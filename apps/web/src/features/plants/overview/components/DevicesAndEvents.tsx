@@ -1,11 +1,12 @@
 import type { DeviceCount, PlantEvent, PlantEventCount, PlantInverter, StatusCounts } from '@sunward/contracts/plant-energy';
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Card, Empty, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Badge, Empty, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import type { CSSProperties } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type LiteColumn, LiteTable } from '../../../../components/LiteTable';
+import { Panel } from '../../../../components/Panel';
 import { StatusTag } from '../../../../components/StatusTag';
 import { exactTime, relativeTime, STATUS_STYLE } from '../../../../lib/format';
 import { fetchEvents, overviewKeys } from '../api';
@@ -33,6 +34,8 @@ const STATUS_KEYS: { key: keyof StatusCounts; status: keyof typeof STATUS_STYLE 
   { key: 'offline', status: 2 },
 ];
 
+const INVERTERS_PAGE = 8;
+
 export function familyLabel(family: string): string {
   return FAMILY_LABEL[family] ?? 'overview.familyOther';
 }
@@ -50,11 +53,12 @@ export function DevicesCard({
   locale: string;
 }) {
   const { t } = useTranslation();
-  const columns: ColumnsType<PlantInverter> = [
+  const [inverterPage, setInverterPage] = useState(1);
+  const columns: LiteColumn<PlantInverter>[] = [
     {
       key: 'sn',
       title: t('overview.colDevice'),
-      render: (_, row) => (
+      render: (row) => (
         <div>
           <Typography.Text strong>{row.alias ?? row.sn}</Typography.Text>
           <br />
@@ -65,12 +69,12 @@ export function DevicesCard({
         </div>
       ),
     },
-    { key: 'status', title: t('overview.colStatus'), render: (_, row) => <StatusTag status={row.status} /> },
-    { key: 'power', title: t('overview.colPower'), align: 'right', render: (_, row) => formatPower(row.powerW, locale) },
-    { key: 'today', title: t('overview.colToday'), align: 'right', render: (_, row) => formatEnergy(row.energyTodayWh, locale) },
+    { key: 'status', title: t('overview.colStatus'), render: (row) => <StatusTag status={row.status} /> },
+    { key: 'power', title: t('overview.colPower'), align: 'right', render: (row) => formatPower(row.powerW, locale) },
+    { key: 'today', title: t('overview.colToday'), align: 'right', render: (row) => formatEnergy(row.energyTodayWh, locale) },
   ];
   return (
-    <Card title={t('overview.devicesTitle')} className="sw-ov-card" data-testid="devices-card">
+    <Panel title={t('overview.devicesTitle')} className="sw-ov-card" testId="devices-card">
       {!counts && failed ? (
         <LoadFailed />
       ) : !counts ? (
@@ -98,19 +102,23 @@ export function DevicesCard({
               </Tag>
             ))}
           </div>
-          <Table
+          <LiteTable<PlantInverter>
             size="small"
-            rowKey="id"
+            rowKey={(row) => row.id}
             columns={columns}
-            dataSource={inverters ?? []}
+            rows={(inverters ?? []).slice((inverterPage - 1) * INVERTERS_PAGE, inverterPage * INVERTERS_PAGE)}
             loading={!inverters}
-            pagination={(inverters?.length ?? 0) > 8 ? { pageSize: 8, size: 'small' } : false}
-            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('overview.noInverters')} /> }}
-            data-testid="inverter-table"
+            pagination={
+              (inverters?.length ?? 0) > INVERTERS_PAGE
+                ? { page: inverterPage, size: INVERTERS_PAGE, total: inverters?.length ?? 0, onChange: setInverterPage }
+                : false
+            }
+            empty={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('overview.noInverters')} />}
+            testId="inverter-table"
           />
         </>
       )}
-    </Card>
+    </Panel>
   );
 }
 
@@ -128,18 +136,18 @@ export function EventsCard({ plantId, count, locale }: { plantId: number; count:
   const [page, setPage] = useState(1);
   const events = useQuery({ queryKey: overviewKeys.events(plantId, page), queryFn: () => fetchEvents(plantId, page, EVENTS_PAGE) });
   const now = Date.now();
-  const columns: ColumnsType<PlantEvent> = [
+  const columns: LiteColumn<PlantEvent>[] = [
     {
       key: 'level',
       width: 110,
-      render: (_, e) => {
+      render: (e) => {
         const level = LEVEL[e.level];
         return <Badge color={level?.color ?? '#8c8c8c'} text={level ? t(level.label) : e.level} />;
       },
     },
     {
       key: 'device',
-      render: (_, e) => (
+      render: (e) => (
         <div>
           <Typography.Text>{e.description ?? t('overview.eventCode', { code: e.code })}</Typography.Text>
           <br />
@@ -153,7 +161,7 @@ export function EventsCard({ plantId, count, locale }: { plantId: number; count:
     {
       key: 'time',
       align: 'right',
-      render: (_, e) => (
+      render: (e) => (
         <div>
           <Tooltip title={exactTime(e.openedAt, locale)}>
             <span>{relativeTime(e.openedAt, now, locale)}</span>
@@ -173,10 +181,10 @@ export function EventsCard({ plantId, count, locale }: { plantId: number; count:
     },
   ];
   return (
-    <Card
+    <Panel
       title={t('overview.eventsTitle')}
       className="sw-ov-card"
-      data-testid="events-card"
+      testId="events-card"
       extra={
         count && count.open > 0 ? (
           <span className="sw-ov-status-row">
@@ -189,23 +197,19 @@ export function EventsCard({ plantId, count, locale }: { plantId: number; count:
         ) : undefined
       }
     >
-      <Table
+      <LiteTable<PlantEvent>
         size="small"
-        rowKey="id"
+        rowKey={(e) => e.id}
         showHeader={false}
         columns={columns}
-        dataSource={events.data?.records ?? []}
+        rows={events.data?.records ?? []}
         loading={events.isPending}
         pagination={
-          (events.data?.total ?? 0) > EVENTS_PAGE
-            ? { current: page, pageSize: EVENTS_PAGE, total: events.data?.total, size: 'small', onChange: setPage, showSizeChanger: false }
-            : false
+          (events.data?.total ?? 0) > EVENTS_PAGE ? { page, size: EVENTS_PAGE, total: events.data?.total ?? 0, onChange: setPage } : false
         }
-        locale={{
-          emptyText: events.isError ? <LoadFailed /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('overview.noEvents')} />,
-        }}
-        data-testid="events-table"
+        empty={events.isError ? <LoadFailed /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('overview.noEvents')} />}
+        testId="events-table"
       />
-    </Card>
+    </Panel>
   );
 }

@@ -1,9 +1,10 @@
 import type { BenefitsAnswer, IncomeSummary } from '@sunward/contracts/plant-energy';
 import { formatEnergy, formatNumber } from '@sunward/contracts/units';
-import { Card, Empty, Progress, Skeleton, Tooltip, Typography } from 'antd';
+import { Empty, Progress, Skeleton, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Panel } from '../../../../components/Panel';
 import { formatMass, formatMoney } from '../../../../lib/plant-format';
 import { LoadFailed } from './LoadFailed';
 
@@ -87,9 +88,9 @@ export function IncomeCard({
     );
   };
   return (
-    <Card title={t('overview.incomeTitle')} className="sw-ov-card" data-testid="income-card">
+    <Panel title={t('overview.incomeTitle')} className="sw-ov-card" testId="income-card">
       {body()}
-    </Card>
+    </Panel>
   );
 }
 
@@ -176,8 +177,8 @@ export function BenefitsCard({ benefits, failed, locale }: { benefits: BenefitsA
     );
   };
   return (
-    <Card title={t('overview.benefitsTitle')} className="sw-ov-card" data-testid="benefits-card">
+    <Panel title={t('overview.benefitsTitle')} className="sw-ov-card" testId="benefits-card">
       {body()}
-    </Card>
+    </Panel>
   );
 }

@@ -1,9 +1,10 @@
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { formatNumber } from '@sunward/contracts/units';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Segmented, Skeleton, Tooltip } from 'antd';
+import { Segmented, Skeleton, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Panel } from '../../../../components/Panel';
 import { formatSpecificYield } from '../../../../lib/format';
 import { formatShare } from '../../../../lib/plant-format';
 import { fetchPerformance, overviewKeys } from '../api';
@@ -92,13 +93,13 @@ export function PerformanceCard({ plantId, today, locale }: { plantId: number; t
     );
   };
   return (
-    <Card
+    <Panel
       title={t('overview.performanceTitle')}
       className="sw-ov-card"
-      data-testid="performance-card"
+      testId="performance-card"
       extra={<Segmented size="small" value={span} onChange={setSpan} options={SPANS.map((s) => ({ value: s.value, label: t(s.label) }))} />}
     >
       {body()}
-    </Card>
+    </Panel>
   );
 }

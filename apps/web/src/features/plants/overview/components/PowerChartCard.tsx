@@ -1,12 +1,12 @@
-import { addDays, type EnergyBars, type PowerDay } from '@sunward/contracts/plant-energy';
+import type { EnergyBars, PowerDay } from '@sunward/contracts/plant-energy';
 import { formatEnergy, formatNumber, formatPower, scaleEnergy, scalePower } from '@sunward/contracts/units';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { Card, DatePicker, Empty, Radio, Segmented, Skeleton, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Empty, Radio, Segmented, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHART_COLORS, Chart, type ChartOption, offsetTooltip } from '../../../../components/Chart';
-import { PERIOD_TABS, type PeriodTab } from '../../../../components/PeriodPicker';
+import { Panel } from '../../../../components/Panel';
+import { PERIOD_TABS, PeriodDateField, type PeriodTab } from '../../../../components/PeriodPicker';
 import {
   barLabel,
   type ChartRange,
@@ -140,8 +140,6 @@ function barsOption(bars: Bar[], locale: string, t: (key: string) => string): Ch
   };
 }
 
-const FORMAT = { day: 'YYYY-MM-DD', month: 'YYYY-MM', year: 'YYYY' } as const;
-
 /** Power curve of a day and energy bars by day, month and year, with quick ranges and predictions. */
 export function PowerChartCard({ plantId, timezone, today, locale }: { plantId: number; timezone: string; today: string; locale: string }) {
   const { t } = useTranslation();
@@ -208,8 +206,6 @@ export function PowerChartCard({ plantId, timezone, today, locale }: { plantId: 
         : t('overview.actualVsPredicted', { actual: formatEnergy(measured, locale), predicted: formatEnergy(predicted, locale) });
   }
 
-  const tomorrow = dayjs(addDays(today, 1));
-  const disabledDate = (d: Dayjs) => !d.isBefore(tomorrow, 'day');
   const pickTab = (next: PeriodTab) =>
     setRange(
       next === 'day'
@@ -220,20 +216,14 @@ export function PowerChartCard({ plantId, timezone, today, locale }: { plantId: 
             ? { mode: 'year', year: today.slice(0, 4) }
             : { mode: 'total' },
     );
-  const pickerValue =
-    range.mode === 'day'
-      ? dayjs(range.date, FORMAT.day)
-      : range.mode === 'month'
-        ? dayjs(range.month, FORMAT.month)
-        : range.mode === 'year'
-          ? dayjs(range.year, FORMAT.year)
-          : undefined;
+  const pickerTab = range.mode === 'day' || range.mode === 'month' || range.mode === 'year' ? range.mode : undefined;
+  const pickerParam = range.mode === 'day' ? range.date : range.mode === 'month' ? range.month : range.mode === 'year' ? range.year : '';
 
   return (
-    <Card
+    <Panel
       title={t('overview.chartTitle')}
       className="sw-ov-card"
-      data-testid="power-chart-card"
+      testId="power-chart-card"
       extra={
         <Typography.Text type="secondary" data-testid="power-chart-summary">
           {loading ? '' : summary}
@@ -248,20 +238,21 @@ export function PowerChartCard({ plantId, timezone, today, locale }: { plantId: 
           onChange={pickTab}
           data-testid="power-chart-tabs"
         />
-        {pickerValue && (
-          <DatePicker
-            size="small"
-            allowClear={false}
-            picker={range.mode === 'day' ? 'date' : range.mode === 'month' ? 'month' : 'year'}
-            value={pickerValue}
-            disabledDate={disabledDate}
-            aria-label={t('overview.pickDate')}
-            onChange={(value: Dayjs | null) => {
-              if (!value) return;
-              if (range.mode === 'month') setRange({ mode: 'month', month: value.format(FORMAT.month) });
-              else if (range.mode === 'year') setRange({ mode: 'year', year: value.format(FORMAT.year) });
-              else setRange({ mode: 'day', date: value.format(FORMAT.day) });
-            }}
+        {pickerTab && (
+          <PeriodDateField
+            tab={pickerTab}
+            param={pickerParam}
+            today={today}
+            label={t('overview.pickDate')}
+            onChange={(param) =>
+              setRange(
+                pickerTab === 'month'
+                  ? { mode: 'month', month: param }
+                  : pickerTab === 'year'
+                    ? { mode: 'year', year: param }
+                    : { mode: 'day', date: param },
+              )
+            }
           />
         )}
         {tab === 'day' && (
@@ -288,6 +279,6 @@ export function PowerChartCard({ plantId, timezone, today, locale }: { plantId: 
       ) : (
         <Chart option={option} height={300} testId="power-chart" />
       )}
-    </Card>
+    </Panel>
   );
 }

@@ -1,10 +1,11 @@
 import type { Generation, Use } from '@sunward/contracts/plant-energy';
 import { formatEnergy, formatNumber, formatPower, scaleEnergy, scalePower } from '@sunward/contracts/units';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, Col, Empty, Row, Skeleton, Typography } from 'antd';
+import { Alert, Col, Empty, Row, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHART_COLORS, Chart, type ChartOption, offsetTooltip } from '../../../../components/Chart';
+import { Panel } from '../../../../components/Panel';
 import { defaultParam, type Period, PeriodPicker } from '../../../../components/PeriodPicker';
 import { barLabel, formatShare, plantTimeAxis } from '../../../../lib/plant-format';
 import { fetchGeneration, fetchUse, overviewKeys } from '../api';
@@ -187,13 +188,13 @@ export function SplitCard({ plantId, timezone, today, locale }: { plantId: numbe
   };
 
   return (
-    <Card
+    <Panel
       title={t('overview.splitTitle')}
       className="sw-ov-card"
-      data-testid="split-card"
+      testId="split-card"
       extra={<PeriodPicker period={period} today={today} onChange={setPeriod} testId="split" />}
     >
       {body()}
-    </Card>
+    </Panel>
   );
 }

@@ -1,7 +1,8 @@
 import type { Weather, WeatherCondition } from '@sunward/contracts/plant-energy';
 import { formatNumber } from '@sunward/contracts/units';
-import { Card, Skeleton, Typography } from 'antd';
+import { Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Panel } from '../../../../components/Panel';
 import { LoadFailed } from './LoadFailed';
 
 const CONDITION_LABEL: Record<WeatherCondition, string> = {
@@ -91,8 +92,8 @@ export function WeatherCard({ weather, failed, locale }: { weather: Weather | un
     );
   };
   return (
-    <Card title={t('overview.weatherTitle')} className="sw-ov-card sw-ov-weather-card" size="small" data-testid="weather-card">
+    <Panel title={t('overview.weatherTitle')} className="sw-ov-card sw-ov-weather-card" size="small" testId="weather-card">
       {body()}
-    </Card>
+    </Panel>
   );
 }
