@@ -88,6 +88,11 @@ import { notifyRoutes } from './features/notifications/notify.routes.js';
 import { createNotifySettingsService } from './features/notifications/notify-settings.service.js';
 import { observabilityRoutes } from './features/observability/observability.routes.js';
 import type { Readiness } from './features/observability/readiness.js';
+import { createOemRepository } from './features/oem/oem.repository.js';
+import { oemRoutes } from './features/oem/oem.routes.js';
+import { createOemService } from './features/oem/oem.service.js';
+import { createOemFileStore } from './features/oem/oem-files.js';
+import { installOemHost } from './features/oem/oem-host.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { permissionsRoutes } from './features/permissions/permissions.routes.js';
 import { createPlantAccess } from './features/plants/plant-access.js';
@@ -211,6 +216,13 @@ export async function buildApp({
   // One throttle for every secret check: passwords, verification codes, gateway keys (SIGN_IN_* settings).
   const secretThrottle = createSecretThrottle({ repository: createSecretThrottleRepository(db), policy: config.signIn });
   const twoFactorService = createTwoFactorService({ repository: accountRepository, log: app.log, throttle: secretThrottle });
+  // OEM projects (issue 24): host-based branding, and sign-in on an OEM domain for its company's tree only.
+  const oem = createOemService({
+    repository: createOemRepository(db),
+    files: createOemFileStore(config.dataDir),
+    baseDomain: config.baseDomain,
+  });
+  installOemHost(app, { service: oem, webDist: config.webDist });
   const authService = createAuthService({
     repository: authRepository,
     settings: {
@@ -220,6 +232,7 @@ export async function buildApp({
     throttle: secretThrottle,
     log: app.log,
     secondFactor: twoFactorService,
+    admit: (host, userId) => oem.admitSignIn(host, userId),
   });
   const accountService = createAccountService({
     repository: accountRepository,
@@ -567,6 +580,7 @@ export async function buildApp({
   await protocolStore.start();
   app.addHook('onClose', async () => protocolStore.stop());
   await app.register(protocolsRoutes, { service: createProtocolsService({ repository: protocolsRepository, store: protocolStore }) });
+  await app.register(oemRoutes, { service: oem });
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
   return app;
 }

@@ -106,6 +106,12 @@ const EnvSchema = z.object({
   BENEFIT_SO2_KG_PER_KWH: z.coerce.number().min(0).max(10).default(DEFAULT_BENEFIT_FACTORS.so2KgPerKwh),
   BENEFIT_COAL_KG_PER_KWH: z.coerce.number().min(0).max(10).default(DEFAULT_BENEFIT_FACTORS.coalKgPerKwh),
   BENEFIT_CO2_KG_PER_TREE: z.coerce.number().min(0.1).max(1000).default(DEFAULT_BENEFIT_FACTORS.co2KgPerTree),
+  /** OEM branding (issue 24): a request to <domain>.<BASE_DOMAIN> gets that OEM project's brand; unset: none. */
+  BASE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Where the mobile app is downloaded (GET /anonymous/download/url); unset: no link. */
   APP_IOS_URL: z
     .string()
@@ -271,6 +277,8 @@ export interface Config {
   benefitFactors: BenefitFactors;
   /** APP_IOS_URL and APP_ANDROID_URL: the mobile app's store links. */
   appLinks: { ios: string | undefined; android: string | undefined };
+  /** BASE_DOMAIN: OEM projects answer at <domain>.<BASE_DOMAIN>; undefined: no host-based branding. */
+  baseDomain: string | undefined;
   /** SMTP_URL and MAIL_FROM; no SMTP_URL: messages go to DATA_DIR/outbox. */
   mail: { smtpUrl: string | undefined; from: string };
   /** Accounts: PASSWORD_POLICY, the password rule of registration, reset and change (strict or lenient). */
@@ -384,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     appLinks: { ios: e.APP_IOS_URL, android: e.APP_ANDROID_URL },
+    baseDomain: e.BASE_DOMAIN,
     accounts: { passwordRule: e.PASSWORD_POLICY },
     notifications: {
       throttleMs: e.ALARM_THROTTLE_MINUTES * 60_000,

@@ -134,6 +134,9 @@ export const de: MessageCatalogue = {
   'permission.system.dict.edit': 'Wörterbucheinträge hinzufügen und bearbeiten',
   'permission.system.oem': 'OEM-Projekte',
   'permission.system.oem.edit': 'OEM-Projekte anlegen, bearbeiten, aktivieren und deaktivieren',
+  'oem.unavailableTitle': 'Diese Seite ist nicht verfügbar',
+  'oem.unavailableText':
+    'Die geöffnete Adresse ist nicht oder nicht mehr in Betrieb. Prüfen Sie die Adresse oder wenden Sie sich an Ihren Anbieter.',
   'code.4100': 'Eine Systemversion mit dieser Nummer existiert bereits.',
   'code.4101': 'Die neue Version muss höher sein als die neueste Version {{latest}}.',
   'code.4102': 'Diese Mitteilung ist ungültig und kann nicht mehr geändert werden.',

@@ -135,6 +135,8 @@ export const en = {
   'permission.system.dict.edit': 'Add and edit dictionary entries',
   'permission.system.oem': 'OEM projects',
   'permission.system.oem.edit': 'Create, edit, enable and disable OEM projects',
+  'oem.unavailableTitle': 'This site is not available',
+  'oem.unavailableText': 'The address you opened is not, or no longer, in service. Check the address or contact your provider.',
   'code.4100': 'A system version with this number already exists.',
   'code.4101': 'The new version must be higher than the latest version {{latest}}.',
   'code.4102': 'This notice is invalid and can no longer be changed.',

@@ -133,6 +133,9 @@ export const es: MessageCatalogue = {
   'permission.system.dict.edit': 'Añadir y editar entradas del diccionario',
   'permission.system.oem': 'Proyectos OEM',
   'permission.system.oem.edit': 'Crear, editar, activar y desactivar proyectos OEM',
+  'oem.unavailableTitle': 'Este sitio no está disponible',
+  'oem.unavailableText':
+    'La dirección que ha abierto no está en servicio o ya no lo está. Compruebe la dirección o contacte con su proveedor.',
   'code.4100': 'Ya existe una versión del sistema con este número.',
   'code.4101': 'La nueva versión debe ser superior a la última versión {{latest}}.',
   'code.4102': 'Este aviso no es válido y ya no se puede modificar.',

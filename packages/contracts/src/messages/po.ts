@@ -131,6 +131,8 @@ export const po: MessageCatalogue = {
   'permission.system.dict.edit': 'Dodawanie i edycja pozycji słownika',
   'permission.system.oem': 'Projekty OEM',
   'permission.system.oem.edit': 'Tworzenie, edycja, włączanie i wyłączanie projektów OEM',
+  'oem.unavailableTitle': 'Ta witryna jest niedostępna',
+  'oem.unavailableText': 'Otwarty adres nie działa lub już nie działa. Sprawdź adres lub skontaktuj się z dostawcą.',
   'code.4100': 'Wersja systemu o tym numerze już istnieje.',
   'code.4101': 'Nowa wersja musi być wyższa niż najnowsza wersja {{latest}}.',
   'code.4102': 'To ogłoszenie jest nieważne i nie można go już zmienić.',

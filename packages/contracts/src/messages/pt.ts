@@ -134,6 +134,8 @@ export const pt: MessageCatalogue = {
   'permission.system.dict.edit': 'Adicionar e editar entradas do dicionário',
   'permission.system.oem': 'Projetos OEM',
   'permission.system.oem.edit': 'Criar, editar, ativar e desativar projetos OEM',
+  'oem.unavailableTitle': 'Este site não está disponível',
+  'oem.unavailableText': 'O endereço que abriu não está, ou já não está, em serviço. Verifique o endereço ou contacte o seu fornecedor.',
   'code.4100': 'Já existe uma versão do sistema com este número.',
   'code.4101': 'A nova versão tem de ser superior à versão mais recente {{latest}}.',
   'code.4102': 'Este aviso é inválido e já não pode ser alterado.',

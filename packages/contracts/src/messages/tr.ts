@@ -131,6 +131,9 @@ export const tr: MessageCatalogue = {
   'permission.system.dict.edit': 'Sözlük girdisi ekleme ve düzenleme',
   'permission.system.oem': 'OEM projeleri',
   'permission.system.oem.edit': 'OEM projesi oluşturma, düzenleme, etkinleştirme ve devre dışı bırakma',
+  'oem.unavailableTitle': 'Bu site kullanılamıyor',
+  'oem.unavailableText':
+    'Açtığınız adres hizmette değil veya artık hizmette değil. Adresi kontrol edin ya da sağlayıcınızla iletişime geçin.',
   'code.4100': 'Bu numarayla bir sistem sürümü zaten var.',
   'code.4101': 'Yeni sürüm en son sürüm {{latest}} değerinden yüksek olmalıdır.',
   'code.4102': 'Bu duyuru geçersiz ve artık değiştirilemez.',

@@ -133,6 +133,8 @@ export const vi: MessageCatalogue = {
   'permission.system.dict.edit': 'Thêm và sửa mục từ điển',
   'permission.system.oem': 'Dự án OEM',
   'permission.system.oem.edit': 'Tạo, sửa, bật và tắt dự án OEM',
+  'oem.unavailableTitle': 'Trang này không khả dụng',
+  'oem.unavailableText': 'Địa chỉ bạn mở chưa hoặc không còn hoạt động. Hãy kiểm tra địa chỉ hoặc liên hệ nhà cung cấp.',
   'code.4100': 'Đã tồn tại phiên bản hệ thống với số này.',
   'code.4101': 'Phiên bản mới phải cao hơn phiên bản mới nhất {{latest}}.',
   'code.4102': 'Thông báo này đã vô hiệu và không thể thay đổi nữa.',

@@ -27,7 +27,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ service: AuthService }> = async
       const body = request.body;
       const userAgent = request.headers['user-agent'];
       if (body.grant_type === 'password')
-        return ok(request, await service.signIn({ account: body.username, password: body.password, ip: request.ip, userAgent }));
+        return ok(
+          request,
+          await service.signIn({ account: body.username, password: body.password, ip: request.ip, userAgent, host: request.headers.host }),
+        );
       if (body.grant_type === 'second_factor')
         return ok(request, await service.completeSecondFactor({ challenge: body.challenge, code: body.code, ip: request.ip, userAgent }));
       return ok(request, await service.refresh(body.refresh_token));

@@ -30,6 +30,8 @@ export interface AuthDeps {
   /** The one throttle of every secret check (secret-throttle.ts). */
   throttle: SecretThrottle;
   secondFactor?: SecondFactorPort;
+  /** Refuses an account the host does not admit (an OEM domain admits its company's tree only; issue 24). */
+  admit?: (host: string | undefined, userId: number) => Promise<void>;
   now?: () => Date;
 }
 
@@ -54,7 +56,13 @@ export function createAuthService(deps: AuthDeps) {
      * Password grant, under the secret throttle (per account and per address): a locked account or address
      * answers 110 before the password is looked at, so a correct password never bypasses a lock.
      */
-    async signIn(input: { account: string; password: string; ip: string; userAgent: string | undefined }): Promise<TokenResponse> {
+    async signIn(input: {
+      account: string;
+      password: string;
+      ip: string;
+      userAgent: string | undefined;
+      host?: string | undefined;
+    }): Promise<TokenResponse> {
       const account = input.account.trim().toLowerCase();
       let user = undefined as CredentialRow | undefined;
       // With a second factor the password is only the first step: failures stay counted until the code is right.
@@ -78,6 +86,7 @@ export function createAuthService(deps: AuthDeps) {
         log.warn({ event: 'sign_in', outcome: 'disabled', account, ip: input.ip }, 'sign-in refused: account disabled');
         throw new ApiError(Code.ACCOUNT_DISABLED);
       }
+      await deps.admit?.(input.host, user.id);
       const challenge = await deps.secondFactor?.challengeFor(user.id, input.ip);
       if (challenge) {
         log.info({ event: 'sign_in', outcome: 'second_factor_required', account, userId: user.id, ip: input.ip }, 'second factor asked');
