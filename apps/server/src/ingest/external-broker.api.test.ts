@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
+import { gatewayRefusedTopic, gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
@@ -127,6 +127,27 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('external broker (Mosqu
       for (let i = 1; i <= 20; i++)
         await client.publishAsync(gatewayTopic(gateway.sn, 'report'), reportOf(gateway, i, now - 60_000 + i * 1000), { qos: 1 });
       await waitFor(async () => (await storedFor(gateway.devices[0]?.sn ?? '')) === 20, 15_000);
+    } finally {
+      await stopServer(server.child);
+    }
+  }, 60_000);
+
+  it('answers a refused report on the gateway’s report/refused topic through the external broker (issue 25)', async () => {
+    const server = await startServer(`r${run}`);
+    try {
+      const gateway = fleet.gateways[1];
+      if (!gateway) throw new Error('no gateway');
+      const client = await publisher(gateway.sn);
+      await client.subscribeAsync(gatewayRefusedTopic(gateway.sn, 'report'), { qos: 1 });
+      const answer = new Promise<Record<string, unknown>>((resolve) =>
+        client.on('message', (topic, payload) => {
+          if (topic === gatewayRefusedTopic(gateway.sn, 'report')) resolve(JSON.parse(payload.toString('utf8')) as Record<string, unknown>);
+        }),
+      );
+      await client.publishAsync(gatewayTopic(gateway.sn, 'report'), JSON.stringify({ v: 1, seq: 77, ts: Date.now(), devices: [] }), {
+        qos: 1,
+      });
+      expect(await answer).toMatchObject({ v: 1, seq: 77, reason: 'malformed_payload', field: 'devices' });
     } finally {
       await stopServer(server.child);
     }
