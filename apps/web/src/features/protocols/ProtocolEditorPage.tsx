@@ -188,7 +188,7 @@ function Editor({
                 extra={t('protocols.identifierHint')}
                 rules={[...required, { pattern: /^[a-z0-9][a-z0-9-]{2,39}$/, message: t('protocols.identifierFormat') }]}
               >
-                <Input id="protocol-identifier" disabled={id !== undefined} />
+                <Input disabled={id !== undefined} />
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
@@ -197,7 +197,7 @@ function Editor({
                 label={t('protocols.code')}
                 rules={[...required, { pattern: /^[A-Za-z0-9_-]{2,32}$/, message: t('protocols.codeFormat') }]}
               >
-                <Input id="protocol-code" />
+                <Input />
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
@@ -213,45 +213,42 @@ function Editor({
                   },
                 ]}
               >
-                <Input id="protocol-name" showCount maxLength={PROTOCOL_NAME_MAX} />
+                <Input showCount maxLength={PROTOCOL_NAME_MAX} />
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
               <Form.Item name="manufacturer" label={t('protocols.manufacturer')} rules={required}>
-                <Input id="protocol-manufacturer" maxLength={64} />
+                <Input maxLength={64} />
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
               <Form.Item name="family" label={t('protocols.family')} rules={[{ required: true, message: t('protocols.required') }]}>
-                <Select
-                  id="protocol-family-select"
-                  options={DEVICE_FAMILIES.map((f) => ({ value: f, label: t(`protocols.family_${f}`) }))}
-                />
+                <Select options={DEVICE_FAMILIES.map((f) => ({ value: f, label: t(`protocols.family_${f}`) }))} />
               </Form.Item>
             </Col>
             <Col xs={12} md={4}>
               <Form.Item name="protocolVersion" label={t('protocols.protocolVersion')} rules={required}>
-                <Input id="protocol-version" maxLength={20} />
+                <Input maxLength={20} />
               </Form.Item>
             </Col>
             <Col xs={12} md={4}>
               <Form.Item name="configurationVersion" label={t('protocols.configurationVersion')} rules={required}>
-                <Input id="protocol-configuration" maxLength={20} />
+                <Input maxLength={20} />
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
               <Form.Item name="titleEn" label={t('protocols.titleEn')} rules={required}>
-                <Input id="protocol-title-en" maxLength={200} />
+                <Input maxLength={200} />
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
               <Form.Item name="titleZh" label={t('protocols.titleZh')}>
-                <Input id="protocol-title-zh" maxLength={200} />
+                <Input maxLength={200} />
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
               <Form.Item name="source" label={t('protocols.source')}>
-                <Input id="protocol-source" maxLength={500} />
+                <Input maxLength={500} />
               </Form.Item>
             </Col>
           </Row>
@@ -265,7 +262,7 @@ function Editor({
           <EventTable events={events} bitFields={bitFields} onChange={changeEvents} problems={problems} />
           {id !== undefined && (
             <Form.Item name="note" label={t('protocols.note')} style={{ marginTop: 24 }}>
-              <Input.TextArea id="protocol-note" maxLength={500} rows={2} />
+              <Input.TextArea maxLength={500} rows={2} />
             </Form.Item>
           )}
           {problemList.length > 0 && (

@@ -232,7 +232,12 @@ export function ProtocolListPage({ route }: PageProps) {
                     onClick: () => void navigate(`/system/protocols/${r.id}/edit`),
                     testId: `protocol-edit-${r.identifier}`,
                   },
-                  { key: 'history', label: t('protocols.history'), onClick: () => void navigate(`/system/protocols/${r.id}/history`) },
+                  {
+                    key: 'history',
+                    label: t('protocols.history'),
+                    onClick: () => void navigate(`/system/protocols/${r.id}/history`),
+                    testId: `protocol-history-${r.identifier}`,
+                  },
                   { key: 'export', label: t('protocols.export'), onClick: () => void download(r) },
                   canEdit &&
                     !r.builtIn && {
