@@ -4,7 +4,7 @@ import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
+import { gatewayRefusedTopic, gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { count, eq } from 'drizzle-orm';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
@@ -185,5 +185,26 @@ describe.runIf(hasMosquitto)('docs/mosquitto.conf with the machine’s Mosquitto
     await client.publishAsync(gatewayTopic(own.sn, 'report'), reportOf(own, 100, Date.now() - 1000), { qos: 1 });
     await waitFor(async () => (await stored(own.devices[0]?.sn ?? '')) === before + 1, 15_000);
     expect(await stored(otherDevice)).toBe(0);
+  });
+
+  it('lets the server answer a refused report on the gateway’s own report/refused topic, and only there (issue 25)', async () => {
+    const [own, other] = fleet.gateways;
+    if (!own || !other) throw new Error('no gateways');
+    const client = await connect({ clientId: `${own.sn}`, username: own.sn, password: own.key });
+    const received: { topic: string; body: Record<string, unknown> }[] = [];
+    client.on('message', (topic, payload) =>
+      received.push({ topic, body: JSON.parse(payload.toString('utf8')) as Record<string, unknown> }),
+    );
+    await client.subscribeAsync([gatewayRefusedTopic(other.sn, 'report'), gatewayRefusedTopic(own.sn, 'report')], { qos: 1 });
+    const victim = await connect({ clientId: other.sn, username: other.sn, password: other.key });
+    const victimReceived: string[] = [];
+    victim.on('message', (topic) => victimReceived.push(topic));
+    await victim.subscribeAsync(gatewayRefusedTopic(other.sn, 'report'), { qos: 1 });
+    await victim.publishAsync(gatewayTopic(other.sn, 'report'), JSON.stringify({ v: 1, seq: 5, ts: Date.now(), devices: [] }), { qos: 1 });
+    await client.publishAsync(gatewayTopic(own.sn, 'report'), JSON.stringify({ v: 1, seq: 9, ts: Date.now(), devices: [] }), { qos: 1 });
+    await waitFor(async () => received.length > 0, 10_000);
+    expect(received).toEqual([
+      { topic: gatewayRefusedTopic(own.sn, 'report'), body: expect.objectContaining({ seq: 9, reason: 'malformed_payload' }) },
+    ]);
   });
 });
