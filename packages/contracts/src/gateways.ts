@@ -143,7 +143,7 @@ export type GatewaySettings = z.infer<typeof GatewaySettingsSchema>;
  */
 export const GatewayRegistrationSchema = z.object({
   sn: z.string().trim().max(64),
-  /** The key printed on the gateway (1–64 printable characters, no spaces); omitted: generated. */
+  /** The key printed on the gateway (1–64 characters, no spaces or special characters); omitted: generated. */
   key: z.string().trim().max(200).optional(),
   alias: z.string().trim().max(200).optional(),
 });

@@ -79,7 +79,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod<{ service: GatewaysService }>
         summary:
           "Registers one gateway, or up to 1,000 in `gateways`, with the import's rules; each key (given or generated) is answered this once",
         description:
-          'The same rules as the spreadsheet import: SN 2–32 letters, digits, - or _; key 1–64 printable characters without spaces ' +
+          'The same rules as the spreadsheet import: SN 2–32 letters, digits, - or _; key 1–64 characters without spaces or special characters ' +
           '(omitted: 16 hex characters generated); alias at most 32 bytes without special characters. One gateway: refused with ' +
           'code 301 when its SN is registered, code 4 with the field otherwise. A list: every entry answered, registered or in `errors` ' +
           "(index in the list, problem code, text in the caller's language). Gateways are registered unbound in the caller's company. " +
