@@ -24,6 +24,7 @@ const FirmwareReleaseLogPage = lazyNamed(
   () => withDates(import('../features/firmware/releases/FirmwareReleaseLogPage')),
   'FirmwareReleaseLogPage',
 );
+const PublicLayoutPage = lazyNamed(() => withDates(import('../features/plants/layout/PublicLayoutPage')), 'PublicLayoutPage');
 const NotFoundPage = lazyNamed(() => withDates(import('../features/errors/NotFoundPage')), 'NotFoundPage');
 // Accounts (issue 7): registration, password reset, the agreement.
 const RegisterPage = lazyNamed(() => withDates(import('../features/account/RegisterPage')), 'RegisterPage');
@@ -56,6 +57,7 @@ function AntdPublicPage({ route }: { route: PublicRoute }) {
   if (route.page === 'loginThird') return <LoginThirdPage />;
   if (route.page === 'authorizationFailed') return <AuthorizationFailedPage />;
   if (route.page === 'firmwareReleases') return <FirmwareReleaseLogPage />;
+  if (route.page === 'plantLayout') return <PublicLayoutPage />;
   if (route.page === 'register') return <RegisterPage />;
   if (route.page === 'forget') return <ForgetPasswordPage />;
   if (route.page === 'resetSuccessful') return <ResetSuccessfulPage />;

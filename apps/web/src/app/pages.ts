@@ -24,6 +24,7 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   plantEdit: page(() => import('../features/plants/edit/PlantEditPage'), 'PlantEditPage'),
   plantOverview: page(() => import('../features/plants/overview/PlantOverviewPage'), 'PlantOverviewPage'),
   plantCompare: page(() => import('../features/plants/compare/PlantComparePage'), 'PlantComparePage'),
+  plantLayout: page(() => import('../features/plants/layout/PlantLayoutPage'), 'PlantLayoutPage'),
   inverterList: page(() => import('../features/devices/list/DeviceListPages'), 'InverterListPage'),
   batteryList: page(() => import('../features/devices/list/DeviceListPages'), 'BatteryListPage'),
   otherDeviceList: page(() => import('../features/devices/list/DeviceListPages'), 'OtherDeviceListPage'),

@@ -38,6 +38,8 @@ export type PageName =
   | 'plantEdit'
   | 'plantOverview'
   | 'plantCompare'
+  // Plant layout (issue 20)
+  | 'plantLayout'
   | 'inverterList'
   | 'batteryList'
   | 'otherDeviceList'
@@ -87,7 +89,9 @@ export interface PublicRoute {
     | 'agreement'
     | 'agreementEn'
     // Firmware release log (issue 6)
-    | 'firmwareReleases';
+    | 'firmwareReleases'
+    // Plant layout through a public link (issue 20)
+    | 'plantLayout';
   /** Text of an information page. */
   text?: UiKey;
 }
@@ -100,7 +104,7 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
   { path: '/forget', title: 'route.forget', page: 'forget' },
   { path: '/agreement', title: 'route.agreement', page: 'agreement' },
   { path: '/agreementen', title: 'route.agreementen', page: 'agreementEn' },
-  { path: '/plantLayout', title: 'route.plantLayout', page: 'info', text: 'public.plantLayoutText' },
+  { path: '/plantLayout', title: 'route.plantLayout', page: 'plantLayout' },
   { path: '/register/userAgreement', title: 'route.userAgreement', page: 'agreement' },
   { path: '/resetSuccessful', title: 'route.resetSuccessful', page: 'resetSuccessful' },
   { path: '/authorizationFailed', title: 'route.authorizationFailed', page: 'authorizationFailed' },
@@ -133,6 +137,14 @@ export const SHELL_ROUTES: AppRoute[] = [
     hidden: true,
     highlight: PLANTS,
     page: 'plantCompare',
+  },
+  {
+    path: '/plants/layout/:id',
+    title: 'route.plantLayout',
+    permission: 'station.view',
+    hidden: true,
+    highlight: PLANTS,
+    page: 'plantLayout',
   },
   { path: '/plants/edit/:id', title: 'route.plantEdit', hidden: true, cached: true, highlight: PLANTS, page: 'plantEdit' },
   { path: '/plants/device/setting', title: 'route.plantDeviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
