@@ -15,6 +15,8 @@ export const cn: UiCatalogue = {
   'route.downloadCenter': '下载中心',
   'route.toolbox': '工具箱',
   'route.report': '报表',
+  'route.fullscreen': '大屏展示',
+  'route.displayLinks': '大屏链接',
   'route.resetSuccessful': '密码已重置',
   'route.authorizationFailed': '授权失败',
   'route.appDownload': 'App 下载',

@@ -15,6 +15,8 @@ export const cz: UiCatalogue = {
   'route.downloadCenter': 'Centrum stahování',
   'route.toolbox': 'Nástroje',
   'route.report': 'Přehledy',
+  'route.fullscreen': 'Velkoplošné zobrazení',
+  'route.displayLinks': 'Odkazy na zobrazení',
   'route.resetSuccessful': 'Heslo obnoveno',
   'route.authorizationFailed': 'Autorizace selhala',
   'route.appDownload': 'Stažení aplikace',

@@ -15,6 +15,8 @@ export const de: UiCatalogue = {
   'route.downloadCenter': 'Download-Center',
   'route.toolbox': 'Werkzeugkasten',
   'route.report': 'Berichte',
+  'route.fullscreen': 'Großbildanzeige',
+  'route.displayLinks': 'Anzeige-Links',
   'route.resetSuccessful': 'Passwort zurückgesetzt',
   'route.authorizationFailed': 'Autorisierung fehlgeschlagen',
   'route.appDownload': 'App herunterladen',

@@ -15,6 +15,8 @@ export const el: UiCatalogue = {
   'route.downloadCenter': 'Κέντρο λήψεων',
   'route.toolbox': 'Εργαλειοθήκη',
   'route.report': 'Αναφορές',
+  'route.fullscreen': 'Μεγάλη οθόνη',
+  'route.displayLinks': 'Σύνδεσμοι οθόνης',
   'route.resetSuccessful': 'Ο κωδικός επαναφέρθηκε',
   'route.authorizationFailed': 'Αποτυχία εξουσιοδότησης',
   'route.appDownload': 'Λήψη εφαρμογής',

@@ -18,6 +18,8 @@ export const en = {
   'route.downloadCenter': 'Download centre',
   'route.toolbox': 'Toolbox',
   'route.report': 'Reports',
+  'route.fullscreen': 'Large-screen display',
+  'route.displayLinks': 'Display links',
   'route.resetSuccessful': 'Password reset',
   'route.authorizationFailed': 'Authorisation failed',
   'route.appDownload': 'App download',

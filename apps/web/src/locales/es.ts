@@ -15,6 +15,8 @@ export const es: UiCatalogue = {
   'route.downloadCenter': 'Centro de descargas',
   'route.toolbox': 'Caja de herramientas',
   'route.report': 'Informes',
+  'route.fullscreen': 'Pantalla grande',
+  'route.displayLinks': 'Enlaces de pantalla',
   'route.resetSuccessful': 'Contraseña restablecida',
   'route.authorizationFailed': 'Error de autorización',
   'route.appDownload': 'Descargar la app',

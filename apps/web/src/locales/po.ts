@@ -15,6 +15,8 @@ export const po: UiCatalogue = {
   'route.downloadCenter': 'Centrum pobierania',
   'route.toolbox': 'Narzędzia',
   'route.report': 'Raporty',
+  'route.fullscreen': 'Duży wyświetlacz',
+  'route.displayLinks': 'Linki do wyświetlacza',
   'route.resetSuccessful': 'Hasło zresetowane',
   'route.authorizationFailed': 'Autoryzacja nie powiodła się',
   'route.appDownload': 'Pobierz aplikację',

@@ -15,6 +15,8 @@ export const pt: UiCatalogue = {
   'route.downloadCenter': 'Centro de transferências',
   'route.toolbox': 'Caixa de ferramentas',
   'route.report': 'Relatórios',
+  'route.fullscreen': 'Ecrã grande',
+  'route.displayLinks': 'Ligações de ecrã',
   'route.resetSuccessful': 'Palavra-passe reposta',
   'route.authorizationFailed': 'Falha na autorização',
   'route.appDownload': 'Transferir a aplicação',

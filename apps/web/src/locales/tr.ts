@@ -15,6 +15,8 @@ export const tr: UiCatalogue = {
   'route.downloadCenter': 'İndirme merkezi',
   'route.toolbox': 'Araç kutusu',
   'route.report': 'Raporlar',
+  'route.fullscreen': 'Büyük ekran',
+  'route.displayLinks': 'Ekran bağlantıları',
   'route.resetSuccessful': 'Şifre sıfırlandı',
   'route.authorizationFailed': 'Yetkilendirme başarısız',
   'route.appDownload': 'Uygulamayı indir',

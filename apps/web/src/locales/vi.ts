@@ -15,6 +15,8 @@ export const vi: UiCatalogue = {
   'route.downloadCenter': 'Trung tâm tải xuống',
   'route.toolbox': 'Hộp công cụ',
   'route.report': 'Báo cáo',
+  'route.fullscreen': 'Màn hình lớn',
+  'route.displayLinks': 'Liên kết màn hình',
   'route.resetSuccessful': 'Đã đặt lại mật khẩu',
   'route.authorizationFailed': 'Ủy quyền thất bại',
   'route.appDownload': 'Tải ứng dụng',
