@@ -33,6 +33,8 @@ const ResetSuccessfulPage = lazyNamed(() => withDates(import('../features/accoun
 const AgreementPage = lazyNamed(() => withDates(import('../features/account/AgreementPage')), 'AgreementPage');
 const AgreementEnPage = lazyNamed(() => withDates(import('../features/account/AgreementPage')), 'AgreementEnPage');
 const AppShell = lazyNamed(() => withDates(import('./AppShell')), 'AppShell');
+// The large-screen display (issue 20): a wall screen opens it through a display link, without a session.
+const FullscreenPage = lazyNamed(() => import('../features/fullscreen/FullscreenPage'), 'FullscreenPage');
 
 function PublicPage({ route }: { route: PublicRoute }) {
   const { signedIn } = useSession();
@@ -47,6 +49,7 @@ function PublicPage({ route }: { route: PublicRoute }) {
 }
 
 function AntdPublicPage({ route }: { route: PublicRoute }) {
+  if (route.page === 'fullscreen') return <FullscreenPage />;
   if (route.page === 'noAccess')
     return (
       <main>

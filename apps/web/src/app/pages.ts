@@ -53,4 +53,5 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   toolbox: page(() => import('../features/toolbox/ToolboxPage'), 'ToolboxPage'),
   reports: page(() => import('../features/reports/ReportsPage'), 'ReportsPage'),
   eventDescriptions: page(() => import('../features/devices/events/EventDescriptionsPage'), 'EventDescriptionsPage'),
+  displayLinks: page(() => import('../features/fullscreen/DisplayLinksPage'), 'DisplayLinksPage'),
 };

@@ -71,7 +71,9 @@ export type PageName =
   | 'toolbox'
   // Reports (issue 21)
   | 'reports'
-  | 'eventDescriptions';
+  | 'eventDescriptions'
+  // Large-screen display links (issue 20)
+  | 'displayLinks';
 
 export interface PublicRoute {
   path: string;
@@ -80,6 +82,8 @@ export interface PublicRoute {
     | 'login'
     | 'info'
     | 'noAccess'
+    // Large-screen display, signed in or through a display link (issue 20)
+    | 'fullscreen'
     | 'loginThird'
     | 'authorizationFailed'
     // Accounts (issue 7)
@@ -112,6 +116,7 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
   { path: '/firmwareLogging', title: 'route.firmwareLogging', page: 'firmwareReleases' },
   { path: '/success', title: 'route.success', page: 'info', text: 'public.successText' },
   { path: '/403', title: 'route.noAccess', page: 'noAccess' },
+  { path: '/fullscreen', title: 'route.fullscreen', page: 'fullscreen' },
 ];
 
 const PLANTS = '/plants';
@@ -220,6 +225,8 @@ export const SHELL_ROUTES: AppRoute[] = [
   // Reports (issue 21): spec 01 §2 names the area without a path ("report info highlights report").
   { path: '/report', title: 'route.report', permission: 'report.view', page: 'reports' },
   { path: '/report/info', title: 'route.report', permission: 'report.view', hidden: true, highlight: '/report', page: 'reports' },
+  // The large-screen display's links (issue 20; spec 01 §187 fullscreen family): the display itself is /fullscreen.
+  { path: '/fullscreen/links', title: 'route.displayLinks', permission: 'station.view', page: 'displayLinks' },
   {
     path: '/log',
     title: 'route.logs',
