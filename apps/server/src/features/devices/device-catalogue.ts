@@ -3,7 +3,7 @@ import type { Language } from '@sunward/contracts/languages';
 import { numericPointIds } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import type { ProtocolDefinition, RegisterPoint } from '@sunward/protocol/types';
-import { localised } from '../events/event-text.js';
+import { localised, localisedEventText } from '../events/event-text.js';
 
 /*
  * What a device's detail page shows, derived from its register map (maps as data): which section each
@@ -105,7 +105,7 @@ function valueText(protocol: ProtocolDefinition, point: RegisterPoint, value: nu
   }
   if (isBits(point)) {
     const events = protocol.events.filter((e) => e.point === point.id && (value & (2 ** e.bit)) !== 0);
-    if (events.length > 0) return events.map((e) => localised(e.description, language)).join(', ');
+    if (events.length > 0) return events.map((e) => localisedEventText(e.description, language)).join(', ');
     return value === 0 ? '—' : `0x${value.toString(16).toUpperCase().padStart(4, '0')}`;
   }
   return null;

@@ -16,7 +16,7 @@ import type { DownloadRecord, DownloadRecordPage } from '@sunward/contracts/file
 import type { PlantCreate } from '@sunward/contracts/plants';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { devices, operationLog } from '../../db/schema.js';
 import { apiClient, signedInUser } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
@@ -345,6 +345,30 @@ describe('changes', () => {
     await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
     expect(book.worksheets[0]?.rowCount).toBe(3);
     expect(book.worksheets[0]?.getRow(1).getCell(1).value).toBe('Seriennummer');
+  });
+
+  it('prepares the battery list in the background in batches, naming each slave’s master', async () => {
+    const started = await post<DownloadRecord>('/api/v1/batteriesDown/background');
+    expect(started.data).toMatchObject({ kind: 'battery-list', format: 'xlsx' });
+    await vi.waitFor(
+      async () => {
+        const list = (await get<DownloadRecordPage>('/api/v1/fileDownloadRecord/list')).data.infos;
+        expect(list.find((r) => r.id === started.data.id)).toMatchObject({ status: 'done', rows: 2 });
+      },
+      { timeout: 60_000, interval: 100 },
+    );
+    const file = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/fileDownloadRecord/${started.data.id}/download`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const rows = [2, 3].map((n) => book.worksheets[0]?.getRow(n));
+    expect(rows.map((r) => [r?.getCell(1).value, r?.getCell(2).value ?? null])).toEqual([
+      ['DVBT000001', null],
+      ['DVBT000002', 'DVBT000001'],
+    ]);
   });
 });
 

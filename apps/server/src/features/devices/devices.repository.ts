@@ -182,6 +182,41 @@ export function createDevicesRepository(db: Database) {
       return (await records(sql`d.id = any(${sql.param(ids.map((r) => r.id))}::int[])`, false)).sort((a, b) => a.sn.localeCompare(b.sn));
     },
 
+    /** How many devices match, for an export's progress. */
+    async count(auth: AuthContext, filter: DeviceFilter): Promise<number> {
+      const [row] = await sqlRows(
+        db,
+        { n: computed.number },
+        sql`select count(*)::int as n from ${FROM} where ${whereOf(auth, filter, true)}`,
+      );
+      return row?.n ?? 0;
+    },
+
+    /** The next `limit` matching devices by SN after `afterSn` (keyset: each batch costs the same however deep). */
+    async batch(auth: AuthContext, filter: DeviceFilter, afterSn: string | null, limit: number): Promise<DeviceRecord[]> {
+      const after = afterSn === null ? sql`true` : sql`d.sn > ${afterSn}`;
+      const ids = await sqlRows(
+        db,
+        { id: devices.id },
+        sql`select d.id from ${FROM} where ${whereOf(auth, filter, true)} and ${after} order by d.sn limit ${limit}`,
+      );
+      if (ids.length === 0) return [];
+      return (await records(sql`d.id = any(${sql.param(ids.map((r) => r.id))}::int[])`, false)).sort((a, b) =>
+        a.sn < b.sn ? -1 : a.sn > b.sn ? 1 : 0,
+      );
+    },
+
+    /** SNs of devices by id (a battery export's masters outside the batch). */
+    async snsOf(ids: readonly number[]): Promise<Map<number, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await sqlRows(
+        db,
+        { id: devices.id, sn: devices.sn },
+        sql`select d.id, d.sn from devices d where d.id = any(${sql.param([...ids])}::int[])`,
+      );
+      return new Map(rows.map((r) => [r.id, r.sn]));
+    },
+
     /** Counts by status under the same filters (the status filter itself left out, so every count shows). */
     async counts(auth: AuthContext, filter: DeviceFilter): Promise<Map<number, number>> {
       const rows = await sqlRows(

@@ -12,7 +12,6 @@ import {
   DevicePageSchema,
   DeviceRealtimeSchema,
   EnergyBarsSchema,
-  inverterTypeLabel,
   MeterSettingsSchema,
   PeriodQuerySchema,
   PvIvSchema,
@@ -23,7 +22,6 @@ import {
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import { DownloadRecordSchema } from '@sunward/contracts/files';
 import { IdParamSchema } from '@sunward/contracts/ids';
-import { translate } from '@sunward/contracts/messages';
 import { DEVICE_KIND_ACCESS } from '@sunward/contracts/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -49,6 +47,9 @@ export interface DevicesRoutesOptions {
  * inverter's extra sections and the meter's main flag and settings are added below.
  */
 export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async (app, { service }) => {
+  // The list exports become download-centre job kinds once the centre exists (made after this plugin in
+  // app.ts); onReady hooks run in order, so this one runs before the centre resumes unfinished jobs.
+  app.addHook('onReady', async () => service.prepareExports());
   const ListFilters = DeviceListQuerySchema.omit({ page: true, size: true, sort: true, order: true });
 
   for (const kind of DEVICE_KINDS) {
@@ -313,8 +314,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
     },
     async (request, reply) => {
       const rows = await service.exportRows(request.requireAuth(), 'inverter', request.query);
-      const t = (key: Parameters<typeof translate>[1]) => translate(request.language, key);
-      const bytes = await devicesWorkbook(rows, request.language, (code) => t(`devices.type.${inverterTypeLabel(code)}`));
+      const bytes = await devicesWorkbook(rows, request.language);
       return sendDownload(reply, { type: XLSX_TYPE, fileName: `inverters-${new Date().toISOString().slice(0, 10)}.xlsx`, bytes });
     },
   );
@@ -350,15 +350,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
         response: { 200: envelopeSchema(DownloadRecordSchema) },
       },
     },
-    async (request) => {
-      const t = (key: Parameters<typeof translate>[1]) => translate(request.language, key);
-      return ok(
-        request,
-        await service.exportInBackground(request.requireAuth(), 'inverter', request.query, request.language, (rows) =>
-          devicesWorkbook(rows, request.language, (code) => t(`devices.type.${inverterTypeLabel(code)}`)),
-        ),
-      );
-    },
+    async (request) => ok(request, await service.exportInBackground(request.requireAuth(), 'inverter', request.query, request.language)),
   );
 
   app.post(
@@ -372,13 +364,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
         response: { 200: envelopeSchema(DownloadRecordSchema) },
       },
     },
-    async (request) =>
-      ok(
-        request,
-        await service.exportInBackground(request.requireAuth(), 'battery', request.query, request.language, (rows) =>
-          batteriesWorkbook(rows, request.language),
-        ),
-      ),
+    async (request) => ok(request, await service.exportInBackground(request.requireAuth(), 'battery', request.query, request.language)),
   );
 
   // ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { Code, type ResponseCode } from '@sunward/contracts/codes';
 import {
   type DaySeries,
@@ -9,6 +8,7 @@ import {
   type DeviceDetail,
   type DeviceKind,
   type DeviceListQuery,
+  DeviceListQuerySchema,
   type DevicePage,
   type DeviceRealtime,
   type DeviceRow,
@@ -29,10 +29,12 @@ import type { Database } from '../../db/client.js';
 import type { RegistryEvents } from '../../ingest/registry-events.js';
 import { createTelemetryQueries } from '../../ingest/telemetry-query.repository.js';
 import { ApiError } from '../../lib/envelope.js';
+import { authFromSnapshot, type CallerJob, callerJob, parseCallerJob } from '../../lib/job-params.js';
+import { writeTableInBatches } from '../../lib/table-file.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { OperationLog } from '../audit/operation-log.js';
 import { localised } from '../events/event-text.js';
-import type { DownloadCentre } from '../files/files.service.js';
+import type { DownloadCentre, ExportJobWork, StartJob } from '../files/files.service.js';
 import { createPlantEnergyRepository } from '../plants/plant-energy.repository.js';
 import { type AccessTarget, type DeviceAccess, rankOf } from './device-access.js';
 import {
@@ -46,6 +48,7 @@ import {
   stringInputs,
   writableParams,
 } from './device-catalogue.js';
+import { batteryTable, inverterTable } from './device-export.js';
 import type { DeviceFilter, DeviceRecord, DevicesRepository } from './devices.repository.js';
 
 const CURVE_POINTS = 600;
@@ -57,6 +60,9 @@ const TYPE_PROTOCOLS: Record<number, string[]> = {
   93: ['sunspec-hybrid-lv'],
   94: ['sunspec-hybrid-hv'],
 };
+
+/** Devices an export reads per query. */
+const LIST_EXPORT_BATCH = 2000;
 
 export function notFoundCode(kind: DeviceKind): ResponseCode {
   return kind === 'inverter' ? Code.INVERTER_NOT_FOUND : Code.DEVICE_NOT_FOUND;
@@ -156,6 +162,55 @@ export function createDevicesService(deps: {
     return chosen;
   }
 
+  /**
+   * Device list exports as job kinds (issue 21): read in keyset batches by SN and streamed into the workbook,
+   * so memory stays flat however large the fleet; one under way when the server stops runs again after.
+   */
+  let listJobs: ((kind: DeviceKind) => StartJob<CallerJob>) | undefined;
+  function listExports(downloads: DownloadCentre): (kind: DeviceKind) => StartJob<CallerJob> {
+    if (listJobs) return listJobs;
+    const work = (kind: DeviceKind, { auth: snapshot, query }: CallerJob, language: Language): ExportJobWork => {
+      const filter = filterOf(kind, DeviceListQuerySchema.parse(query));
+      const auth = authFromSnapshot(snapshot, `${kind}-list`);
+      const table = kind === 'battery' ? batteryTable(language) : inverterTable(language);
+      return async (job) =>
+        writeTableInBatches({
+          file: job.file,
+          format: 'xlsx',
+          columns: table.columns,
+          sheetName: table.sheetName,
+          total: await repository.count(auth, filter),
+          batchSize: LIST_EXPORT_BATCH,
+          next: async (afterSn: string | null) => {
+            const found = await repository.batch(auth, filter, afterSn, LIST_EXPORT_BATCH);
+            const inBatch = new Map(found.map((d) => [d.id, d.sn]));
+            const masters = await repository.snsOf([
+              ...new Set(found.flatMap((d) => (d.parentId !== null && !inBatch.has(d.parentId) ? [d.parentId] : []))),
+            ]);
+            return {
+              records: found.map((d) => ({
+                row: toRow(d, 'view'),
+                master: d.parentId === null ? null : (inBatch.get(d.parentId) ?? masters.get(d.parentId) ?? d.parentId),
+              })),
+              cursor: found.at(-1)?.sn ?? null,
+            };
+          },
+          cells: ({ row, master }) => table.cells(row, () => master),
+          progress: job.progress,
+        });
+    };
+    const byKind = new Map<DeviceKind, StartJob<CallerJob>>();
+    listJobs = (kind) => {
+      let start = byKind.get(kind);
+      if (!start) {
+        start = downloads.registerJob(`${kind}-list`, parseCallerJob, (params, owner) => work(kind, params, owner.language));
+        byKind.set(kind, start);
+      }
+      return start;
+    };
+    for (const kind of ['inverter', 'battery'] as const) listJobs(kind);
+    return listJobs;
+  }
   return {
     load,
 
@@ -190,32 +245,26 @@ export function createDevicesService(deps: {
     },
 
     /**
-     * The list export as a background job in the caller's download centre (issue 21): no 20,000-row cap.
-     * A device list is bounded by the fleet (not a time series), so the rows are read at once and the
-     * workbook is built by the same `build` as the immediate download: the same file, only later.
+     * Registers the list exports as download-centre job kinds (once the centre exists: devices.routes.ts calls
+     * it when the server is ready, before unfinished jobs are resumed).
      */
-    async exportInBackground(
-      auth: AuthContext,
-      kind: DeviceKind,
-      query: DeviceListQuery,
-      language: Language,
-      build: (rows: DeviceRow[]) => Promise<Uint8Array>,
-    ): Promise<DownloadRecord> {
+    prepareExports(): void {
+      const downloads = deps.downloads?.();
+      if (downloads) listExports(downloads);
+    },
+
+    /** The list export as a background job in the caller's download centre (issue 21): no 20,000-row cap. */
+    async exportInBackground(auth: AuthContext, kind: DeviceKind, query: DeviceListQuery, language: Language): Promise<DownloadRecord> {
       const downloads = deps.downloads?.();
       if (!downloads) throw new Error('the download centre is not configured');
       const stamp = new Date().toISOString().slice(0, 10);
       const name = kind === 'battery' ? 'batteries' : `${kind}s`;
-      return downloads.runExportJob(
+      // Stored as the route received it (the status list joined again), so the schema reads it back the same way.
+      const stored = { ...query, status: query.status?.join(',') };
+      return listExports(downloads)(kind)(
         { userId: auth.userId, companyId: auth.companyId, language },
-        { kind: `${kind}-list`, fileName: `${name}-${stamp}.xlsx`, format: 'xlsx' },
-        async (job) => {
-          const found = await repository.all(auth, filterOf(kind, query), 2_000_000_000);
-          const rows = found === 'tooMany' ? [] : found.map((d) => toRow(d, 'view'));
-          job.progress(0, rows.length);
-          await writeFile(job.file, await build(rows));
-          job.progress(rows.length, rows.length);
-          return { rows: rows.length };
-        },
+        { fileName: `${name}-${stamp}.xlsx`, format: 'xlsx' },
+        callerJob(auth, stored),
       );
     },
 

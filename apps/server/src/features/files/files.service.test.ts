@@ -183,7 +183,7 @@ describe('download centre', () => {
     await repository.start(row.id, '7/1.csv');
     await mkdir(join(dataDir, 'downloads', '7'), { recursive: true });
     writeFileSync(join(dataDir, 'downloads', '7', `${row.id}.csv`), 'half');
-    expect(await downloads.recover()).toEqual({ resumed: 0, failed: 1 });
+    expect(await downloads.recover()).toEqual({ resumed: 0, failed: 1, parked: 0 });
     expect(repository.rows[0]).toMatchObject({ status: 'failed', error: 'interrupted by a server restart' });
     expect(existsSync(join(dataDir, 'downloads', '7', `${row.id}.csv`))).toBe(false);
   });
@@ -228,11 +228,34 @@ describe('download centre', () => {
       maxRunning: 1,
     });
     downloads.registerJob('lines', parse, write);
-    expect(await downloads.recover()).toEqual({ resumed: 2, failed: 0 });
+    expect(await downloads.recover()).toEqual({ resumed: 2, failed: 0, parked: 0 });
     expect((await settled(repository, a.id)).rows).toBe(2);
     expect((await settled(repository, b.id)).rows).toBe(3);
     expect(readFileSync((await downloads.open(7, b.id)).path, 'utf8')).toBe('x\nx\nx\n');
     expect(messages.map((m) => m.title)).toEqual(['Ihre Datei ist fertig', 'Ihre Datei ist fertig']);
+  });
+
+  it('resumes an unfinished record whose kind registers only after the start', async () => {
+    const { repository, downloads } = centre();
+    const row = await repository.insert({
+      userId: 7,
+      companyId: 3,
+      kind: 'late',
+      fileName: 'l.csv',
+      format: 'csv',
+      job: { language: 'en', params: { n: 1 } },
+    });
+    expect(await downloads.recover()).toEqual({ resumed: 0, failed: 0, parked: 1 });
+    downloads.registerJob(
+      'late',
+      (raw) => raw as { n: number },
+      () => async (job) => {
+        writeFileSync(job.file, 'late');
+        return { rows: 1 };
+      },
+    );
+    expect(await settled(repository, row.id)).toMatchObject({ status: 'done', rows: 1 });
+    await downloads.close();
   });
 
   it('puts a resumable job stopped by a shutdown back in the queue with its parameters', async () => {

@@ -79,6 +79,7 @@ export interface DownloadCentreDeps {
 }
 
 const DAY_MS = 86_400_000;
+const PARKED_GRACE_MS = 60_000;
 /** Expired records stay listed (marked expired) this long after their file is removed. */
 const EXPIRED_KEPT_DAYS = 30;
 
@@ -114,6 +115,12 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
   const waiting: { row: DownloadRow; owner: ExportOwner; work: ExportJobWork }[] = [];
   /** Job kinds that can be made again from their stored parameters: kind -> the work for (params, owner). */
   const kinds = new Map<string, (params: unknown, owner: ExportOwner) => ExportJobWork>();
+  /**
+   * Unfinished records found at start whose kind registers later (a feature made after the centre, whose
+   * own ready hook runs after recover()); failed if still unclaimed after PARKED_GRACE_MS.
+   */
+  const parked = new Map<number, DownloadRow>();
+  let parkedTimer: NodeJS.Timeout | undefined;
   const running = new Map<number, { abort: AbortController; done: Promise<void> }>();
   let closing = false;
 
@@ -201,6 +208,29 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
     return presentRecord(row);
   }
 
+  /** Makes an unfinished record's work from its stored job and queues it again; false when it cannot be. */
+  async function resume(row: DownloadRow): Promise<boolean> {
+    const job = storedJob(row.job);
+    const make = kinds.get(row.kind);
+    if (!job || !make) return false;
+    const owner = { userId: row.userId, companyId: row.companyId, language: job.language };
+    let work: ExportJobWork;
+    try {
+      work = make(job.params, owner);
+    } catch (error) {
+      log.warn({ err: error, record: row.id, kind: row.kind }, 'stored export parameters no longer valid');
+      return false;
+    }
+    const queued = await repository.requeue(row.id);
+    if (queued) waiting.push({ row: queued, owner, work });
+    return true;
+  }
+
+  async function failInterrupted(row: DownloadRow): Promise<void> {
+    const at = now();
+    await repository.fail(row.id, { error: 'interrupted by a server restart', finishedAt: at, expiresAt: expiry(at) });
+  }
+
   function pump() {
     while (!closing && running.size < maxRunning && waiting.length > 0) {
       const next = waiting.shift();
@@ -236,6 +266,16 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
     ): StartJob<P> {
       if (kinds.has(kind)) throw new Error(`job kind ${kind} registered twice`);
       kinds.set(kind, (raw, owner) => build(parse(raw), owner));
+      // Records of this kind found unfinished at start, waiting for it.
+      const claimed = [...parked.values()].filter((row) => row.kind === kind);
+      if (claimed.length > 0)
+        void (async () => {
+          for (const row of claimed) {
+            parked.delete(row.id);
+            if (!(await resume(row))) await failInterrupted(row);
+          }
+          pump();
+        })().catch((error: unknown) => log.error({ err: error, kind }, 'resuming background exports failed'));
       return (owner, file, params) => start(owner, { kind, ...file }, build(params, owner), { language: owner.language, params });
     },
 
@@ -303,35 +343,29 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
      * the start, in the order they were asked for; the others cannot be made again and are failed. Partial
      * files go either way.
      */
-    async recover(): Promise<{ resumed: number; failed: number }> {
-      const at = now();
+    async recover(): Promise<{ resumed: number; failed: number; parked: number }> {
       let resumed = 0;
       let failed = 0;
       for (const row of await repository.unfinished()) {
         await rm(partOf(row), { force: true });
         await rm(pathOf(row), { force: true });
-        const job = storedJob(row.job);
-        const make = kinds.get(row.kind);
-        let work: ExportJobWork | undefined;
-        const owner = job && { userId: row.userId, companyId: row.companyId, language: job.language };
-        try {
-          work = owner && make?.(job.params, owner);
-        } catch (error) {
-          log.warn({ err: error, record: row.id, kind: row.kind }, 'stored export parameters no longer valid');
-        }
-        if (owner && work) {
-          const queued = await repository.requeue(row.id);
-          if (!queued) continue;
-          waiting.push({ row: queued, owner, work });
-          resumed++;
-        } else {
-          await repository.fail(row.id, { error: 'interrupted by a server restart', finishedAt: at, expiresAt: expiry(at) });
+        if (await resume(row)) resumed++;
+        else if (storedJob(row.job) && !kinds.has(row.kind)) parked.set(row.id, row);
+        else {
+          await failInterrupted(row);
           failed++;
         }
       }
       if (resumed > 0) log.info({ resumed }, 'background exports resumed after a restart');
+      if (parked.size > 0) {
+        parkedTimer = setTimeout(() => {
+          for (const row of parked.values()) void failInterrupted(row).catch(() => undefined);
+          parked.clear();
+        }, PARKED_GRACE_MS);
+        parkedTimer.unref();
+      }
       pump();
-      return { resumed, failed };
+      return { resumed, failed, parked: parked.size };
     },
 
     /**
@@ -340,6 +374,7 @@ export function createDownloadCentre(deps: DownloadCentreDeps) {
      */
     async close(): Promise<void> {
       closing = true;
+      clearTimeout(parkedTimer);
       waiting.length = 0;
       for (const job of running.values()) job.abort.abort();
       await Promise.all([...running.values()].map((j) => j.done));
