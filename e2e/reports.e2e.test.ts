@@ -191,4 +191,43 @@ describe('reports', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('previews a device report of the plant’s inverter and downloads it as PDF and .xlsx', async () => {
+    const { page, context, errors } = await openPage(browser, server.url);
+    await signInThroughForm(page, ADMIN.account, ADMIN.password);
+    await page.goto('/report');
+    await page.getByTestId('report-scope').getByText('One device').click();
+    await page.getByTestId('report-plant').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('Report Home', { exact: true }).click();
+    await page.getByTestId('report-device').click();
+    await page
+      .locator('.ant-select-dropdown:visible')
+      .getByText(/HYRP000001/)
+      .click();
+    await page.getByTestId('device-report-preview').waitFor();
+    await expect.poll(() => page.getByTestId('report-title').textContent()).toContain('HYRP000001');
+    // Its energy, peak power and running hours, from the rollups.
+    await expect
+      .poll(() => page.locator('[data-testid^="device-kpi-counter-"]').first().textContent(), { timeout: 20_000 })
+      .toMatch(/[1-9]/);
+    expect(await page.getByTestId('device-kpi-peak').textContent()).toMatch(/Peak power[\d.,]+ kW/);
+    expect(await page.getByTestId('device-kpi-hours').textContent()).toContain('Running hours');
+    await page.getByTestId('device-report-chart').locator('canvas').first().waitFor();
+    await expect.poll(() => page.locator('.ant-btn-loading').count()).toBe(0);
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-pdf').click()]);
+    expect(pdf.suggestedFilename()).toMatch(/HYRP000001.*\.pdf$/);
+    const pdfPath = await pdf.path();
+    const pngDir = mkdtempSync(join(tmpdir(), 'sunward-device-report-png-'));
+    execFileSync('pdftoppm', ['-png', '-r', '30', pdfPath, join(pngDir, 'page')]);
+    expect(readdirSync(pngDir).length).toBeGreaterThanOrEqual(1);
+    rmSync(pngDir, { recursive: true, force: true });
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-xlsx').click()]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await xlsx.path());
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Summary', 'Energy', 'Events']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

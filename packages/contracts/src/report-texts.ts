@@ -1,5 +1,6 @@
 import type { Language } from './languages.js';
-import type { ReportFigures, ReportParameter } from './reports.js';
+import { LANGUAGE_TAGS } from './languages.js';
+import type { DeviceReport, ReportFigures, ReportParameter } from './reports.js';
 
 /**
  * The texts of a report (issue 21) in the ten languages: the PDF, the .xlsx, the e-mail and the console's
@@ -632,4 +633,34 @@ export function reportFigureText(f: ReportFigures, p: ReportParameter, locale: s
     case 'discharge':
       return reportEnergy(f.dischargeWh, locale);
   }
+}
+
+/**
+ * A device report's figures as tiles (the console, the PDF) in a language: each energy counter, peak power,
+ * running hours and availability.
+ */
+export function deviceReportTiles(report: DeviceReport, language: Language): { key: string; label: string; value: string }[] {
+  const locale = LANGUAGE_TAGS[language];
+  const number = (v: number, digits: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(v);
+  return [
+    ...report.counters.map((c) => ({ key: `counter-${c.key}`, label: c.label, value: reportEnergy(c.energyWh, locale) })),
+    {
+      key: 'peak',
+      label: reportText(language, 'fig.peakPower'),
+      value: report.peakPowerW === null ? '—' : `${number(report.peakPowerW / 1000, 2)} kW`,
+    },
+    {
+      key: 'hours',
+      label: reportText(language, 'fig.runningHours'),
+      value: report.runningHours === null ? '—' : `${number(report.runningHours, 0)} h`,
+    },
+    {
+      key: 'availability',
+      label: reportText(language, 'param.availability'),
+      value:
+        report.availability === null
+          ? '—'
+          : new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(report.availability),
+    },
+  ];
 }

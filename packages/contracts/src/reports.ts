@@ -297,6 +297,16 @@ export const ReportScheduleRunSchema = z.object({ sends: z.number().int(), disab
 
 // ---- Device reports ----
 
+/** GET /api/v1/reports/devices?plantId=: the devices of a plant a device report can be made of. */
+export const ReportDeviceOptionSchema = z.object({
+  id: z.number().int(),
+  sn: z.string(),
+  alias: z.string().nullable(),
+  family: z.string(),
+  model: z.string().nullable(),
+});
+export type ReportDeviceOption = z.infer<typeof ReportDeviceOptionSchema>;
+
 /** GET /api/v1/reports/device (and /device/file): one device of a plant for a day, month or year. */
 export const DeviceReportQuerySchema = z
   .object({

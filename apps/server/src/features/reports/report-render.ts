@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { LANGUAGE_TAGS, type Language } from '@sunward/contracts/languages';
 import {
+  deviceReportTiles,
   REPORT_PARAMETER_TEXT as PARAMETER_KEY,
   type ReportTextKey,
   reportEnergy,
@@ -541,25 +542,6 @@ async function xlsx(report: Report, language: Language): Promise<Buffer> {
 
 const SERIES_COLOURS = ['#f59e0b', '#22c55e', '#3b82f6', '#8b5cf6', '#8c8c8c', '#ef4444'];
 
-/** The device report's figures as tiles and sheet rows: counters (kWh), peak power, running hours, availability. */
-function deviceFigures(report: DeviceReport, language: Language) {
-  const locale = LANGUAGE_TAGS[language];
-  const t = (key: ReportTextKey) => reportText(language, key);
-  const number = (v: number, digits: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(v);
-  return [
-    ...report.counters.map((c) => ({ label: c.label, value: reportEnergy(c.energyWh, locale) })),
-    { label: t('fig.peakPower'), value: report.peakPowerW === null ? '—' : `${number(report.peakPowerW / 1000, 2)} kW` },
-    { label: t('fig.runningHours'), value: report.runningHours === null ? '—' : `${number(report.runningHours, 0)} h` },
-    {
-      label: t('param.availability'),
-      value:
-        report.availability === null
-          ? '—'
-          : new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(report.availability),
-    },
-  ];
-}
-
 async function devicePdf(report: DeviceReport, language: Language, brand: Brand): Promise<Buffer> {
   const { t, heading, emptyBox, tiles, chart, table, finish, doc, font, left, width } = pdfKit(report, language, brand);
   const d = report.device;
@@ -567,7 +549,7 @@ async function devicePdf(report: DeviceReport, language: Language, brand: Brand)
   font(line).fontSize(9).fillColor('#444444').text(line, left, doc.y, { width });
   if (report.empty) emptyBox();
   heading('section.summary');
-  tiles(deviceFigures(report, language));
+  tiles(deviceReportTiles(report, language));
   if (report.period !== 'day')
     chart(
       report.bars.labels,

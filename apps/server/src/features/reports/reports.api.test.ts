@@ -267,6 +267,9 @@ describe('a device report', () => {
     const other = await signedInUser(server, 'owner');
     expect((await get(`/api/v1/reports/device?deviceId=${hybridId}&period=month`, other.token)).code).toBe(Code.DEVICE_NOT_FOUND);
     expect((await get(`/api/v1/reports/device?deviceId=999999&period=month`)).code).toBe(Code.DEVICE_NOT_FOUND);
+    expect((await get(`/api/v1/reports/devices?plantId=${plantId}`, other.token)).code).toBe(Code.PLANT_NOT_FOUND);
+    const options = (await get<{ sn: string }[]>(`/api/v1/reports/devices?plantId=${plantId}`)).data;
+    expect(options.map((o) => o.sn)).toEqual(expect.arrayContaining(['RPHY000001', 'RPBT000001', 'RPMT000001']));
     const empty = (await get<DeviceReport>(`/api/v1/reports/device?deviceId=${hybridId}&period=month&date=2001-01`)).data;
     expect(empty.empty).toBe(true);
   });

@@ -7,6 +7,7 @@ import {
   ReportConfigInputSchema,
   ReportConfigListQuerySchema,
   ReportConfigSchema,
+  ReportDeviceOptionSchema,
   ReportQuerySchema,
   ReportScheduleInputSchema,
   ReportScheduleRunSchema,
@@ -82,6 +83,20 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
       },
     },
     async (request) => ok(request, await service.buildDevice(request.requireAuth(), request.query, request.language)),
+  );
+
+  app.get(
+    '/api/v1/reports/devices',
+    {
+      config: { access: 'report.view' },
+      schema: {
+        tags: TAGS,
+        summary: 'The devices of a plant, for picking a device report (700: not a plant the caller sees)',
+        querystring: ReportConfigListQuerySchema,
+        response: { 200: envelopeSchema(z.array(ReportDeviceOptionSchema)) },
+      },
+    },
+    async (request) => ok(request, await service.deviceOptions(request.requireAuth(), request.query.plantId)),
   );
 
   app.get(

@@ -17,6 +17,7 @@ import {
   type ReportBar,
   type ReportConfig,
   type ReportConfigInput,
+  type ReportDeviceOption,
   type ReportFigures,
   type ReportParameter,
   type ReportPeriod,
@@ -677,6 +678,12 @@ export function createReportsService(deps: ReportsDeps) {
     weekReport,
     render,
     buildDevice,
+
+    /** The devices of a plant the caller sees, for the device report's picker. */
+    async deviceOptions(caller: ReportCaller, plantId: number): Promise<ReportDeviceOption[]> {
+      await plantAccess.require(caller as AuthContext, plantId, 'view');
+      return (await repository.devices([plantId])).map(({ id, sn, alias, family, model }) => ({ id, sn, alias, family, model }));
+    },
 
     /** A device report as PDF or .xlsx, in the caller's language and company look. */
     async deviceFile(caller: ReportCaller, query: DeviceReportQuery, language: Language, format: 'pdf' | 'xlsx'): Promise<ReportFile> {

@@ -50,9 +50,11 @@ import {
   addSchedule,
   deleteConfig,
   deleteSchedule,
+  downloadDeviceReport,
   downloadReport,
   exportReport,
   fetchConfigs,
+  fetchDeviceOptions,
   fetchReport,
   fetchSchedules,
   fetchSends,
@@ -64,6 +66,7 @@ import {
   updateSchedule,
 } from './api';
 import { fetchCustomerOptions } from './customer-options';
+import { DeviceReportView } from './DeviceReportView';
 import { checkRecipients, type RecipientDraft, RecipientsEditor } from './RecipientsEditor';
 import { ScheduleDialog } from './ScheduleDialog';
 import { reportsTexts } from './texts';
@@ -72,7 +75,7 @@ import { reportsTexts } from './texts';
 registerTexts(overviewTexts);
 registerTexts(reportsTexts);
 
-type Scope = 'plant' | 'plants' | 'customer';
+type Scope = 'plant' | 'plants' | 'customer' | 'device';
 
 const SEND_COLOR: Record<ReportSend['status'], string> = { pending: 'processing', sent: 'success', failed: 'error', error: 'error' };
 
@@ -149,6 +152,7 @@ export function ReportsPage({ route }: PageProps) {
   const [plantId, setPlantId] = useState<number>();
   const [plantIds, setPlantIds] = useState<number[]>([]);
   const [customerId, setCustomerId] = useState<number>();
+  const [deviceId, setDeviceId] = useState<number>();
   const [period, setPeriod] = useState<Period>({ tab: 'month', param: today.slice(0, 7) });
   const [configId, setConfigId] = useState<number>();
   const [configOpen, setConfigOpen] = useState<'new' | 'edit' | false>(false);
@@ -177,24 +181,35 @@ export function ReportsPage({ route }: PageProps) {
     queryFn: () => fetchConfigs(plantId ?? 0),
     enabled: scope === 'plant' && plantId !== undefined,
   });
+  const deviceOptions = useQuery({
+    queryKey: reportKeys.deviceOptions(plantId),
+    queryFn: () => fetchDeviceOptions(plantId ?? 0),
+    enabled: scope === 'device' && plantId !== undefined,
+  });
 
   const params: ReportParams | undefined = useMemo(() => {
     const base = { period: period.tab as ReportPeriod, date: period.param };
     if (scope === 'plant') return plantId === undefined ? undefined : { ...base, scope, plantId, configId };
     if (scope === 'plants') return plantIds.length === 0 ? undefined : { ...base, scope, plantIds: plantIds.join(',') };
+    if (scope === 'device') return deviceId === undefined ? undefined : { ...base, deviceId };
     return customerId === undefined ? undefined : { ...base, scope, customerId };
-  }, [scope, plantId, plantIds, customerId, period, configId]);
+  }, [scope, plantId, plantIds, customerId, deviceId, period, configId]);
 
   const report = useQuery({
     queryKey: reportKeys.report(params ?? {}),
     queryFn: () => fetchReport(params ?? {}),
-    enabled: params !== undefined,
+    enabled: params !== undefined && scope !== 'device',
     placeholderData: keepPreviousData,
   });
 
   const download = useMutation({
     mutationFn: async (format: 'pdf' | 'xlsx') => {
       if (!params) return;
+      if (scope === 'device') {
+        const file = await downloadDeviceReport(params, format);
+        saveBlob(file.blob, fileNameFromDisposition(file.disposition) ?? `device-report.${format}`);
+        return;
+      }
       if (scope !== 'plant') {
         await exportReport(params, format);
         void message.success(t('reports.backgroundDone'));
@@ -226,10 +241,11 @@ export function ReportsPage({ route }: PageProps) {
               { value: 'plant', label: t('reports.scopePlant') },
               { value: 'plants', label: t('reports.scopePlants') },
               ...(canCustomers ? [{ value: 'customer' as const, label: t('reports.scopeCustomer') }] : []),
+              { value: 'device', label: t('reports.scopeDevice') },
             ]}
             data-testid="report-scope"
           />
-          {scope === 'plant' && (
+          {(scope === 'plant' || scope === 'device') && (
             <Select
               showSearch
               optionFilterProp="label"
@@ -240,6 +256,7 @@ export function ReportsPage({ route }: PageProps) {
               onChange={(value: number) => {
                 setPlantId(value);
                 setConfigId(undefined);
+                setDeviceId(undefined);
               }}
               options={(plants.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
               data-testid="report-plant"
@@ -279,6 +296,23 @@ export function ReportsPage({ route }: PageProps) {
               data-testid="report-customer"
             />
           )}
+          {scope === 'device' && (
+            <Select
+              showSearch
+              optionFilterProp="label"
+              style={{ minWidth: 240 }}
+              placeholder={t('reports.devicePlaceholder')}
+              aria-label={t('reports.device')}
+              disabled={plantId === undefined}
+              value={deviceId}
+              onChange={(value: number) => setDeviceId(value)}
+              options={(deviceOptions.data ?? []).map((d) => ({
+                value: d.id,
+                label: `${d.alias ?? d.model ?? d.family} · ${d.sn}`,
+              }))}
+              data-testid="report-device"
+            />
+          )}
           <PeriodPicker period={period} today={today} onChange={setPeriod} testId="report-period" tabs={['day', 'month', 'year']} />
           {scope === 'plant' && plantId !== undefined && (
             <Select
@@ -302,7 +336,7 @@ export function ReportsPage({ route }: PageProps) {
             onClick={() => download.mutate('pdf')}
             data-testid="report-pdf"
           >
-            {scope === 'plant' ? t('reports.pdf') : `${t('reports.pdf')} · ${t('reports.background')}`}
+            {scope === 'plant' || scope === 'device' ? t('reports.pdf') : `${t('reports.pdf')} · ${t('reports.background')}`}
           </Button>
           <Button
             icon={<FileExcelOutlined />}
@@ -311,7 +345,7 @@ export function ReportsPage({ route }: PageProps) {
             onClick={() => download.mutate('xlsx')}
             data-testid="report-xlsx"
           >
-            {scope === 'plant' ? t('reports.xlsx') : `${t('reports.xlsx')} · ${t('reports.background')}`}
+            {scope === 'plant' || scope === 'device' ? t('reports.xlsx') : `${t('reports.xlsx')} · ${t('reports.background')}`}
           </Button>
           {canEdit && scope === 'plant' && plantId !== undefined && (
             <Button icon={<PlusOutlined />} onClick={() => setConfigOpen('new')} data-testid="report-save-config">
@@ -336,14 +370,16 @@ export function ReportsPage({ route }: PageProps) {
               {t('reports.deleteConfig')}
             </Button>
           )}
-          {scope !== 'plant' && <Link to="/download-center">{t('route.downloadCenter')}</Link>}
+          {(scope === 'plants' || scope === 'customer') && <Link to="/download-center">{t('route.downloadCenter')}</Link>}
         </Space>
       </Card>
 
       {!params ? (
         <Card>
-          <Empty description={t('reports.pickHint')} />
+          <Empty description={t(scope === 'device' ? 'reports.pickDeviceHint' : 'reports.pickHint')} />
         </Card>
+      ) : scope === 'device' ? (
+        <DeviceReportView params={params} />
       ) : report.isError ? (
         <Alert type="error" showIcon message={refusalMessage(report.error) ?? t('reports.emptyTitle')} />
       ) : !data ? (

@@ -1,8 +1,10 @@
 import { Code } from '@sunward/contracts/codes';
 import { DownloadRecordSchema } from '@sunward/contracts/files';
 import {
+  DeviceReportSchema,
   type ReportConfigInput,
   ReportConfigSchema,
+  ReportDeviceOptionSchema,
   type ReportScheduleInput,
   ReportScheduleRunSchema,
   ReportScheduleSchema,
@@ -19,6 +21,8 @@ export type ReportParams = Record<string, string | number | undefined>;
 export const reportKeys = {
   all: ['reports'] as const,
   report: (params: ReportParams) => ['reports', 'report', params] as const,
+  device: (params: ReportParams) => ['reports', 'device', params] as const,
+  deviceOptions: (plantId: number | undefined) => ['reports', 'device-options', plantId] as const,
   configs: (plantId: number | undefined) => ['reports', 'configs', plantId] as const,
   schedules: ['reports', 'schedules'] as const,
   sends: ['reports', 'sends'] as const,
@@ -72,3 +76,15 @@ export const runSchedule = (id: number) =>
 
 export const fetchSends = (page: number) =>
   apiRequest('/api/v1/reports/sends', { query: { page, size: 20 }, schema: ReportSendPageSchema });
+
+export const fetchDeviceOptions = (plantId: number) =>
+  apiRequest('/api/v1/reports/devices', { query: { plantId }, schema: z.array(ReportDeviceOptionSchema) });
+
+export const fetchDeviceReport = (params: ReportParams) =>
+  apiRequest('/api/v1/reports/device', { query: params, schema: DeviceReportSchema });
+
+export const downloadDeviceReport = (params: ReportParams, format: 'pdf' | 'xlsx') => {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...params, format })) if (value !== undefined) query.set(key, String(value));
+  return fetchFile(`/api/v1/reports/device/file?${query.toString()}`);
+};
