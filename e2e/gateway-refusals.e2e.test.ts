@@ -61,6 +61,7 @@ describe('gateway refusals', () => {
     await expect
       .poll(() => drawer.getByTestId('refusals-24h').textContent(), { timeout: 30_000 })
       .toMatch(/2 refused in the last 24 hours/);
+    await page.screenshot({ path: join(tmpdir(), 'gateway-refusals.png') });
     await drawer.getByText('A field is missing or has the wrong type').first().waitFor();
     await drawer.getByText('Command reply').waitFor();
     await drawer.getByText('Report', { exact: true }).waitFor();
