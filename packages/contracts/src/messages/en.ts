@@ -463,6 +463,17 @@ export const en = {
   'logs.kind.connect': 'Connected',
   'logs.kind.disconnect': 'Disconnected',
   'logs.kind.refused': 'Report refused',
+  'analysis.not_hex': 'Enter the frame as hexadecimal bytes (0–9, A–F), two digits a byte.',
+  'analysis.too_short': 'The frame is too short to be a Modbus frame.',
+  'analysis.crc': 'Wrong CRC: the bytes give {{expected}}, the frame carries {{found}}.',
+  'analysis.mbap_length': "The MBAP header's length does not match the frame's bytes.",
+  'analysis.mbap_protocol': "The MBAP header's protocol identifier must be 0 (Modbus).",
+  'analysis.byte_count': 'The byte count does not match the registers in the frame.',
+  'analysis.function_code': 'Only function codes 03, 04, 06 and 16 carry registers; this frame has another.',
+  'analysis.start_address_needed': 'A read response does not say where it starts: enter the start address of the request.',
+  'analysis.report_json': 'This is not valid JSON.',
+  'analysis.report_blocks': 'The report has no register blocks (each needs fc 3 or 4, addr and hex).',
+  'analysis.unknownProtocol': 'No protocol with this identifier.',
 } as const;
 
 export type MessageKey = keyof typeof en;
