@@ -1,7 +1,7 @@
-import { Typography } from 'antd';
 import type { CSSProperties, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../app/page-props';
+import { Title } from './Typo';
 
 /**
  * The page's one h1: the route's title as the menu names it (spec 01 §2 route titles), or `children`
@@ -23,8 +23,8 @@ export function PageTitle({
   // A class of the page's own sets the margins.
   const style: CSSProperties = { fontSize: 24, lineHeight: 1.35, ...(spaced || className ? {} : { margin: 0 }) };
   return (
-    <Typography.Title level={1} className={className} data-testid="page-title" style={style}>
+    <Title level={1} className={className} data-testid="page-title" style={style}>
       {children ?? (route ? t(route.title) : null)}
-    </Typography.Title>
+    </Title>
   );
 }

@@ -2,9 +2,11 @@ import { addDays } from '@sunward/contracts/plant-energy';
 import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import type { PeriodTab } from './PeriodPicker';
 
-const FORMAT: Record<Exclude<PeriodTab, 'total'>, string> = { day: 'YYYY-MM-DD', month: 'YYYY-MM', year: 'YYYY' };
+/** The periods with a date (components/PeriodPicker's tabs but the lifetime). */
+type DatedTab = 'day' | 'month' | 'year';
+
+const FORMAT: Record<DatedTab, string> = { day: 'YYYY-MM-DD', month: 'YYYY-MM', year: 'YYYY' };
 
 /**
  * The period picker's date field: antd's DatePicker (31 KB of JavaScript gzip), loaded when the user first opens
@@ -18,7 +20,7 @@ export function PeriodDate({
   testId,
   onChange,
 }: {
-  tab: Exclude<PeriodTab, 'total'>;
+  tab: DatedTab;
   param: string;
   today: string;
   label: string;

@@ -1,9 +1,10 @@
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { NoticeStatus, type NoticeView } from '@sunward/contracts/notices';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Descriptions, Modal, Typography } from 'antd';
+import { Alert, Button, Descriptions, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Paragraph } from '../../components/Typo';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { fetchNoticeView, noticeKeys } from './api';
@@ -59,9 +60,9 @@ export function NoticeDialog() {
     >
       {notice && (
         <>
-          <Typography.Paragraph data-testid="notice-dialog-content" style={{ whiteSpace: 'pre-wrap', fontSize: 15 }}>
+          <Paragraph data-testid="notice-dialog-content" style={{ whiteSpace: 'pre-wrap', fontSize: 15 }}>
             {notice.content}
-          </Typography.Paragraph>
+          </Paragraph>
           {notice.impact > 0 && (
             <Alert
               type={notice.impact === 2 ? 'error' : 'warning'}

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Modal, Skeleton, Typography } from 'antd';
+import { Button, Modal, Skeleton } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { Paragraph } from '../../components/Typo';
 import { registerTexts } from '../../lib/feature-texts';
 import { StorageKey } from '../../lib/storage';
 import { fetchLatestVersion, fetchVersionNotes, versionKeys } from './api';
@@ -61,7 +62,7 @@ export function UpdateDialog() {
         </Button>,
       ]}
     >
-      <Typography.Paragraph type="secondary">{t('versions.updateIntro')}</Typography.Paragraph>
+      <Paragraph type="secondary">{t('versions.updateIntro')}</Paragraph>
       {notes.data ? (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
           <RichText html={notes.data.content} testId="update-dialog-content" />

@@ -5,7 +5,7 @@ import { DownloadOutlined, FilterOutlined, PlusOutlined, SwapOutlined, UploadOut
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { PLANT_LIMITS, type PlantRow } from '@sunward/contracts/plants';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Empty, Segmented, Skeleton, Space, Spin, Tooltip, Typography } from 'antd';
+import { Badge, Button, Empty, Segmented, Skeleton, Space, Spin, Tooltip } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -15,6 +15,7 @@ import { useSession } from '../../../app/session';
 import { PageTitle } from '../../../components/PageTitle';
 import { Panel } from '../../../components/Panel';
 import { StatusCounts } from '../../../components/StatusCounts';
+import { Text } from '../../../components/Typo';
 import { currentLanguage } from '../../../lib/i18n';
 import { usePageSize } from '../../../lib/personalized';
 import { fetchMapMarkers, fetchPlantPage, fetchStatusCounts, plantKeys } from './api';
@@ -157,8 +158,8 @@ export function PlantListPage({ route }: PageProps) {
             image={Empty.PRESENTED_IMAGE_DEFAULT}
             description={
               <Space orientation="vertical" size={4}>
-                <Typography.Text strong>{t('plants.emptyTitle')}</Typography.Text>
-                <Typography.Text type="secondary">{canCreate ? t('plants.emptyText') : t('plants.emptyNoCreate')}</Typography.Text>
+                <Text strong>{t('plants.emptyTitle')}</Text>
+                <Text type="secondary">{canCreate ? t('plants.emptyText') : t('plants.emptyNoCreate')}</Text>
               </Space>
             }
           >

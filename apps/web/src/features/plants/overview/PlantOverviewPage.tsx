@@ -1,14 +1,14 @@
 import './overview.css';
 // Registers the plant screens' texts before the first render (the registry is idempotent).
 import '../../../lib/texts/plants';
-import { AppstoreOutlined, EditOutlined, EnvironmentOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { EditOutlined, EnvironmentOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import { PlantType } from '@sunward/contracts/device-status';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { isStoragePlant } from '@sunward/contracts/plants';
 import { formatCapacity } from '@sunward/contracts/units';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Col, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Col, Row, Skeleton, Space, Tag, Tooltip } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -16,6 +16,7 @@ import { useSession } from '../../../app/session';
 import { PageTitle } from '../../../components/PageTitle';
 import { Panel } from '../../../components/Panel';
 import { StatusTag } from '../../../components/StatusTag';
+import { Paragraph, Text } from '../../../components/Typo';
 import { ApiCallError } from '../../../lib/api-client';
 import { exactTime, relativeTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
@@ -158,11 +159,11 @@ export function PlantOverviewPage() {
           </div>
           <Space size={16} wrap className="sw-ov-head-meta">
             {plant.address && (
-              <Typography.Text type="secondary">
+              <Text type="secondary">
                 <EnvironmentOutlined /> {plant.address}
-              </Typography.Text>
+              </Text>
             )}
-            <Typography.Text type="secondary" data-testid="overview-updated">
+            <Text type="secondary" data-testid="overview-updated">
               {lastUpdate ? (
                 <Tooltip title={exactTime(lastUpdate, locale)}>
                   <span className="sw-ov-live-dot" aria-hidden />
@@ -171,19 +172,14 @@ export function PlantOverviewPage() {
               ) : (
                 t('overview.neverReported')
               )}
-            </Typography.Text>
+            </Text>
           </Space>
         </div>
-        <Space wrap>
-          <Link to={`/plants/layout/${plant.id}`} data-testid="overview-layout">
-            <Button icon={<AppstoreOutlined />}>{t('route.plantLayout')}</Button>
+        {editPath && (
+          <Link to={editPath} data-testid="overview-edit">
+            <Button icon={<EditOutlined />}>{t('overview.edit')}</Button>
           </Link>
-          {editPath && (
-            <Link to={editPath} data-testid="overview-edit">
-              <Button icon={<EditOutlined />}>{t('overview.edit')}</Button>
-            </Link>
-          )}
-        </Space>
+        )}
       </Panel>
 
       <Row gutter={[16, 16]}>
@@ -195,9 +191,9 @@ export function PlantOverviewPage() {
               <Skeleton active paragraph={{ rows: 8 }} />
             )}
             {flow.data && flow.data.ts === null && (
-              <Typography.Paragraph type="secondary" className="sw-ov-note" data-testid="flow-empty">
+              <Paragraph type="secondary" className="sw-ov-note" data-testid="flow-empty">
                 {t('overview.flowEmpty')}
-              </Typography.Paragraph>
+              </Paragraph>
             )}
           </Panel>
         </Col>

@@ -1,12 +1,13 @@
 import { DeleteOutlined, PictureOutlined, ShareAltOutlined, SwapOutlined } from '@ant-design/icons';
 import type { PlantRow, PlantSortField } from '@sunward/contracts/plants';
 import { formatCapacity, formatEnergy, formatPower } from '@sunward/contracts/units';
-import { Avatar, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { Avatar, Button, Space, Tag, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type LiteColumn, LiteTable } from '../../../../components/LiteTable';
 import { StatusTag } from '../../../../components/StatusTag';
+import { Text } from '../../../../components/Typo';
 import { exactTime, formatSpecificYield, relativeTime } from '../../../../lib/format';
 import { PAGE_SIZES, type PlantListParams, type SortOrder } from '../list-params';
 
@@ -69,9 +70,9 @@ export function PlantTable(props: Props) {
               {row.shared && <Tag className="sw-shared-tag">{t('plants.sharedTag')}</Tag>}
             </Space>
             {(row.address ?? row.region) && (
-              <Typography.Text type="secondary" ellipsis className="sw-plant-place">
+              <Text type="secondary" ellipsis className="sw-plant-place">
                 {row.address ?? row.region}
-              </Typography.Text>
+              </Text>
             )}
           </div>
         </div>

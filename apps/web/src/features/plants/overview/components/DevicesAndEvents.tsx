@@ -1,13 +1,14 @@
 import type { DeviceCount, PlantEvent, PlantEventCount, PlantInverter, StatusCounts } from '@sunward/contracts/plant-energy';
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Empty, Skeleton, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Empty, Skeleton, Tag, Tooltip } from 'antd';
 import type { CSSProperties } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type LiteColumn, LiteTable } from '../../../../components/LiteTable';
 import { Panel } from '../../../../components/Panel';
 import { StatusTag } from '../../../../components/StatusTag';
+import { Text } from '../../../../components/Typo';
 import { exactTime, relativeTime, STATUS_STYLE } from '../../../../lib/format';
 import { fetchEvents, overviewKeys } from '../api';
 import { LoadFailed } from './LoadFailed';
@@ -60,12 +61,12 @@ export function DevicesCard({
       title: t('overview.colDevice'),
       render: (row) => (
         <div>
-          <Typography.Text strong>{row.alias ?? row.sn}</Typography.Text>
+          <Text strong>{row.alias ?? row.sn}</Text>
           <br />
-          <Typography.Text type="secondary" className="sw-ov-small">
+          <Text type="secondary" className="sw-ov-small">
             {t(familyLabel(row.family))}
             {row.alias ? ` · ${row.sn}` : ''}
-          </Typography.Text>
+          </Text>
         </div>
       ),
     },
@@ -149,12 +150,12 @@ export function EventsCard({ plantId, count, locale }: { plantId: number; count:
       key: 'device',
       render: (e) => (
         <div>
-          <Typography.Text>{e.description ?? t('overview.eventCode', { code: e.code })}</Typography.Text>
+          <Text>{e.description ?? t('overview.eventCode', { code: e.code })}</Text>
           <br />
-          <Typography.Text type="secondary" className="sw-ov-small">
+          <Text type="secondary" className="sw-ov-small">
             {e.description ? `${t('overview.eventCode', { code: e.code })} · ` : ''}
             {t(familyLabel(e.family))} · {e.sn}
-          </Typography.Text>
+          </Text>
         </div>
       ),
     },
@@ -168,9 +169,9 @@ export function EventsCard({ plantId, count, locale }: { plantId: number; count:
           </Tooltip>
           <br />
           {e.clearedAt ? (
-            <Typography.Text type="secondary" className="sw-ov-small">
+            <Text type="secondary" className="sw-ov-small">
               {t('overview.eventCleared', { time: relativeTime(e.clearedAt, now, locale) })}
-            </Typography.Text>
+            </Text>
           ) : (
             <Tag color="error" variant="filled" className="sw-ov-open-tag">
               {t('overview.eventOpen')}

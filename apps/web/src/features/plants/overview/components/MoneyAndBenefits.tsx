@@ -1,10 +1,11 @@
 import type { BenefitsAnswer, IncomeSummary } from '@sunward/contracts/plant-energy';
 import { formatEnergy, formatNumber } from '@sunward/contracts/units';
-import { Empty, Progress, Skeleton, Tooltip, Typography } from 'antd';
+import { Empty, Progress, Skeleton, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Panel } from '../../../../components/Panel';
+import { Text } from '../../../../components/Typo';
 import { formatMass, formatMoney } from '../../../../lib/plant-format';
 import { LoadFailed } from './LoadFailed';
 
@@ -54,7 +55,7 @@ export function IncomeCard({
           ))}
         </div>
         {roi === null ? (
-          <Typography.Text type="secondary">{t('overview.noInvestment')}</Typography.Text>
+          <Text type="secondary">{t('overview.noInvestment')}</Text>
         ) : (
           <div className="sw-ov-roi" data-testid="income-roi">
             <div className="sw-ov-roi-head">
@@ -169,9 +170,9 @@ export function BenefitsCard({ benefits, failed, locale }: { benefits: BenefitsA
             tree: formatNumber(benefits.factors.co2KgPerTree, locale, 1),
           })}
         >
-          <Typography.Text type="secondary" className="sw-ov-note">
+          <Text type="secondary" className="sw-ov-note">
             {t('overview.benefitsNote', { energy: formatEnergy(benefits.energyKwh * 1000, locale) })}
-          </Typography.Text>
+          </Text>
         </Tooltip>
       </>
     );

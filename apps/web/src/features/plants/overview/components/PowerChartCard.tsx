@@ -1,12 +1,13 @@
 import type { EnergyBars, PowerDay } from '@sunward/contracts/plant-energy';
 import { formatEnergy, formatNumber, formatPower, scaleEnergy, scalePower } from '@sunward/contracts/units';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { Empty, Radio, Segmented, Skeleton, Typography } from 'antd';
+import { Empty, Radio, Segmented, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHART_COLORS, Chart, type ChartOption, offsetTooltip } from '../../../../components/Chart';
 import { Panel } from '../../../../components/Panel';
 import { PERIOD_TABS, PeriodDateField, type PeriodTab } from '../../../../components/PeriodPicker';
+import { Text } from '../../../../components/Typo';
 import {
   barLabel,
   type ChartRange,
@@ -225,9 +226,9 @@ export function PowerChartCard({ plantId, timezone, today, locale }: { plantId: 
       className="sw-ov-card"
       testId="power-chart-card"
       extra={
-        <Typography.Text type="secondary" data-testid="power-chart-summary">
+        <Text type="secondary" data-testid="power-chart-summary">
           {loading ? '' : summary}
-        </Typography.Text>
+        </Text>
       }
     >
       <div className="sw-ov-chart-controls">

@@ -1,12 +1,13 @@
 import type { Generation, Use } from '@sunward/contracts/plant-energy';
 import { formatEnergy, formatNumber, formatPower, scaleEnergy, scalePower } from '@sunward/contracts/units';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Col, Empty, Row, Skeleton, Typography } from 'antd';
+import { Alert, Col, Empty, Row, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHART_COLORS, Chart, type ChartOption, offsetTooltip } from '../../../../components/Chart';
 import { Panel } from '../../../../components/Panel';
 import { defaultParam, type Period, PeriodPicker } from '../../../../components/PeriodPicker';
+import { Text, Title } from '../../../../components/Typo';
 import { barLabel, formatShare, plantTimeAxis } from '../../../../lib/plant-format';
 import { fetchGeneration, fetchUse, overviewKeys } from '../api';
 import { LoadFailed } from './LoadFailed';
@@ -90,7 +91,7 @@ function Totals({ parts, locale }: { parts: Part[]; locale: string }) {
         <span key={p.name} className="sw-ov-split-total">
           <span className="sw-ov-dot" style={{ background: p.color }} aria-hidden />
           {p.name}: <strong>{formatEnergy(p.totalWh, locale)}</strong>
-          {sum > 0 && p.totalWh !== null && <Typography.Text type="secondary"> ({formatShare(p.totalWh / sum, locale)})</Typography.Text>}
+          {sum > 0 && p.totalWh !== null && <Text type="secondary"> ({formatShare(p.totalWh / sum, locale)})</Text>}
         </span>
       ))}
     </div>
@@ -170,16 +171,16 @@ export function SplitCard({ plantId, timezone, today, locale }: { plantId: numbe
     return (
       <Row gutter={[24, 16]}>
         <Col xs={24} lg={12}>
-          <Typography.Title level={5}>
+          <Title level={5}>
             {t('overview.generation')} · {formatEnergy(generation.data.totals.generationWh, locale)}
-          </Typography.Title>
+          </Title>
           <Chart option={stackedOption(period, gen.keys, gen.parts, timezone, locale)} height={260} testId="generation-chart" />
           <Totals parts={gen.parts} locale={locale} />
         </Col>
         <Col xs={24} lg={12}>
-          <Typography.Title level={5}>
+          <Title level={5}>
             {t('overview.consumption')} · {formatEnergy(use.data.totals.loadWh, locale)}
-          </Typography.Title>
+          </Title>
           <Chart option={stackedOption(period, cons.keys, cons.parts, timezone, locale)} height={260} testId="use-chart" />
           <Totals parts={cons.parts} locale={locale} />
         </Col>

@@ -1,8 +1,9 @@
 import type { Weather, WeatherCondition } from '@sunward/contracts/plant-energy';
 import { formatNumber } from '@sunward/contracts/units';
-import { Skeleton, Typography } from 'antd';
+import { Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Panel } from '../../../../components/Panel';
+import { Text } from '../../../../components/Typo';
 import { LoadFailed } from './LoadFailed';
 
 const CONDITION_LABEL: Record<WeatherCondition, string> = {
@@ -60,9 +61,9 @@ export function WeatherCard({ weather, failed, locale }: { weather: Weather | un
         <div className="sw-ov-weather is-none" data-testid="weather-none">
           <WeatherGlyph condition="cloudy" irradiance={null} />
           <div>
-            <Typography.Text strong>{t('overview.weatherUnavailable')}</Typography.Text>
+            <Text strong>{t('overview.weatherUnavailable')}</Text>
             <br />
-            <Typography.Text type="secondary">{t('overview.weatherHint')}</Typography.Text>
+            <Text type="secondary">{t('overview.weatherHint')}</Text>
           </div>
         </div>
       );
@@ -74,11 +75,11 @@ export function WeatherCard({ weather, failed, locale }: { weather: Weather | un
           <span className="sw-ov-weather-temp" data-testid="weather-temperature">
             {value(weather.temperatureC, '°C')}
           </span>
-          <Typography.Text type="secondary">
+          <Text type="secondary">
             {weather.condition ? t(CONDITION_LABEL[weather.condition]) : ''}
             {weather.condition ? ' · ' : ''}
             {weather.source === 'station' ? t('overview.weatherStation') : t('overview.weatherProvider')}
-          </Typography.Text>
+          </Text>
         </div>
         <dl className="sw-ov-weather-facts">
           <dt>{t('overview.irradiance')}</dt>
