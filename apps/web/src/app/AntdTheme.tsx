@@ -2,6 +2,7 @@ import { DEFAULT_THEME_COLOR } from '@sunward/contracts/limits';
 import { ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import type { ReactNode } from 'react';
+import { brandColour } from '../lib/brand';
 import { consoleTheme } from '../theme/tokens';
 import { useSession } from './session';
 
@@ -12,7 +13,7 @@ import { useSession } from './session';
  */
 export function AntdTheme({ antdLocale, children }: { antdLocale: Locale; children: ReactNode }) {
   const { user } = useSession();
-  const colorPrimary = user?.company?.themeColor ?? DEFAULT_THEME_COLOR;
+  const colorPrimary = brandColour(user?.company?.themeColor, DEFAULT_THEME_COLOR);
   return (
     <ConfigProvider locale={antdLocale} theme={consoleTheme(colorPrimary, 'light')}>
       {children}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { NoticeDialog } from '../features/notices/NoticeDialog';
 import { UpdateDialog } from '../features/versions/UpdateDialog';
+import { brandColour } from '../lib/brand';
 import { chooseHomePage, rememberStyleType, usePersonalized } from '../lib/personalized';
 import { consoleTheme, linkColour } from '../theme/tokens';
 import { ApiUiBridge } from './ApiUiBridge';
@@ -88,7 +89,7 @@ export function AppShell() {
   const [collapsed, setCollapsed] = useState(false);
   const { pathname } = useLocation();
   const { styleType } = usePersonalized();
-  const brand = user?.company?.themeColor ?? DEFAULT_THEME_COLOR;
+  const brand = brandColour(user?.company?.themeColor, DEFAULT_THEME_COLOR);
   useEffect(() => {
     rememberStyleType(styleType);
     document.documentElement.dataset.theme = styleType;

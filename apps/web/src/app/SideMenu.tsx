@@ -3,6 +3,7 @@ import { Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { oemBrand } from '../lib/brand';
 import { MENU_ICONS } from './menu-icons';
 import { buildMenu, type MenuEntry, menuSelection } from './route-access';
 import { useSession } from './session';
@@ -45,9 +46,11 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
           <img src={company.logoUrl} alt={company.name} height={58} />
         ) : company?.iconUrl && collapsed ? (
           <img src={company.iconUrl} alt={company.name} height={32} />
+        ) : oemBrand?.images.systemLogo && !collapsed ? (
+          <img src={oemBrand.images.systemLogo} alt={oemBrand.name} height={60} data-testid="brand-logo" />
         ) : (
           <>
-            <img src="/favicon.svg" alt="" width={32} height={32} />
+            <img src={oemBrand?.images.systemIcon ?? '/favicon.svg'} alt="" width={32} height={32} />
             {!collapsed && <span className="sw-logo-text">{t('app.name')}</span>}
           </>
         )}

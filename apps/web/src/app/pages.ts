@@ -49,6 +49,7 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   notice: page(() => import('../features/notifications/NoticePage'), 'NoticePage'),
   smsRecords: page(() => import('../features/notifications/SmsPage'), 'SmsPage'),
   dictionary: page(() => import('../features/dictionary/DictionaryPage'), 'DictionaryPage'),
+  oemProjects: page(() => import('../features/oem/OemListPage'), 'OemListPage'),
   downloadCenter: page(() => import('../features/files/DownloadCenterPage'), 'DownloadCenterPage'),
   toolbox: page(() => import('../features/toolbox/ToolboxPage'), 'ToolboxPage'),
   reports: page(() => import('../features/reports/ReportsPage'), 'ReportsPage'),

@@ -62,6 +62,7 @@ export type PageName =
   | 'smsRecords'
   // Dictionary and OEM (issue 24)
   | 'dictionary'
+  | 'oemProjects'
   // Device protocols (issue 19)
   | 'protocolList'
   | 'protocolEditor'
@@ -248,6 +249,7 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/system/notices', title: 'route.noticeManagement', permission: 'system.notice', page: 'noticeList' },
       { path: '/system/versions', title: 'route.versionManagement', permission: 'system.version', page: 'versionList' },
       { path: '/system/dictionary', title: 'route.dictionary', permission: 'system.dict', page: 'dictionary' },
+      { path: '/system/oem', title: 'route.oemProjects', permission: 'system.oem', page: 'oemProjects' },
       // Device protocols (issue 19; spec 01 §2 management: device protocols, no path in the route table).
       { path: '/system/protocols', title: 'route.protocolManagement', permission: 'system.protocol', page: 'protocolList' },
       {

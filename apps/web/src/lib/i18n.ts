@@ -2,6 +2,7 @@ import { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_TAGS, type Language } from '@sun
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { UiCatalogue } from '../locales/en';
+import { brandTexts } from './brand';
 import { StorageKey } from './storage';
 
 // One file per language, loaded on demand so the sign-in page carries only the language it shows.
@@ -33,7 +34,8 @@ export async function initI18n(): Promise<Language> {
     localStorage.getItem(StorageKey.lang) ?? localStorage.getItem(StorageKey.language),
     navigator.languages?.length ? navigator.languages : [navigator.language],
   );
-  const resources = await loaders[language]();
+  // On an OEM's domain the product's name is the OEM's app name (lib/brand.ts).
+  const resources = { ...(await loaders[language]()), ...brandTexts() };
   await i18next.use(initReactI18next).init({
     lng: language,
     resources: { [language]: { translation: resources } },

@@ -68,6 +68,7 @@ export const cn: UiCatalogue = {
   'route.noticeManagement': '维护公告',
   'route.versionManagement': '系统版本',
   'route.dictionary': '字典管理',
+  'route.oemProjects': 'OEM项目',
   'route.protocolManagement': '设备协议',
   'route.protocolCreate': '新增协议',
   'route.protocolEdit': '编辑协议',

@@ -68,6 +68,7 @@ export const cz: UiCatalogue = {
   'route.noticeManagement': 'Oznámení o údržbě',
   'route.versionManagement': 'Verze systému',
   'route.dictionary': 'Číselník',
+  'route.oemProjects': 'Projekty OEM',
   'route.protocolManagement': 'Protokoly zařízení',
   'route.protocolCreate': 'Nový protokol',
   'route.protocolEdit': 'Upravit protokol',

@@ -68,6 +68,7 @@ export const de: UiCatalogue = {
   'route.noticeManagement': 'Wartungsmitteilungen',
   'route.versionManagement': 'Systemversionen',
   'route.dictionary': 'Wörterbuch',
+  'route.oemProjects': 'OEM-Projekte',
   'route.protocolManagement': 'Geräteprotokolle',
   'route.protocolCreate': 'Neues Protokoll',
   'route.protocolEdit': 'Protokoll bearbeiten',

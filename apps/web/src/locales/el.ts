@@ -68,6 +68,7 @@ export const el: UiCatalogue = {
   'route.noticeManagement': 'Ανακοινώσεις συντήρησης',
   'route.versionManagement': 'Εκδόσεις συστήματος',
   'route.dictionary': 'Λεξικό',
+  'route.oemProjects': 'Έργα OEM',
   'route.protocolManagement': 'Πρωτόκολλα συσκευών',
   'route.protocolCreate': 'Νέο πρωτόκολλο',
   'route.protocolEdit': 'Επεξεργασία πρωτοκόλλου',

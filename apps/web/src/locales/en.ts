@@ -71,6 +71,7 @@ export const en = {
   'route.noticeManagement': 'Maintenance notices',
   'route.versionManagement': 'System versions',
   'route.dictionary': 'Dictionary',
+  'route.oemProjects': 'OEM projects',
   'route.protocolManagement': 'Device protocols',
   'route.protocolCreate': 'New protocol',
   'route.protocolEdit': 'Edit protocol',

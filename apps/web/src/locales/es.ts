@@ -68,6 +68,7 @@ export const es: UiCatalogue = {
   'route.noticeManagement': 'Avisos de mantenimiento',
   'route.versionManagement': 'Versiones del sistema',
   'route.dictionary': 'Diccionario',
+  'route.oemProjects': 'Proyectos OEM',
   'route.protocolManagement': 'Protocolos de dispositivos',
   'route.protocolCreate': 'Nuevo protocolo',
   'route.protocolEdit': 'Editar protocolo',

@@ -68,6 +68,7 @@ export const po: UiCatalogue = {
   'route.noticeManagement': 'Ogłoszenia o konserwacji',
   'route.versionManagement': 'Wersje systemu',
   'route.dictionary': 'Słownik',
+  'route.oemProjects': 'Projekty OEM',
   'route.protocolManagement': 'Protokoły urządzeń',
   'route.protocolCreate': 'Nowy protokół',
   'route.protocolEdit': 'Edycja protokołu',

@@ -68,6 +68,7 @@ export const pt: UiCatalogue = {
   'route.noticeManagement': 'Avisos de manutenção',
   'route.versionManagement': 'Versões do sistema',
   'route.dictionary': 'Dicionário',
+  'route.oemProjects': 'Projetos OEM',
   'route.protocolManagement': 'Protocolos de dispositivos',
   'route.protocolCreate': 'Novo protocolo',
   'route.protocolEdit': 'Editar protocolo',

@@ -68,6 +68,7 @@ export const tr: UiCatalogue = {
   'route.noticeManagement': 'Bakım duyuruları',
   'route.versionManagement': 'Sistem sürümleri',
   'route.dictionary': 'Sözlük',
+  'route.oemProjects': 'OEM projeleri',
   'route.protocolManagement': 'Cihaz protokolleri',
   'route.protocolCreate': 'Yeni protokol',
   'route.protocolEdit': 'Protokolü düzenle',

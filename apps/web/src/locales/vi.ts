@@ -68,6 +68,7 @@ export const vi: UiCatalogue = {
   'route.noticeManagement': 'Thông báo bảo trì',
   'route.versionManagement': 'Phiên bản hệ thống',
   'route.dictionary': 'Từ điển',
+  'route.oemProjects': 'Dự án OEM',
   'route.protocolManagement': 'Giao thức thiết bị',
   'route.protocolCreate': 'Giao thức mới',
   'route.protocolEdit': 'Sửa giao thức',

@@ -1,5 +1,5 @@
 import type { OemImageSlot } from '@sunward/contracts/oem';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { companies, companyCustomers, oemApks, oemProjects, users } from '../../db/schema.js';
 
@@ -79,6 +79,16 @@ export function createOemRepository(db: Database) {
     async byDomain(domain: string): Promise<OemRecord | undefined> {
       const [row] = await select().where(eq(oemProjects.domain, domain));
       return row ? toRecord(row) : undefined;
+    },
+    /** Companies an OEM project may be made for (name search), for the project form. */
+    async companies(keyword: string | undefined): Promise<{ id: number; name: string }[]> {
+      const like = keyword ? `%${keyword.replace(/[\\%_]/g, '\\$&')}%` : undefined;
+      return db
+        .select({ id: companies.id, name: companies.name })
+        .from(companies)
+        .where(like ? ilike(companies.name, like) : undefined)
+        .orderBy(asc(companies.name))
+        .limit(50);
     },
     async companyExists(companyId: number): Promise<boolean> {
       const [row] = await db.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId));

@@ -70,6 +70,20 @@ export const oemRoutes: FastifyPluginAsyncZod<{ service: OemService }> = async (
   );
 
   app.get(
+    '/api/v1/oem/companies',
+    {
+      config: { access: 'system.oem' },
+      schema: {
+        tags: TAGS,
+        summary: 'Companies an OEM project may belong to (keyword on the name, first 50)',
+        querystring: z.object({ keyword: z.string().trim().max(64).optional() }),
+        response: { 200: envelopeSchema(z.array(z.object({ id: z.number().int(), name: z.string() }))) },
+      },
+    },
+    async (request) => ok(request, await service.companies(request.query.keyword)),
+  );
+
+  app.get(
     '/api/v1/oem/:id',
     {
       config: { access: 'system.oem' },

@@ -241,6 +241,7 @@ export function createOemService(deps: { repository: OemRepository; files: OemFi
         throw new ApiError(Code.OEM_ACCOUNT_OUTSIDE);
     },
 
+    companies: repository.companies,
     readImage: files.readImage,
     apkFile: files.apk,
     apkByFile: repository.apkByFile,

@@ -2,7 +2,7 @@ import { Code } from '@sunward/contracts/codes';
 import { LIMITS } from '@sunward/contracts/limits';
 import { hasSpace } from '@sunward/contracts/validators';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, lazy, useState } from 'react';
+import { type CSSProperties, type FormEvent, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { AntdScope } from '../../app/antd-scope';
@@ -10,6 +10,7 @@ import { useSession } from '../../app/session';
 import { LanguagePickerLite } from '../../components/LanguagePickerLite';
 import { ApiCallError } from '../../lib/api-client';
 import './login.css';
+import { oemBrand } from '../../lib/brand';
 import { LOCK_ICON, LoginInput, LoginPassword, LoginSubmit, USER_ICON } from './login-fields';
 import { challengeOf } from './second-factor-challenge';
 import { fetchThirdPartyProviders, thirdPartyKeys } from './third-party/providers';
@@ -78,9 +79,13 @@ export function LoginPage() {
 
   return (
     <main className="sw-login">
-      <section className="sw-login-hero" aria-hidden="true">
-        <div className="sw-login-brand">
-          <img src="/favicon.svg" alt="" width={40} height={40} />
+      <section className="sw-login-hero" aria-hidden="true" style={heroStyle}>
+        <div className="sw-login-brand" data-testid="login-brand">
+          {oemBrand?.images.loginLogo ? (
+            <img src={oemBrand.images.loginLogo} alt="" width={220} height={80} />
+          ) : (
+            <img src={oemBrand?.images.systemIcon ?? '/favicon.svg'} alt="" width={40} height={40} />
+          )}
           <span>{t('app.name')}</span>
         </div>
         <div className="sw-login-sun" />
@@ -168,3 +173,12 @@ export function LoginPage() {
     </main>
   );
 }
+
+/** On an OEM's domain the hero shows its login image (or its colour) instead of the product's gradient. */
+const heroStyle: CSSProperties | undefined = oemBrand
+  ? {
+      background: oemBrand.images.loginImage
+        ? `linear-gradient(rgba(0, 0, 0, 0.45), rgba(0, 0, 0, 0.65)), center / cover no-repeat url("${oemBrand.images.loginImage}")`
+        : `linear-gradient(160deg, #1f1f1f 0%, ${oemBrand.themeColor ?? '#1f1f1f'} 100%)`,
+    }
+  : undefined;
