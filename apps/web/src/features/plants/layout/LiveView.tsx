@@ -1,4 +1,4 @@
-import type { LayoutGroup, LayoutLive, LayoutPanel } from '@sunward/contracts/plant-layout';
+import { efficiencyBand, type LayoutGroup, type LayoutLive, type LayoutPanel } from '@sunward/contracts/plant-layout';
 import { formatPower } from '@sunward/contracts/units';
 import { Empty, Slider, Space, Typography } from 'antd';
 import { useState } from 'react';
@@ -80,6 +80,7 @@ export function LiveView(props: {
           panels={panels}
           groups={groups}
           fill={(p) => heatColour(shareOf(p))}
+          band={(p) => efficiencyBand(shareOf(p) === null ? null : (shareOf(p) ?? 0) * 100)}
           label={label}
           selected={picked ? new Set([picked]) : new Set()}
           zoom={1}

@@ -26,6 +26,8 @@ export function RoofCanvas(props: {
   groups: readonly LayoutGroup[];
   fill: (p: LayoutPanel) => string;
   label: (p: LayoutPanel) => string;
+  /** The 10 % band a live panel shows (data-band, for tests and tools). */
+  band?: (p: LayoutPanel) => number | null;
   selected?: ReadonlySet<string>;
   offset?: { ids: ReadonlySet<string>; dx: number; dy: number };
   box?: { x1: number; y1: number; x2: number; y2: number } | undefined;
@@ -78,6 +80,7 @@ export function RoofCanvas(props: {
             data-panel={p.id}
             data-optimizer={p.optimizerSn ?? ''}
             data-fill={props.fill(p)}
+            data-band={props.band?.(p) ?? undefined}
             data-selected={selected ? 'true' : 'false'}
             onClick={props.onPanelClick ? () => props.onPanelClick?.(p) : undefined}
             className="sw-layout-panel"
