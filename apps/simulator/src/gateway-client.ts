@@ -1,7 +1,9 @@
 import {
   GATEWAY_PROTOCOL_VERSION,
   type GatewayConfigState,
+  gatewayRefusedTopic,
   gatewayTopic,
+  parseGatewayRefusedTopic,
   type ReplyPayload,
   type ReportPayload,
   type StatusPayload,
@@ -36,6 +38,8 @@ export function connectGateway(options: {
   firmware: () => string;
   rssi: () => number;
   onCommand?: (payload: Buffer) => void;
+  /** The server refused a report or reply (…/report/refused, …/reply/refused): what and why, as JSON. */
+  onRefused?: (of: 'report' | 'reply', payload: Buffer) => void;
   onError?: (error: Error) => void;
   /** The gateway's settings, reported in every status message. */
   config?: () => GatewayConfigState;
@@ -69,11 +73,16 @@ export function connectGateway(options: {
     // Subscribe first, announce online once the broker has granted it: a command sent the moment the
     // server sees the gateway online must find the subscription there (on a first connection the
     // persistent session has none yet).
-    client.subscribe(gatewayTopic(options.sn, 'cmd'), { qos: 1 }, () => {
+    const topics = [gatewayTopic(options.sn, 'cmd'), gatewayRefusedTopic(options.sn, 'report'), gatewayRefusedTopic(options.sn, 'reply')];
+    client.subscribe(topics, { qos: 1 }, () => {
       client.publish(gatewayTopic(options.sn, 'status'), JSON.stringify(status(true)), { qos: 1, retain: true });
     });
   });
-  client.on('message', (_topic, payload) => options.onCommand?.(payload));
+  client.on('message', (topic, payload) => {
+    const refused = parseGatewayRefusedTopic(topic);
+    if (refused) options.onRefused?.(refused.of, payload);
+    else options.onCommand?.(payload);
+  });
   client.on('error', (error) => options.onError?.(error));
 
   return {

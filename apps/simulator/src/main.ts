@@ -92,6 +92,7 @@ for (const gateway of fleet.gateways) {
     rssi: () => Math.round(-65 + random.normal(0, 6)),
     onError: (error) => process.stderr.write(`gateway ${gateway.sn}: ${error.message}\n`),
     onCommand: (payload) => handler?.handle(payload),
+    onRefused: (of, payload) => process.stderr.write(`gateway ${gateway.sn}: ${of} refused: ${payload.toString('utf8')}\n`),
     config: () => gatewaySettingsState(settings),
   });
   handler = createCommandHandler({
