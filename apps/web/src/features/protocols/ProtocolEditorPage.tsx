@@ -24,6 +24,7 @@ import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { createProtocol, fetchProtocol, protocolKeys, updateProtocol } from './api';
 import { takeDraft } from './draft-store';
+import { ProtocolMissing } from './ProtocolMissing';
 import { protocolTexts } from './protocol-texts';
 import { newRegister, type Problems, RegisterTable } from './RegisterTable';
 
@@ -75,6 +76,7 @@ export function ProtocolEditorPage({ route }: PageProps) {
   const id = params.id ? Number(params.id) : undefined;
   const detail = useQuery({ queryKey: protocolKeys.detail(id ?? 0), queryFn: () => fetchProtocol(id ?? 0), enabled: id !== undefined });
   const draft = useMemo(() => takeDraft(search.get('draft')), [search]);
+  if (id !== undefined && detail.isError) return <ProtocolMissing />;
   if (id !== undefined && !detail.data) return <Spin style={{ display: 'block', margin: 48 }} />;
   const start = detail.data ?? draft?.draft;
   return (

@@ -10,6 +10,7 @@ import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { fetchProtocol, fetchProtocolVersion, fetchProtocolVersions, protocolKeys } from './api';
+import { ProtocolMissing } from './ProtocolMissing';
 import { protocolTexts } from './protocol-texts';
 
 registerTexts(protocolTexts);
@@ -42,6 +43,7 @@ export function ProtocolHistoryPage({ route }: PageProps) {
     enabled: versions.isSuccess,
   });
   const diff = before.data && after.data ? diffRegisters(before.data.content.points, after.data.content.points) : undefined;
+  if (protocol.isError) return <ProtocolMissing />;
   const options = (versions.data ?? []).map((v) => ({ value: v.version, label: t('protocols.versionTag', { version: v.version }) }));
 
   return (

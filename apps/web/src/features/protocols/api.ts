@@ -40,7 +40,8 @@ const HANDLED = [
 export const fetchProtocolPage = (query: Partial<ProtocolListQuery>) =>
   apiRequest('/api/v1/protocols', { query: { ...query }, schema: ProtocolPageSchema });
 
-export const fetchProtocol = (id: number) => apiRequest(`/api/v1/protocols/${id}`, { schema: ProtocolDetailSchema });
+export const fetchProtocol = (id: number) =>
+  apiRequest(`/api/v1/protocols/${id}`, { schema: ProtocolDetailSchema, tolerate: [Code.NOT_FOUND] });
 
 export const fetchProtocolVersions = (id: number) =>
   apiRequest(`/api/v1/protocols/${id}/versions`, { schema: z.array(ProtocolVersionRowSchema) });

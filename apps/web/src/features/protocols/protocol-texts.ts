@@ -3,6 +3,7 @@ import { defineTexts } from '../../lib/feature-texts';
 /** Texts of the protocol management pages (keys prefixed protocols.): list, register editor, history. */
 export const protocolTexts = defineTexts({
   en: {
+    'protocols.missing': 'This protocol does not exist (any more).',
     'protocols.search': 'Search name, code, identifier, manufacturer',
     'protocols.family': 'Device type',
     'protocols.importJson': 'Import protocol file',
@@ -155,6 +156,7 @@ export const protocolTexts = defineTexts({
     'protocols.change_changed': 'Changed',
   },
   cn: {
+    'protocols.missing': '该协议不存在（或已被删除）。',
     'protocols.search': '搜索名称、编码、标识、厂家',
     'protocols.family': '设备类型',
     'protocols.importJson': '导入协议文件',
@@ -306,6 +308,7 @@ export const protocolTexts = defineTexts({
     'protocols.change_changed': '修改',
   },
   vi: {
+    'protocols.missing': 'Giao thức này không tồn tại (hoặc đã bị xóa).',
     'protocols.search': 'Tìm tên, mã, mã định danh, nhà sản xuất',
     'protocols.family': 'Loại thiết bị',
     'protocols.importJson': 'Nhập tệp giao thức',
@@ -458,6 +461,7 @@ export const protocolTexts = defineTexts({
     'protocols.change_changed': 'Đã sửa',
   },
   es: {
+    'protocols.missing': 'Este protocolo no existe (o ya no existe).',
     'protocols.search': 'Buscar nombre, código, identificador, fabricante',
     'protocols.family': 'Tipo de dispositivo',
     'protocols.importJson': 'Importar archivo de protocolo',
@@ -610,6 +614,7 @@ export const protocolTexts = defineTexts({
     'protocols.change_changed': 'Modificado',
   },
   de: {
+    'protocols.missing': 'Dieses Protokoll gibt es nicht (mehr).',
     'protocols.search': 'Name, Code, Kennung, Hersteller suchen',
     'protocols.family': 'Gerätetyp',
     'protocols.importJson': 'Protokolldatei importieren',
@@ -763,6 +768,7 @@ export const protocolTexts = defineTexts({
     'protocols.change_changed': 'Geändert',
   },
   cz: {
+    'protocols.missing': 'Tento protokol neexistuje (nebo už neexistuje).',
     'protocols.search': 'Hledat název, kód, identifikátor, výrobce',
     'protocols.family': 'Typ zařízení',
     'protocols.importJson': 'Importovat soubor protokolu',
@@ -915,6 +921,7 @@ export const protocolTexts = defineTexts({
     'protocols.change_changed': 'Změněno',
   },
   po: {
+    'protocols.missing': 'Ten protokół nie istnieje (lub został usunięty).',
     'protocols.search': 'Szukaj nazwy, kodu, identyfikatora, producenta',
     'protocols.family': 'Typ urządzenia',
     'protocols.importJson': 'Importuj plik protokołu',
@@ -1067,6 +1074,7 @@ export const protocolTexts = defineTexts({
     'protocols.change_changed': 'Zmieniono',
   },
   tr: {
+    'protocols.missing': 'Bu protokol yok (veya artık yok).',
     'protocols.search': 'Ad, kod, tanımlayıcı, üretici ara',
     'protocols.family': 'Cihaz türü',
     'protocols.importJson': 'Protokol dosyası içe aktar',
@@ -1219,6 +1227,7 @@ export const protocolTexts = defineTexts({
     'protocols.change_changed': 'Değişti',
   },
   el: {
+    'protocols.missing': 'Αυτό το πρωτόκολλο δεν υπάρχει (πλέον).',
     'protocols.search': 'Αναζήτηση ονόματος, κωδικού, αναγνωριστικού, κατασκευαστή',
     'protocols.family': 'Τύπος συσκευής',
     'protocols.importJson': 'Εισαγωγή αρχείου πρωτοκόλλου',
@@ -1371,6 +1380,7 @@ export const protocolTexts = defineTexts({
     'protocols.change_changed': 'Άλλαξε',
   },
   pt: {
+    'protocols.missing': 'Este protocolo não existe (ou já não existe).',
     'protocols.search': 'Pesquisar nome, código, identificador, fabricante',
     'protocols.family': 'Tipo de dispositivo',
     'protocols.importJson': 'Importar ficheiro de protocolo',
