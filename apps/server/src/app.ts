@@ -356,6 +356,9 @@ export async function buildApp({
   });
   await app.register(plantsRoutes, { service: plantsService, repository: plantsRepository, access: plantAccess });
   await app.register(eventCountRoutes, { repository: plantsRepository });
+  await app.register(plantLayoutRoutes, {
+    service: createPlantLayoutService({ repository: createPlantLayoutRepository(db), access: plantAccess }),
+  });
   await app.register(plantFilesRoutes, {
     db,
     repository: plantsRepository,
@@ -373,9 +376,6 @@ export async function buildApp({
     log: createOperationLog(db),
     registry,
     // Made below with the download centre; read only when an export starts.
-  await app.register(plantLayoutRoutes, {
-    service: createPlantLayoutService({ repository: createPlantLayoutRepository(db), access: plantAccess }),
-  });
     downloads: () => downloads,
   });
   await app.register(devicesRoutes, { service: devicesService });
