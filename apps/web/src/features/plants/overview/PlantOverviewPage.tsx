@@ -1,7 +1,7 @@
 import './overview.css';
 // Registers the plant screens' texts before the first render (the registry is idempotent).
 import '../../../lib/texts/plants';
-import { EditOutlined, EnvironmentOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, EditOutlined, EnvironmentOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Code } from '@sunward/contracts/codes';
 import { PlantType } from '@sunward/contracts/device-status';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
@@ -175,11 +175,16 @@ export function PlantOverviewPage() {
             </Text>
           </Space>
         </div>
-        {editPath && (
-          <Link to={editPath} data-testid="overview-edit">
-            <Button icon={<EditOutlined />}>{t('overview.edit')}</Button>
+        <Space wrap>
+          <Link to={`/plants/layout/${plant.id}`} data-testid="overview-layout">
+            <Button icon={<AppstoreOutlined />}>{t('route.plantLayout')}</Button>
           </Link>
-        )}
+          {editPath && (
+            <Link to={editPath} data-testid="overview-edit">
+              <Button icon={<EditOutlined />}>{t('overview.edit')}</Button>
+            </Link>
+          )}
+        </Space>
       </Panel>
 
       <Row gutter={[16, 16]}>
