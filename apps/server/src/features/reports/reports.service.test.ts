@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentPeriodDate, nextRunAfter, previousPeriod } from './reports.service.js';
+import { currentPeriodDate, nextRunAfter, periodDays, previousPeriod } from './reports.service.js';
 
 describe('report periods', () => {
   it('reports the previous full month, and the previous Monday to Sunday for a week', () => {
@@ -22,5 +22,14 @@ describe('report periods', () => {
     expect(currentPeriodDate('day', now, 'Asia/Shanghai')).toBe('2027-01-01');
     expect(currentPeriodDate('month', now, 'UTC')).toBe('2026-12');
     expect(currentPeriodDate('year', now, 'Asia/Shanghai')).toBe('2027');
+  });
+
+  it('bounds a device report’s day, month (leap Februaries too) and year', () => {
+    expect(periodDays('day', '2026-11-26')).toEqual({ fromDay: '2026-11-26', lastDay: '2026-11-26' });
+    expect(periodDays('month', '2028-02')).toEqual({ fromDay: '2028-02-01', lastDay: '2028-02-29' });
+    expect(periodDays('month', '2026-02')).toEqual({ fromDay: '2026-02-01', lastDay: '2026-02-28' });
+    expect(periodDays('month', '2026-12')).toEqual({ fromDay: '2026-12-01', lastDay: '2026-12-31' });
+    expect(periodDays('month', '2026-01')).toEqual({ fromDay: '2026-01-01', lastDay: '2026-01-31' });
+    expect(periodDays('year', '2026')).toEqual({ fromDay: '2026-01-01', lastDay: '2026-12-31' });
   });
 });

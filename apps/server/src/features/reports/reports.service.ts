@@ -77,6 +77,14 @@ export function currentPeriodDate(period: ReportPeriod, nowMs: number, timezone:
   return period === 'day' ? today : period === 'month' ? today.slice(0, 7) : today.slice(0, 4);
 }
 
+/** The first and last day of a day, a month (YYYY-MM) or a year (YYYY). */
+export function periodDays(period: ReportPeriod, date: string): { fromDay: string; lastDay: string } {
+  if (period === 'day') return { fromDay: date, lastDay: date };
+  if (period === 'year') return { fromDay: `${date}-01-01`, lastDay: `${date}-12-31` };
+  // The day before the 1st of the next month (31 days after the 1st is always in the next month).
+  return { fromDay: `${date}-01`, lastDay: addDays(`${addDays(`${date}-01`, 31).slice(0, 7)}-01`, -1) };
+}
+
 /** The previous full week (Monday…Sunday) or month before a day: what a schedule reports on. */
 export function previousPeriod(
   frequency: 'weekly' | 'monthly',
@@ -573,14 +581,7 @@ export function createReportsService(deps: ReportsDeps) {
     });
     const nowMs = now();
     const date = query.date ?? currentPeriodDate(query.period, nowMs, device.timezone);
-    const fromDay = query.period === 'day' ? date : query.period === 'month' ? `${date}-01` : `${date}-01-01`;
-    // The month's last day: the day before the 1st of the next month.
-    const lastDay =
-      query.period === 'day'
-        ? date
-        : query.period === 'month'
-          ? addDays(`${addDays(`${date}-01`, 31).slice(0, 7)}-01`, -1)
-          : `${date}-12-31`;
+    const { fromDay, lastDay } = periodDays(query.period, date);
     const bounds: PlantBounds = {
       plantId: device.plantId,
       fromDay,
