@@ -1,5 +1,5 @@
 import type { DisplayData, DisplayPlant } from '@sunward/contracts/fullscreen';
-import { formatCapacity, formatNumber, formatPower, scaleEnergy, scalePower } from '@sunward/contracts/units';
+import { formatCapacity, formatEnergy, formatNumber, formatPower, scaleEnergy, scalePower } from '@sunward/contracts/units';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChartOption } from '../../components/chart-option';
@@ -172,13 +172,17 @@ export function FlowPanel({ data, locale }: { data: DisplayData; locale: string 
           <span className="fs-node-name">{t('fullscreen.pv')}</span>
           <span className="fs-node-value">{formatPower(f.pvW, locale)}</span>
         </div>
-        <div className="fs-arrow fs-arrow-down" aria-hidden>
-          ↓
-        </div>
-        <div className="fs-node fs-node-load">
-          <span className="fs-node-name">{t('fullscreen.load')}</span>
-          <span className="fs-node-value">{formatPower(f.loadW, locale)}</span>
-        </div>
+        {f.loadW !== null && (
+          <>
+            <div className="fs-arrow fs-arrow-down" aria-hidden>
+              ↓
+            </div>
+            <div className="fs-node fs-node-load">
+              <span className="fs-node-name">{t('fullscreen.load')}</span>
+              <span className="fs-node-value">{formatPower(f.loadW, locale)}</span>
+            </div>
+          </>
+        )}
         {f.hasMeter && (
           <div className="fs-node fs-node-grid">
             <span className="fs-node-name">{t('fullscreen.grid')}</span>
@@ -260,6 +264,42 @@ export function RankingPanel({ data, locale }: { data: DisplayData; locale: stri
           </div>
         ))
       )}
+    </Panel>
+  );
+}
+
+/** The plants as the plant list shows them now (busiest first): status in colour and words, power, energy, yield. */
+export function PlantsPanel({ data, locale }: { data: DisplayData; locale: string }) {
+  const { t } = useTranslation();
+  return (
+    <Panel title={t('fullscreen.plantTable')} className="fs-plants">
+      <table className="fs-table" data-testid="fs-plants">
+        <thead>
+          <tr>
+            <th scope="col">{t('fullscreen.colPlant')}</th>
+            <th scope="col">{t('fullscreen.colStatus')}</th>
+            <th scope="col">{t('fullscreen.powerNow')}</th>
+            <th scope="col">{t('fullscreen.energyToday')}</th>
+            <th scope="col">{t('fullscreen.colYield')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.plants.map((p) => {
+            const style = statusStyle(p.status);
+            return (
+              <tr key={p.id}>
+                <td>{p.name}</td>
+                <td>
+                  <span className="fs-dot" style={{ background: style.color }} aria-hidden /> {t(style.label)}
+                </td>
+                <td>{formatPower(p.powerW, locale)}</td>
+                <td>{formatEnergy(p.energyTodayWh, locale)}</td>
+                <td>{formatSpecificYield(p.specificYield, locale, false)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
     </Panel>
   );
 }

@@ -13,7 +13,7 @@ import { useLiveSubscription } from '../../lib/live-push';
 import { listTexts } from '../../lib/texts/plants/list';
 import { fetchDisplayData, fullscreenKeys, LINK_REFUSALS } from './api';
 import { DisplayMap } from './DisplayMap';
-import { AlarmsPanel, FlowPanel, KpiPanel, RankingPanel, StatusPanel } from './DisplayPanels';
+import { AlarmsPanel, FlowPanel, KpiPanel, PlantsPanel, RankingPanel, StatusPanel } from './DisplayPanels';
 import { DISPLAY_PARTS, type DisplayPart, readDisplayParams, stageScale } from './display-params';
 import { fullscreenTexts } from './texts';
 
@@ -171,6 +171,7 @@ export function FullscreenPage() {
               <>
                 <FlowPanel data={d} locale={locale} />
                 <RankingPanel data={d} locale={locale} />
+                {part === 3 && <PlantsPanel data={d} locale={locale} />}
               </>
             )}
           </>
