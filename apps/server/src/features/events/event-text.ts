@@ -1,6 +1,7 @@
 import type { Language } from '@sunward/contracts/languages';
 import { EVENT_TEXT_TRANSLATIONS, eventTextIn } from '@sunward/protocol/event-texts/index';
 import { BUILT_IN_PROTOCOLS, protocolById } from '@sunward/protocol/maps/index';
+import { registryGeneration } from '@sunward/protocol/registry';
 import type { EventDefinition, LocalisedText } from '@sunward/protocol/types';
 
 /*
@@ -20,8 +21,14 @@ export function localisedEventText(text: LocalisedText, language: Language): str
 }
 
 const byMap = new Map<string, Map<number, EventDefinition>>();
+let byMapOf = registryGeneration();
 
 function definitionsOf(protocolId: string): Map<number, EventDefinition> {
+  // A protocol edited in the console (issue 19) installs new maps: its event table is read again.
+  if (byMapOf !== registryGeneration()) {
+    byMap.clear();
+    byMapOf = registryGeneration();
+  }
   let found = byMap.get(protocolId);
   if (!found) {
     found = new Map((protocolById(protocolId)?.events ?? []).map((e) => [e.code, e]));
