@@ -97,10 +97,19 @@ describe('download centre', () => {
       .split('\r\n');
     expect(lines).toHaveLength(EVENTS + 1);
 
-    // The notification centre says it is ready.
-    const token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
-    const messages = await call<{ infos: { title: string }[] }>(server.app, 'GET', '/api/v1/messages', { token });
-    expect(messages.body.data.infos.map((m) => m.title)).toContain('Your file is ready');
+    // The notification centre says it is ready: the bell counts it (pushed live) and its list names the file.
+    const fileName = (await row.textContent())?.match(/events-\S+\.csv/)?.[0] ?? 'events-';
+    await expect
+      .poll(async () => Number((await page.getByTestId('notice-bell').locator('.ant-badge-count').getAttribute('title')) ?? '0'), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(0);
+    await page.getByTestId('notice-bell').click();
+    const notice = page.getByTestId('notice-item').filter({ hasText: 'Your file is ready' }).first();
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(fileName);
+    await page.goBack();
+    await page.getByTestId('download-center').waitFor();
 
     // Deleting removes it; the empty state says what to do.
     await row.getByRole('button', { name: /Delete/ }).click();
