@@ -62,7 +62,12 @@ export function IncomeCard({
               <span>{t('overview.roi')}</span>
               <strong>{formatNumber(roi, locale, 1)} %</strong>
             </div>
-            <Progress percent={Math.min(100, roi)} showInfo={false} strokeColor={{ from: '#fbbf24', to: '#22c55e' }} />
+            <Progress
+              percent={Math.min(100, roi)}
+              showInfo={false}
+              strokeColor={{ from: '#fbbf24', to: '#22c55e' }}
+              aria-label={t('overview.roi')}
+            />
             <div className="sw-ov-roi-foot">
               <span>
                 {t('overview.investment')}: {money(income.totalInvestment)}
