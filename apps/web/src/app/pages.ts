@@ -52,6 +52,7 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   oemProjects: page(() => import('../features/oem/OemListPage'), 'OemListPage'),
   downloadCenter: page(() => import('../features/files/DownloadCenterPage'), 'DownloadCenterPage'),
   toolbox: page(() => import('../features/toolbox/ToolboxPage'), 'ToolboxPage'),
+  protocolAnalysis: page(() => import('../features/protocol-analysis/ProtocolAnalysisPage'), 'ProtocolAnalysisPage'),
   reports: page(() => import('../features/reports/ReportsPage'), 'ReportsPage'),
   eventDescriptions: page(() => import('../features/devices/events/EventDescriptionsPage'), 'EventDescriptionsPage'),
   displayLinks: page(() => import('../features/fullscreen/DisplayLinksPage'), 'DisplayLinksPage'),

@@ -70,6 +70,7 @@ export type PageName =
   // Download centre (issue 21)
   | 'downloadCenter'
   | 'toolbox'
+  | 'protocolAnalysis'
   // Reports (issue 21)
   | 'reports'
   | 'eventDescriptions'
@@ -250,6 +251,8 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/system/versions', title: 'route.versionManagement', permission: 'system.version', page: 'versionList' },
       { path: '/system/dictionary', title: 'route.dictionary', permission: 'system.dict', page: 'dictionary' },
       { path: '/system/oem', title: 'route.oemProjects', permission: 'system.oem', page: 'oemProjects' },
+      // Protocol analysis (issue 19; spec 01 §2 management, no path in the route table).
+      { path: '/system/protocol-analysis', title: 'route.protocolAnalysis', permission: 'system.protocol', page: 'protocolAnalysis' },
       // Device protocols (issue 19; spec 01 §2 management: device protocols, no path in the route table).
       { path: '/system/protocols', title: 'route.protocolManagement', permission: 'system.protocol', page: 'protocolList' },
       {

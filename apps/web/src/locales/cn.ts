@@ -14,6 +14,7 @@ export const cn: UiCatalogue = {
   'route.userAgreement': '用户协议',
   'route.downloadCenter': '下载中心',
   'route.toolbox': '工具箱',
+  'route.protocolAnalysis': '协议解析',
   'route.report': '报表',
   'route.fullscreen': '大屏展示',
   'route.displayLinks': '大屏链接',

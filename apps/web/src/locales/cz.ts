@@ -14,6 +14,7 @@ export const cz: UiCatalogue = {
   'route.userAgreement': 'Uživatelská smlouva',
   'route.downloadCenter': 'Centrum stahování',
   'route.toolbox': 'Nástroje',
+  'route.protocolAnalysis': 'Analýza protokolu',
   'route.report': 'Přehledy',
   'route.fullscreen': 'Velkoplošné zobrazení',
   'route.displayLinks': 'Odkazy na zobrazení',

@@ -14,6 +14,7 @@ export const de: UiCatalogue = {
   'route.userAgreement': 'Nutzungsvereinbarung',
   'route.downloadCenter': 'Download-Center',
   'route.toolbox': 'Werkzeugkasten',
+  'route.protocolAnalysis': 'Protokollanalyse',
   'route.report': 'Berichte',
   'route.fullscreen': 'Großbildanzeige',
   'route.displayLinks': 'Anzeige-Links',

@@ -14,6 +14,7 @@ export const el: UiCatalogue = {
   'route.userAgreement': 'Συμφωνία χρήστη',
   'route.downloadCenter': 'Κέντρο λήψεων',
   'route.toolbox': 'Εργαλειοθήκη',
+  'route.protocolAnalysis': 'Ανάλυση πρωτοκόλλου',
   'route.report': 'Αναφορές',
   'route.fullscreen': 'Μεγάλη οθόνη',
   'route.displayLinks': 'Σύνδεσμοι οθόνης',

@@ -17,6 +17,7 @@ export const en = {
   'route.userAgreement': 'User agreement',
   'route.downloadCenter': 'Download centre',
   'route.toolbox': 'Toolbox',
+  'route.protocolAnalysis': 'Protocol analysis',
   'route.report': 'Reports',
   'route.fullscreen': 'Large-screen display',
   'route.displayLinks': 'Display links',

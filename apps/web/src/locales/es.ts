@@ -14,6 +14,7 @@ export const es: UiCatalogue = {
   'route.userAgreement': 'Acuerdo de usuario',
   'route.downloadCenter': 'Centro de descargas',
   'route.toolbox': 'Caja de herramientas',
+  'route.protocolAnalysis': 'Análisis de protocolo',
   'route.report': 'Informes',
   'route.fullscreen': 'Pantalla grande',
   'route.displayLinks': 'Enlaces de pantalla',

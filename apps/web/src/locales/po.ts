@@ -14,6 +14,7 @@ export const po: UiCatalogue = {
   'route.userAgreement': 'Umowa użytkownika',
   'route.downloadCenter': 'Centrum pobierania',
   'route.toolbox': 'Narzędzia',
+  'route.protocolAnalysis': 'Analiza protokołu',
   'route.report': 'Raporty',
   'route.fullscreen': 'Duży wyświetlacz',
   'route.displayLinks': 'Linki do wyświetlacza',

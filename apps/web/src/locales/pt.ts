@@ -14,6 +14,7 @@ export const pt: UiCatalogue = {
   'route.userAgreement': 'Contrato de utilizador',
   'route.downloadCenter': 'Centro de transferências',
   'route.toolbox': 'Caixa de ferramentas',
+  'route.protocolAnalysis': 'Análise de protocolo',
   'route.report': 'Relatórios',
   'route.fullscreen': 'Ecrã grande',
   'route.displayLinks': 'Ligações de ecrã',

@@ -14,6 +14,7 @@ export const tr: UiCatalogue = {
   'route.userAgreement': 'Kullanıcı sözleşmesi',
   'route.downloadCenter': 'İndirme merkezi',
   'route.toolbox': 'Araç kutusu',
+  'route.protocolAnalysis': 'Protokol analizi',
   'route.report': 'Raporlar',
   'route.fullscreen': 'Büyük ekran',
   'route.displayLinks': 'Ekran bağlantıları',

@@ -14,6 +14,7 @@ export const vi: UiCatalogue = {
   'route.userAgreement': 'Thỏa thuận người dùng',
   'route.downloadCenter': 'Trung tâm tải xuống',
   'route.toolbox': 'Hộp công cụ',
+  'route.protocolAnalysis': 'Phân tích giao thức',
   'route.report': 'Báo cáo',
   'route.fullscreen': 'Màn hình lớn',
   'route.displayLinks': 'Liên kết màn hình',
