@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { PlantCreate } from '@sunward/contracts/plants';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
+import { encodeValues } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
+import { bytesToHex, rtuFrame } from '@sunward/protocol/modbus-frame';
 import { call, multipartBody, signIn } from '@sunward/server/test/client';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import type { Browser } from 'playwright-core';
@@ -208,6 +210,34 @@ describe('device pages', () => {
     await page.getByTestId('toolbox-send').click();
     await expect.poll(() => page.getByTestId('toolbox-send-registers').textContent(), { timeout: 15_000 }).toMatch(/^[0-9a-f]{4}$/i);
     expect(await page.getByTestId('toolbox-send-result').textContent()).toContain('Done');
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('reads a pasted Modbus response with a protocol in protocol analysis, and refuses a wrong CRC under the frame', async () => {
+    const protocol = protocolById('sunspec-inverter-1p');
+    const [block] = protocol ? encodeValues(protocol, { W: 2750, W_SF: 0 }, { functionCode: 3 }) : [];
+    if (!block) throw new Error('no block');
+    const data = block.registers.flatMap((r) => [r >> 8, r & 0xff]);
+    const frame = rtuFrame(7, Uint8Array.from([3, data.length, ...data]));
+
+    const { page, errors, context } = await signedIn();
+    await page.goto('/system/protocol-analysis');
+    await page.locator('#analysis-protocol').fill('sunspec-inverter-1p');
+    await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: '(sunspec-inverter-1p)' }));
+    const wrong = Uint8Array.from(frame);
+    wrong[wrong.length - 1] = (wrong[wrong.length - 1] ?? 0) ^ 0x01;
+    await page.locator('#analysis-frame').fill(bytesToHex(wrong));
+    await page.locator('#analysis-start').fill(String(block.address));
+    await page.getByTestId('analysis-run').click();
+    await page.getByText(/^Wrong CRC: the bytes give [0-9A-F]{4}, the frame carries [0-9A-F]{4}\.$/).waitFor();
+
+    await page.locator('#analysis-frame').fill(bytesToHex(frame));
+    await page.getByTestId('analysis-run').click();
+    const points = page.getByTestId('analysis-points');
+    await points.locator('tr', { hasText: '(W)' }).getByText('2750 W').waitFor();
+    expect(await page.getByTestId('analysis-crc').textContent()).toMatch(/^Correct \([0-9A-F]{4}\)$/);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
