@@ -1,3 +1,4 @@
+import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { call, signIn } from '@sunward/server/test/client';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import type { Browser } from 'playwright-core';
@@ -10,7 +11,8 @@ import { startProduct } from './support/product.js';
 /*
  * Issue 21: the logs. A gateway (the API tests' MQTT gateway, the real protocol) disconnects and connects
  * again; the communication log shows both connections and the disconnect with its reason and session
- * length. A renamed inverter shows in the maintenance log's equipment changes.
+ * length, and a report it cannot read as refused with the reason. A renamed inverter shows in the maintenance
+ * log's equipment changes.
  */
 
 let server: TestServer;
@@ -69,6 +71,12 @@ describe('logs', () => {
     expect(await disconnect.first().textContent()).toContain('closed by the gateway');
     expect(await disconnect.first().textContent()).toMatch(/\d+ s/);
     await expect.poll(() => log.locator('[data-kind="connect"]').count(), { timeout: 20_000 }).toBe(2);
+
+    // A report the server cannot read is refused, and the log says why.
+    await second.client.publishAsync(gatewayTopic(SN, 'report'), 'not a report', { qos: 1 });
+    const refused = log.locator('tr', { hasText: SN }).filter({ has: page.locator('[data-kind="refused"]') });
+    await refused.first().waitFor({ timeout: 20_000 });
+    expect(await refused.first().textContent()).toMatch(/invalid|malformed|json/i);
 
     // Narrowed to disconnects.
     await page.goto('/log/communication?kind=disconnect');
