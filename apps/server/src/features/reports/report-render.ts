@@ -191,16 +191,23 @@ function pdfKit(head: PdfHead, language: Language, brand: Brand) {
           .fillColor('#666666')
           .text(label, axisX + i * slot, cy + chartH + 3, { width: slot, align: 'center' });
     });
+    // The legend wraps onto another line where a device's many counters do not fit one.
     let lx = axisX;
+    let ly = cy + chartH + 15;
     for (const s of series) {
-      doc.rect(lx, cy + chartH + 16, 8, 8).fill(s.colour);
+      const w = 20 + font(s.label).fontSize(8).widthOfString(s.label);
+      if (lx > axisX && lx + w > left + width) {
+        lx = axisX;
+        ly += 12;
+      }
+      doc.rect(lx, ly + 1, 8, 8).fill(s.colour);
       font(s.label)
         .fontSize(8)
         .fillColor('#333333')
-        .text(s.label, lx + 12, cy + chartH + 15, { lineBreak: false });
-      lx += 20 + doc.widthOfString(s.label);
+        .text(s.label, lx + 12, ly, { lineBreak: false });
+      lx += w;
     }
-    doc.y = cy + chartH + 34;
+    doc.y = ly + 19;
     doc.x = left;
   };
 
@@ -540,7 +547,7 @@ async function xlsx(report: Report, language: Language): Promise<Buffer> {
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
-const SERIES_COLOURS = ['#f59e0b', '#22c55e', '#3b82f6', '#8b5cf6', '#8c8c8c', '#ef4444'];
+const SERIES_COLOURS = ['#f59e0b', '#22c55e', '#3b82f6', '#8b5cf6', '#8c8c8c', '#ef4444', '#14b8a6', '#ec4899'];
 
 async function devicePdf(report: DeviceReport, language: Language, brand: Brand): Promise<Buffer> {
   const { t, heading, emptyBox, tiles, chart, table, finish, doc, font, left, width } = pdfKit(report, language, brand);

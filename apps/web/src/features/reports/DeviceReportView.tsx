@@ -10,13 +10,14 @@ import { exactTime } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
 import { fetchDeviceReport, type ReportParams, reportKeys } from './api';
 
-const SERIES_COLOURS = ['#f59e0b', '#22c55e', '#3b82f6', '#8b5cf6', '#8c8c8c', '#ef4444'];
+const SERIES_COLOURS = ['#f59e0b', '#22c55e', '#3b82f6', '#8b5cf6', '#8c8c8c', '#ef4444', '#14b8a6', '#ec4899'];
 
 function chartOption(report: DeviceReport): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
-    legend: { bottom: 0 },
-    grid: { left: 56, right: 16, top: 24, bottom: 48 },
+    // A device has up to seven counters: the legend scrolls above the bars instead of covering the axis.
+    legend: { top: 0, type: 'scroll' },
+    grid: { left: 56, right: 16, top: 48, bottom: 28 },
     xAxis: { type: 'category', data: report.bars.labels.map((l) => (l.length === 7 ? l.slice(5) : l.slice(-2))) },
     yAxis: { type: 'value', name: 'kWh' },
     series: report.bars.series.map((s, i) => ({
