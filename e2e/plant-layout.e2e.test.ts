@@ -138,7 +138,7 @@ describe('plant layout', () => {
     if (!first || !third) throw new Error('panels not drawn');
     await page.mouse.move(first.x - 10, first.y - 10);
     await page.mouse.down();
-    await page.mouse.move(third.x + third.width + 5, third.y + third.height + 5, { steps: 6 });
+    await page.mouse.move(third.x + third.width - 8, third.y + third.height + 8, { steps: 6 });
     await page.mouse.up();
     expect(await page.getByTestId('panel-count').textContent()).toContain('3 selected');
 
@@ -149,13 +149,13 @@ describe('plant layout', () => {
     await page.getByTestId('undo').click();
     expect((await rectOf(page, 0)).w).toBe(width);
 
-    // Keyboard: the selected panel moves one grid step right.
+    // Keyboard: the selected panel moves one grid step down.
     const p2 = await centre(page, 2);
     await page.mouse.click(p2.x, p2.y);
-    const x2 = (await rectOf(page, 2)).x;
+    const y2 = (await rectOf(page, 2)).y;
     await page.getByTestId('roof-canvas').focus();
-    await page.keyboard.press('ArrowRight');
-    expect((await rectOf(page, 2)).x).toBe(x2 + 20);
+    await page.keyboard.press('ArrowDown');
+    expect((await rectOf(page, 2)).y).toBe(y2 + 20);
 
     // Bind each panel to its optimizer.
     for (let i = 0; i < OPTIMIZERS.length; i++) {
@@ -180,7 +180,7 @@ describe('plant layout', () => {
     await page.getByRole('tab', { name: 'Physical editor' }).click();
     await expect.poll(() => panels(page).count()).toBe(6);
     expect(await panels(page).evaluateAll((gs) => gs.map((g) => g.getAttribute('data-optimizer')))).toEqual(OPTIMIZERS);
-    expect((await rectOf(page, 2)).x).toBe(x2 + 20);
+    expect((await rectOf(page, 2)).y).toBe(y2 + 20);
 
     // Live: each panel in its optimizer's colour; the shaded one is in a lower band than all others.
     await page.getByRole('tab', { name: 'Live view' }).click();

@@ -102,7 +102,7 @@ export function LiveView(props: {
           value={at}
           onChange={(v) => setStep(v >= last ? undefined : v)}
           tooltip={{ formatter: (v) => timeLabel(v ?? last) }}
-          aria-label={t('layout.time')}
+          ariaLabelForHandle={t('layout.time')}
           data-testid="time-slider"
         />
         <HeatLegend />
