@@ -77,7 +77,6 @@ export function LogicalView(props: {
           value={period}
           onChange={onPeriod}
           options={LOGICAL_PERIODS.map((p) => ({ value: p, label: t(`layout.period.${p}`) }))}
-          aria-label={t('layout.efficiency')}
         />
         <Button onClick={() => setCollapsed(new Set())}>{t('layout.expandAll')}</Button>
         <Button onClick={() => setCollapsed(new Set(all.filter((k) => k !== 'root')))}>{t('layout.collapseAll')}</Button>

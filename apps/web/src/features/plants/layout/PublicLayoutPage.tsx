@@ -62,7 +62,7 @@ export function PublicLayoutPage() {
   return (
     <main className="sw-layout sw-layout-public" data-testid="public-layout-page">
       <Card>
-        <Typography.Title level={1} className="sw-layout-public-title">
+        <Typography.Title level={1} className="sw-layout-public-title" style={{ fontSize: 24, marginBottom: 0 }}>
           {view.data ? view.data.plantName : t('layout.publicHeading')}
         </Typography.Title>
         <Typography.Paragraph type="secondary">{t('layout.publicHeading')}</Typography.Paragraph>
