@@ -127,6 +127,22 @@ describe('large-screen display', () => {
     expect(await wall.page.getByTestId('fs-alarms').textContent()).toContain('Hill Farm');
     expect(await wall.page.locator('.fs-header h1').textContent()).toBe('Control room');
     expect(await seriousAccessibilityProblems(wall.page)).toEqual([]);
+    // The same layout scaled to 1366×768 and to 4K: the whole stage inside the window, no scrollbars.
+    for (const [width, height] of [
+      [1366, 768],
+      [3840, 2160],
+    ] as const) {
+      await wall.page.setViewportSize({ width, height });
+      await expect
+        .poll(async () => {
+          const box = await wall.page.locator('.fs-stage').boundingBox();
+          return box !== null && box.width <= width + 1 && box.height <= height + 1 && box.width >= width * 0.95;
+        })
+        .toBe(true);
+      expect(await wall.page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight)).toBe(true);
+      await wall.page.screenshot({ path: join(shots, `single-${width}.png`) });
+    }
+    await wall.page.setViewportSize({ width: 1920, height: 1080 });
     // Multiple screens: each window its part.
     for (const [i, screen] of screens.entries()) await showsDisplay(wall.page, screen, String(i + 1), `screen-${i + 1}`);
     // Multiple pages: the parts turn every five seconds.
