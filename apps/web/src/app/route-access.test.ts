@@ -25,6 +25,8 @@ describe('route table', () => {
         '/firmwareLogging',
         '/success',
         '/403',
+        // Sunward: the large-screen display, opened by a display link without a session (issue 20).
+        '/fullscreen',
       ].sort(),
     );
   });
@@ -38,9 +40,9 @@ describe('route table', () => {
 });
 
 describe('buildMenu', () => {
-  it('gives a guest plants, the device group and reports without company or firmware', () => {
+  it('gives a guest plants, the device group, reports and the display without company or firmware', () => {
     const menu = buildMenu(holder(ROLE_GRANTS.guest));
-    expect(menu.map((e) => e.key)).toEqual(['/plants', '/device', '/report', '/download-center', '/api/docs']);
+    expect(menu.map((e) => e.key)).toEqual(['/plants', '/device', '/report', '/fullscreen/links', '/download-center', '/api/docs']);
     expect(menu[1]?.children?.map((c) => c.key)).toEqual([
       '/device/gateway/list',
       '/device/inverter',
