@@ -25,6 +25,7 @@ const FirmwareReleaseLogPage = lazyNamed(
   'FirmwareReleaseLogPage',
 );
 const PublicLayoutPage = lazyNamed(() => withDates(import('../features/plants/layout/PublicLayoutPage')), 'PublicLayoutPage');
+const AppDownloadPage = lazyNamed(() => withDates(import('../features/oem/AppDownloadPage')), 'AppDownloadPage');
 const NotFoundPage = lazyNamed(() => withDates(import('../features/errors/NotFoundPage')), 'NotFoundPage');
 // Accounts (issue 7): registration, password reset, the agreement.
 const RegisterPage = lazyNamed(() => withDates(import('../features/account/RegisterPage')), 'RegisterPage');
@@ -61,6 +62,7 @@ function AntdPublicPage({ route }: { route: PublicRoute }) {
   if (route.page === 'authorizationFailed') return <AuthorizationFailedPage />;
   if (route.page === 'firmwareReleases') return <FirmwareReleaseLogPage />;
   if (route.page === 'plantLayout') return <PublicLayoutPage />;
+  if (route.page === 'appDownload') return <AppDownloadPage />;
   if (route.page === 'register') return <RegisterPage />;
   if (route.page === 'forget') return <ForgetPasswordPage />;
   if (route.page === 'resetSuccessful') return <ResetSuccessfulPage />;

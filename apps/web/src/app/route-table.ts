@@ -97,7 +97,9 @@ export interface PublicRoute {
     // Firmware release log (issue 6)
     | 'firmwareReleases'
     // Plant layout through a public link (issue 20)
-    | 'plantLayout';
+    | 'plantLayout'
+    // The brand's mobile app: APKs, store links, QR code (issue 24)
+    | 'appDownload';
   /** Text of an information page. */
   text?: UiKey;
 }
@@ -114,7 +116,7 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
   { path: '/register/userAgreement', title: 'route.userAgreement', page: 'agreement' },
   { path: '/resetSuccessful', title: 'route.resetSuccessful', page: 'resetSuccessful' },
   { path: '/authorizationFailed', title: 'route.authorizationFailed', page: 'authorizationFailed' },
-  { path: '/app/download', title: 'route.appDownload', page: 'info', text: 'public.downloadText' },
+  { path: '/app/download', title: 'route.appDownload', page: 'appDownload' },
   { path: '/firmwareLogging', title: 'route.firmwareLogging', page: 'firmwareReleases' },
   { path: '/success', title: 'route.success', page: 'info', text: 'public.successText' },
   { path: '/403', title: 'route.noAccess', page: 'noAccess' },
