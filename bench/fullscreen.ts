@@ -3,37 +3,17 @@
 // N plants (3 inverters each, a year of days, seed-plants.ts); the platform administrator asks
 // GET /api/v1/fullscreen/data through the full request pipeline (Fastify inject), each run with another
 // flowPlantId so the 10 s answer cache is not hit. The month and year sums ask every plant's overview.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../apps/server/src/config.js';
-import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js';
-import { startServer } from '../apps/server/src/server.js';
+import { BENCH_ADMIN, startBenchServer } from './bench-server.js';
 import { createMeasurer } from './measure.js';
 import { seedPlants } from './seed-plants.js';
 
 const { values: args } = parseArgs({ options: { plants: { type: 'string', default: '1000' }, runs: { type: 'string', default: '3' } } });
 const plantCount = Number(args.plants);
 const runs = Number(args.runs);
-const pgUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const scratch = await createScratchDatabase(pgUrl, 'sunward_fsbench');
-const ADMIN_PASSWORD = 'Bench-Password-1';
-const config = loadConfig({
-  PORT: '0',
-  HOST: '127.0.0.1',
-  MQTT_PORT: '0',
-  MQTT_HOST: '127.0.0.1',
-  DATA_DIR: mkdtempSync(join(tmpdir(), 'sunward-fsbench-')),
-  DATABASE_URL: scratch.url,
-  LOG_LEVEL: 'silent',
-  ADMIN_ACCOUNT: 'admin@bench.local',
-  ADMIN_PASSWORD,
-  SIMULATOR: 'off',
-});
-const server = await startServer(config, { logger: false });
-const db = server.database.db;
+const { server, db, close } = await startBenchServer('fsbench');
+const ADMIN_PASSWORD = BENCH_ADMIN.password;
 await seedPlants(db, plantCount, ADMIN_PASSWORD);
 await db.execute(sql`vacuum analyze`);
 const ids = ((await db.execute(sql`select id from plants order by id`)) as unknown as { rows: { id: number }[] }).rows.map((r) => r.id);
@@ -53,5 +33,4 @@ times.sort((a, b) => a - b);
 console.log(
   `fullscreen/data, ${plantCount} plants: median ${times[Math.floor(times.length / 2)]?.toFixed(0)} ms, worst ${times.at(-1)?.toFixed(0)} ms`,
 );
-await server.close();
-await scratch.drop();
+await close();

@@ -3,37 +3,17 @@
 // Measures through the full request pipeline (auth, validation, SQL, envelope) with Fastify's inject:
 // a list page (default order, sorted by power, searched, filtered), the status statistics and the
 // map markers, as the platform administrator (all plants) and as a company administrator (a third).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../apps/server/src/config.js';
-import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js';
-import { startServer } from '../apps/server/src/server.js';
+import { BENCH_ADMIN, startBenchServer } from './bench-server.js';
 import { createMeasurer } from './measure.js';
 import { seedPlants } from './seed-plants.js';
 
 const { values: args } = parseArgs({ options: { plants: { type: 'string', default: '10000' }, runs: { type: 'string', default: '300' } } });
 const plantCount = Number(args.plants);
 const runs = Number(args.runs);
-const pgUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const scratch = await createScratchDatabase(pgUrl, 'sunward_pbench');
-const ADMIN_PASSWORD = 'Bench-Password-1';
-const config = loadConfig({
-  PORT: '0',
-  HOST: '127.0.0.1',
-  MQTT_PORT: '0',
-  MQTT_HOST: '127.0.0.1',
-  DATA_DIR: mkdtempSync(join(tmpdir(), 'sunward-pbench-')),
-  DATABASE_URL: scratch.url,
-  LOG_LEVEL: 'silent',
-  ADMIN_ACCOUNT: 'admin@bench.local',
-  ADMIN_PASSWORD,
-  SIMULATOR: 'off',
-});
-const server = await startServer(config, { logger: false });
-const db = server.database.db;
+const { server, db, close } = await startBenchServer('pbench');
+const ADMIN_PASSWORD = BENCH_ADMIN.password;
 const t0 = performance.now();
 
 await seedPlants(db, plantCount, ADMIN_PASSWORD);
@@ -61,6 +41,5 @@ for (const [who, account] of [
   await measure('status statistics', bearer, () => '/api/v1/overview/plantCount');
   await measure('map markers (every plant)', bearer, () => '/api/v1/plants/map');
 }
-await server.close();
-await scratch.drop();
+await close();
 process.exit(0);

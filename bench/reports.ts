@@ -3,37 +3,18 @@
 // 1,000 plants (3 inverters each) with a year of plant and device days and a few events each, all assigned to
 // one customer; the platform administrator asks for the customer's month and year reports as JSON (the
 // console's preview), PDF and .xlsx through the full request pipeline (Fastify inject). Target: under 60 s.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../apps/server/src/config.js';
-import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js';
-import { startServer } from '../apps/server/src/server.js';
+import { BENCH_ADMIN, startBenchServer } from './bench-server.js';
 import { createMeasurer } from './measure.js';
 import { seedPlants } from './seed-plants.js';
 
 const { values: args } = parseArgs({ options: { plants: { type: 'string', default: '1000' }, runs: { type: 'string', default: '3' } } });
 const plantCount = Number(args.plants);
 const runs = Number(args.runs);
-const pgUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const scratch = await createScratchDatabase(pgUrl, 'sunward_rbench');
-const ADMIN_PASSWORD = 'Bench-Password-1';
-const config = loadConfig({
-  PORT: '0',
-  HOST: '127.0.0.1',
-  MQTT_PORT: '0',
-  MQTT_HOST: '127.0.0.1',
-  DATA_DIR: mkdtempSync(join(tmpdir(), 'sunward-rbench-')),
-  DATABASE_URL: scratch.url,
-  LOG_LEVEL: 'silent',
-  ADMIN_ACCOUNT: 'admin@bench.local',
-  ADMIN_PASSWORD,
-  SIMULATOR: 'off',
-});
-const server = await startServer(config, { logger: false });
-const db = server.database.db;
+const { server, db, close } = await startBenchServer('rbench');
+const ADMIN_PASSWORD = BENCH_ADMIN.password;
 const t0 = performance.now();
 await seedPlants(db, plantCount, ADMIN_PASSWORD);
 // Device days (plant = Σ devices: each inverter a third of the plant's day) and two events a week per plant.
@@ -79,5 +60,4 @@ for (const [name, url] of [
     `${name}: median ${times[Math.floor(times.length / 2)]?.toFixed(1)} s, worst ${times.at(-1)?.toFixed(1)} s (${(bytes / 1024).toFixed(0)} KB)`,
   );
 }
-await server.close();
-await scratch.drop();
+await close();
