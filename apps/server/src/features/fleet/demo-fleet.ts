@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { PlantType } from '@sunward/contracts/device-status';
+import { LAYOUT_GRID, PANEL_LONG, PANEL_SHORT, type PhysicalLayout } from '@sunward/contracts/plant-layout';
 import type { Tariff } from '@sunward/contracts/plants';
 import type { SimulatedFleet, SimulatedGateway } from '@sunward/contracts/simulated-fleet';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { companies, devices, gateways, plants } from '../../db/schema.js';
+import { companies, devices, gateways, plantLayouts, plants } from '../../db/schema.js';
 import { hashGatewayKey } from '../../ingest/gateway-auth.js';
 import { DEMO_SITES } from './demo-sites.js';
 
@@ -134,6 +135,39 @@ export function demoDevices(index: number, site: (typeof DEMO_SITES)[number]): D
 }
 
 /**
+ * The roof of a demo plant with optimizers: two rows of portrait panels, one group wired to the first
+ * inverter's first string, each panel on its optimizer (so the layout views show the shaded one at once).
+ */
+export function demoLayout(list: readonly Device[]): Omit<PhysicalLayout, 'updatedAt'> | undefined {
+  const optimizers = list.filter((d) => d.family === 'optimizer');
+  if (optimizers.length === 0) return undefined;
+  const inverter = list.find((d) => d.family === 'inverter' || d.family === 'hybrid_inverter');
+  const perRow = Math.ceil(optimizers.length / 2);
+  return {
+    version: 1,
+    groups: [
+      {
+        id: 'roof',
+        name: 'Roof',
+        inclinationDeg: 30,
+        azimuthDeg: 180,
+        panelRatedPowerW: optimizers[0]?.ratedPowerW ?? 450,
+        inverterSn: inverter?.sn ?? null,
+        stringNo: inverter ? 1 : null,
+      },
+    ],
+    panels: optimizers.map((o, i) => ({
+      id: `p${i + 1}`,
+      groupId: 'roof',
+      x: 2 * LAYOUT_GRID + (i % perRow) * (PANEL_SHORT + LAYOUT_GRID),
+      y: 2 * LAYOUT_GRID + Math.floor(i / perRow) * (PANEL_LONG + LAYOUT_GRID),
+      rotation: 0 as const,
+      optimizerSn: o.sn,
+    })),
+  };
+}
+
+/**
  * Creates the demo company with its plants, gateways and devices, once. Returns the fleet the
  * simulator plays (with the gateways' keys, which only exist here: the database keeps their hashes).
  */
@@ -185,6 +219,8 @@ export async function provisionDemoFleet(
           model: d.protocolId,
         })),
       );
+      const layout = demoLayout(list);
+      if (layout) await tx.insert(plantLayouts).values({ plantId: plant.id, view: 'physical', type: 'default', content: layout });
       for (const slave of list.filter((d) => d.parentSn))
         await tx.execute(sql`update devices set parent_id = (select id from devices where sn = ${slave.parentSn}) where sn = ${slave.sn}`);
       fleet.gateways.push({ sn, key, intervalSeconds: options.intervalSeconds, plant: { ...site }, devices: list });
