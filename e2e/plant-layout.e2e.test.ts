@@ -199,6 +199,10 @@ describe('plant layout', () => {
         { timeout: 30_000 },
       )
       .toBe(true);
+    // A click on the shaded panel shows its power over the day.
+    await page.locator(`[data-testid="live-view"] [data-optimizer="${SHADED}"]`).dispatchEvent('click');
+    expect(await page.getByTestId('picked-panel').textContent()).toContain(SHADED);
+    await page.getByTestId('panel-curve').locator('canvas').waitFor();
     // The time slider goes back over the day.
     const slider = page.getByRole('slider');
     await slider.focus();

@@ -3,6 +3,7 @@ import { formatPower } from '@sunward/contracts/units';
 import { Empty, Slider, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CHART_COLORS, Chart } from '../../../components/Chart';
 import { HEAT, heatColour } from './layout-editor';
 import { extentOf, RoofCanvas } from './RoofCanvas';
 
@@ -107,9 +108,37 @@ export function LiveView(props: {
         />
         <HeatLegend />
         {pickedPanel && (
-          <Typography.Paragraph data-testid="picked-panel">
-            <strong>{label(pickedPanel)}</strong>
-          </Typography.Paragraph>
+          <div data-testid="picked-panel">
+            <Typography.Paragraph>
+              <strong>{label(pickedPanel)}</strong>
+            </Typography.Paragraph>
+            {live && pickedPanel.optimizerSn && (
+              <Chart
+                height={180}
+                testId="panel-curve"
+                option={{
+                  grid: { left: 48, right: 12, top: 16, bottom: 28 },
+                  tooltip: { trigger: 'axis' },
+                  xAxis: {
+                    type: 'category',
+                    data: live.times.map((_, i) => timeLabel(i)),
+                    axisLabel: { interval: 15 },
+                  },
+                  yAxis: { type: 'value', name: 'W' },
+                  series: [
+                    {
+                      type: 'line',
+                      name: pickedPanel.optimizerSn,
+                      showSymbol: false,
+                      areaStyle: { opacity: 0.2 },
+                      color: CHART_COLORS.pv,
+                      data: live.series[pickedPanel.optimizerSn] ?? [],
+                    },
+                  ],
+                }}
+              />
+            )}
+          </div>
         )}
       </div>
     </div>
