@@ -129,7 +129,8 @@ export function LiveView(props: {
                     {
                       type: 'line',
                       name: pickedPanel.optimizerSn,
-                      showSymbol: false,
+                      // A day just begun has a point or two: draw them as dots.
+                      showSymbol: (live.series[pickedPanel.optimizerSn] ?? []).filter((w) => w !== null).length < 3,
                       areaStyle: { opacity: 0.2 },
                       color: CHART_COLORS.pv,
                       data: live.series[pickedPanel.optimizerSn] ?? [],
