@@ -52,19 +52,17 @@ beforeAll(async () => {
   owner = (await signedInUser(server, 'company_admin', companyId)).token;
   const plant = await createPlant(server, owner, { name: 'Layout Roof' }, companyId);
   plantId = plant.id;
-  await server.database.db
-    .insert(devices)
-    .values([
-      { sn: 'LYIN000001', protocolId: 'sunspec-inverter-1p', family: 'inverter', plantId, gatewayId: plant.gateway.id, ratedPowerW: 5000 },
-      ...OPTIMIZERS.map((sn) => ({
-        sn,
-        protocolId: 'sunspec-optimizer',
-        family: 'optimizer',
-        plantId,
-        gatewayId: plant.gateway.id,
-        ratedPowerW: 450,
-      })),
-    ]);
+  await server.database.db.insert(devices).values([
+    { sn: 'LYIN000001', protocolId: 'sunspec-inverter-1p', family: 'inverter', plantId, gatewayId: plant.gateway.id, ratedPowerW: 5000 },
+    ...OPTIMIZERS.map((sn) => ({
+      sn,
+      protocolId: 'sunspec-optimizer',
+      family: 'optimizer',
+      plantId,
+      gatewayId: plant.gateway.id,
+      ratedPowerW: 450,
+    })),
+  ]);
   await server.telemetry.pipeline.reloadDevices();
   gateway = await connectTestGateway(server.telemetry.mqttPort, plant.gateway.sn, plant.gateway.key);
   const now = Date.now();

@@ -42,7 +42,7 @@ function useLeaveGuard(dirty: boolean) {
       if (!dirtyRef.current || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey) return;
       const anchor = (event.target as Element | null)?.closest?.('a[href]');
       const href = anchor?.getAttribute('href');
-      if (!anchor || !href || !href.startsWith('/') || anchor.getAttribute('target') === '_blank') return;
+      if (!anchor || !href?.startsWith('/') || anchor.getAttribute('target') === '_blank') return;
       event.preventDefault();
       event.stopPropagation();
       modal.confirm({
