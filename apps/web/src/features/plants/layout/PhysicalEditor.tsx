@@ -1,4 +1,5 @@
 import {
+  CopyOutlined,
   DeleteOutlined,
   PlusOutlined,
   RedoOutlined,
@@ -190,6 +191,9 @@ export function PhysicalEditor(props: {
     } else if (mod && e.key.toLowerCase() === 'y') {
       e.preventDefault();
       dispatch({ type: 'redo' });
+    } else if (mod && e.key.toLowerCase() === 'd') {
+      e.preventDefault();
+      dispatch({ type: 'copy' });
     } else if (mod && e.key.toLowerCase() === 'a') {
       e.preventDefault();
       dispatch({ type: 'select', ids: doc.panels.map((p) => p.id) });
@@ -230,6 +234,11 @@ export function PhysicalEditor(props: {
             data-testid="rotate"
           >
             {t('layout.rotate')}
+          </Button>
+        </Tooltip>
+        <Tooltip title="Ctrl+D">
+          <Button icon={<CopyOutlined />} onClick={() => dispatch({ type: 'copy' })} disabled={selected.size === 0} data-testid="copy">
+            {t('layout.copy')}
           </Button>
         </Tooltip>
         <Button

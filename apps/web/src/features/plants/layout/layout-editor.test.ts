@@ -36,6 +36,11 @@ describe('layout editor', () => {
     s = editorReducer(s, { type: 'select', ids: [id] });
     s = editorReducer(s, { type: 'rotate' });
     expect(s.doc.panels[0]?.rotation).toBe(90);
+    s = editorReducer(s, { type: 'copy' });
+    expect(s.doc.panels).toHaveLength(2);
+    expect(s.doc.panels[1]?.x).toBeGreaterThan(s.doc.panels[0]?.x ?? 0);
+    s = editorReducer(s, { type: 'undo' });
+    s = editorReducer(s, { type: 'select', ids: [id] });
     s = editorReducer(s, { type: 'bind', id, optimizerSn: 'OP1' });
     expect(refusalOf(s, { type: 'delete' })).toBe('panelLocked');
     expect(refusalOf(s, { type: 'deleteGroup', id: 'g1' })).toBe('groupLocked');

@@ -86,6 +86,7 @@ export type EditorAction =
   | { type: 'move'; ids: string[]; dx: number; dy: number }
   | { type: 'rotate' }
   | { type: 'delete' }
+  | { type: 'copy' }
   | { type: 'bind'; id: string; optimizerSn: string | null }
   | { type: 'undo' }
   | { type: 'redo' };
@@ -95,6 +96,7 @@ export type Refusal = 'tooMany' | 'panelLocked' | 'groupLocked';
 
 export function refusalOf(state: EditorState, action: EditorAction): Refusal | undefined {
   if (action.type === 'addPanel' && state.doc.panels.length >= LAYOUT_PANELS_MAX) return 'tooMany';
+  if (action.type === 'copy' && state.doc.panels.length + state.selected.length > LAYOUT_PANELS_MAX) return 'tooMany';
   if (action.type === 'delete' && state.doc.panels.some((p) => state.selected.includes(p.id) && p.optimizerSn !== null))
     return 'panelLocked';
   if (action.type === 'deleteGroup' && state.doc.panels.some((p) => p.groupId === action.id && p.optimizerSn !== null))
@@ -159,6 +161,26 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       });
     case 'delete':
       return commit(state, { ...doc, panels: doc.panels.filter((p) => !state.selected.includes(p.id)) }, []);
+    case 'copy': {
+      // Copies of the selection (without optimizers) to the right of it; the copies become the selection.
+      const chosen = doc.panels.filter((p) => state.selected.includes(p.id));
+      if (chosen.length === 0) return state;
+      const left = Math.min(...chosen.map((p) => p.x));
+      const right = Math.max(...chosen.map((p) => p.x + panelSize(p).w));
+      const dx = right - left + LAYOUT_GRID;
+      const taken = [...doc.panels];
+      const copies = chosen.map((p) => {
+        const s = panelSize(p);
+        const copy: LayoutPanel = { ...p, id: newId('p', taken), x: clampX(p.x + dx, s.w), optimizerSn: null };
+        taken.push(copy);
+        return copy;
+      });
+      return commit(
+        state,
+        { ...doc, panels: [...doc.panels, ...copies] },
+        copies.map((c) => c.id),
+      );
+    }
     case 'bind':
       return commit(state, {
         ...doc,

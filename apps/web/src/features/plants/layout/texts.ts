@@ -3,6 +3,7 @@ import { defineTexts } from '../../../lib/feature-texts';
 /** Texts of the plant layout (/plants/layout/:id and the public /plantLayout), keys prefixed layout. */
 export const layoutTexts = defineTexts({
   en: {
+    'layout.copy': 'Copy',
     'layout.tabLogical': 'Logical view',
     'layout.tabPhysical': 'Physical editor',
     'layout.tabLive': 'Live view',
@@ -75,6 +76,7 @@ export const layoutTexts = defineTexts({
     'layout.panelAt': 'Panel {{name}}, {{value}}',
   },
   cn: {
+    'layout.copy': '复制',
     'layout.tabLogical': '逻辑视图',
     'layout.tabPhysical': '物理布局编辑',
     'layout.tabLive': '实时视图',
@@ -146,6 +148,7 @@ export const layoutTexts = defineTexts({
     'layout.panelAt': '组件 {{name}}，{{value}}',
   },
   de: {
+    'layout.copy': 'Kopieren',
     'layout.tabLogical': 'Logische Ansicht',
     'layout.tabPhysical': 'Physischer Editor',
     'layout.tabLive': 'Live-Ansicht',
@@ -219,6 +222,7 @@ export const layoutTexts = defineTexts({
     'layout.panelAt': 'Modul {{name}}, {{value}}',
   },
   es: {
+    'layout.copy': 'Copiar',
     'layout.tabLogical': 'Vista lógica',
     'layout.tabPhysical': 'Editor físico',
     'layout.tabLive': 'Vista en directo',
@@ -291,6 +295,7 @@ export const layoutTexts = defineTexts({
     'layout.panelAt': 'Panel {{name}}, {{value}}',
   },
   pt: {
+    'layout.copy': 'Copiar',
     'layout.tabLogical': 'Vista lógica',
     'layout.tabPhysical': 'Editor físico',
     'layout.tabLive': 'Vista em tempo real',
@@ -363,6 +368,7 @@ export const layoutTexts = defineTexts({
     'layout.panelAt': 'Painel {{name}}, {{value}}',
   },
   cz: {
+    'layout.copy': 'Kopírovat',
     'layout.tabLogical': 'Logický pohled',
     'layout.tabPhysical': 'Fyzický editor',
     'layout.tabLive': 'Živý pohled',
@@ -435,6 +441,7 @@ export const layoutTexts = defineTexts({
     'layout.panelAt': 'Panel {{name}}, {{value}}',
   },
   el: {
+    'layout.copy': 'Αντιγραφή',
     'layout.tabLogical': 'Λογική προβολή',
     'layout.tabPhysical': 'Επεξεργασία φυσικής διάταξης',
     'layout.tabLive': 'Ζωντανή προβολή',
@@ -509,6 +516,7 @@ export const layoutTexts = defineTexts({
     'layout.panelAt': 'Πάνελ {{name}}, {{value}}',
   },
   po: {
+    'layout.copy': 'Kopiuj',
     'layout.tabLogical': 'Widok logiczny',
     'layout.tabPhysical': 'Edytor fizyczny',
     'layout.tabLive': 'Widok na żywo',
@@ -581,6 +589,7 @@ export const layoutTexts = defineTexts({
     'layout.panelAt': 'Panel {{name}}, {{value}}',
   },
   tr: {
+    'layout.copy': 'Kopyala',
     'layout.tabLogical': 'Mantıksal görünüm',
     'layout.tabPhysical': 'Fiziksel düzenleyici',
     'layout.tabLive': 'Canlı görünüm',
@@ -653,6 +662,7 @@ export const layoutTexts = defineTexts({
     'layout.panelAt': 'Panel {{name}}, {{value}}',
   },
   vi: {
+    'layout.copy': 'Sao chép',
     'layout.tabLogical': 'Chế độ xem logic',
     'layout.tabPhysical': 'Trình chỉnh sửa vật lý',
     'layout.tabLive': 'Xem trực tiếp',
