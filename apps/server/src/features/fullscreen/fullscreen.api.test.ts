@@ -39,16 +39,14 @@ async function reportingPlant(token: string, companyId: number, name: string, sn
     { name, capacityKwp, timezone: ZONE, latitude: 5.3 + plantsA.length, longitude: -4 + plantsA.length },
     companyId,
   );
-  await server.database.db
-    .insert(devices)
-    .values({
-      sn,
-      protocolId: 'sunspec-inverter-1p',
-      family: 'inverter',
-      model: 'sunspec-inverter-1p',
-      plantId: plant.id,
-      gatewayId: plant.gateway.id,
-    });
+  await server.database.db.insert(devices).values({
+    sn,
+    protocolId: 'sunspec-inverter-1p',
+    family: 'inverter',
+    model: 'sunspec-inverter-1p',
+    plantId: plant.id,
+    gatewayId: plant.gateway.id,
+  });
   const gw = await connectTestGateway(server.telemetry.mqttPort, plant.gateway.sn, plant.gateway.key);
   gateways.push(gw);
   const [a = 0, b = 0, c = 0] = whs;
