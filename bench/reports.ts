@@ -3,7 +3,6 @@
 // 1,000 plants (3 inverters each) with a year of plant and device days and a few events each, all assigned to
 // one customer; the platform administrator asks for the customer's month and year reports as JSON (the
 // console's preview), PDF and .xlsx through the full request pipeline (Fastify inject). Target: under 60 s.
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { BENCH_ADMIN, startBenchServer } from './bench-server.js';
