@@ -5,8 +5,11 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { statusStyle } from '../../lib/format';
 
-/** Up to this many plants carry their name on the map; beyond, the names would cover each other. */
-const LABELLED_MAX = 25;
+/**
+ * Up to this many plants carry their name on the map; beyond, the names cover each other (a world-wide fleet
+ * of 20 drew one unreadable knot of labels). The plant table and the yield lists name them all.
+ */
+const LABELLED_MAX = 8;
 
 /**
  * The plants on a map without tiles: a wall screen is often on a closed network and nothing downloads at run
@@ -71,7 +74,7 @@ export function DisplayMap({ plants }: { plants: readonly DisplayPlant[] }) {
     const key = plants.map((p) => `${p.id}:${p.latitude}:${p.longitude}`).join('|');
     if (plants.length > 0 && key !== fitted.current) {
       fitted.current = key;
-      map.fitBounds(L.latLngBounds(plants.map((p) => [p.latitude, p.longitude])), { padding: [60, 160], maxZoom: 9 });
+      map.fitBounds(L.latLngBounds(plants.map((p) => [p.latitude, p.longitude])), { padding: [24, 24], maxZoom: 9 });
     }
   }, [plants, t]);
 
