@@ -82,7 +82,8 @@ export const LOGICAL_PERIODS = ['power', 'day', 'month', 'year', 'total'] as con
 export type LogicalPeriod = (typeof LOGICAL_PERIODS)[number];
 export const LogicalPeriodSchema = z.enum(LOGICAL_PERIODS);
 
-export const LOGICAL_KINDS = ['root', 'inverter', 'tandem', 'optimizer', 'panel', 'unassigned'] as const;
+/** `other`: what an inverter measured beyond its strings in the layout (inputs without optimizers), so children add up. */
+export const LOGICAL_KINDS = ['root', 'inverter', 'tandem', 'optimizer', 'panel', 'unassigned', 'other'] as const;
 
 /** Spec 01 §2 node data: power, unit W or kWh, efficiency, sn, item name, leaf flag, active flag. */
 export interface LogicalNode {

@@ -197,6 +197,10 @@ describe('plant layout', () => {
     const inverter = find(root, 'inverter:LYIN000001');
     expect(inverter?.value).toBe(1000);
     expect(inverter?.efficiencyPct).toBe(20);
+    // Its strings and the inputs the layout leaves out add up to what it measured (the tree reconciles).
+    const parts = (inverter?.children ?? []).reduce((total, child) => total + (child.value ?? 0), 0);
+    expect(parts).toBeCloseTo(1000, 0);
+    expect(inverter?.children.some((c) => c.kind === 'other')).toBe(true);
     const string1 = find(root, 'string:g1');
     expect(string1?.kind).toBe('tandem');
     expect(string1?.value).toBe(356 + 178);

@@ -112,6 +112,25 @@ export function logicalTree(input: {
   const inverterNodes = inverters.map((inv) => {
     const groups = input.groups.filter((g) => g.inverterSn === inv.sn).sort((a, b) => (a.stringNo ?? 99) - (b.stringNo ?? 99));
     const children = groups.map(stringNode);
+    // The inverter's inputs the layout does not describe (a roof partly on optimizers): the rest of its value,
+    // so its children add up to it. Under 1 % is conversion loss and rounding, not a missing string.
+    const described = sum(children.map((c) => c.value));
+    const rest = inv.value !== null && described !== null ? inv.value - described : null;
+    if (rest !== null && inv.value !== null && rest > Math.max(inv.value * 0.01, 0))
+      children.push(
+        node({
+          key: `other:${inv.sn}`,
+          kind: 'other',
+          name: '',
+          sn: null,
+          value: rest,
+          ratedPowerW: null,
+          efficiencyPct: null,
+          leaf: true,
+          active: inv.active,
+          children: [],
+        }),
+      );
     return node({
       key: `inverter:${inv.sn}`,
       kind: 'inverter',

@@ -28,7 +28,7 @@ function NodeTitle({ node, locale }: { node: LogicalNode; locale: string }) {
         : formatEnergy(node.value * 1000, locale);
   const eff = node.efficiencyPct;
   const over = eff !== null && eff > 100;
-  const name = node.kind === 'unassigned' ? t('layout.kind.unassigned') : node.name;
+  const name = node.kind === 'unassigned' ? t('layout.kind.unassigned') : node.kind === 'other' ? t('layout.otherName') : node.name;
   return (
     <span className="sw-layout-node" data-testid={`node-${node.key}`} data-efficiency={eff ?? ''}>
       <Typography.Text type="secondary" className="sw-layout-kind">
