@@ -164,13 +164,14 @@ export function ProtocolListPage({ route }: PageProps) {
         data-testid="protocol-table"
         loading={page.isFetching}
         dataSource={page.data?.infos}
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1400 }}
         pagination={list.pagination(page.data?.total, (total) => t('protocols.total', { count: total }))}
         locale={{ emptyText: <Empty description={t('protocols.empty')} /> }}
         columns={[
           {
             key: 'name',
             title: t('protocols.name'),
+            width: 200,
             render: (_, r) => (
               <Space direction="vertical" size={0}>
                 <Typography.Text strong>{r.name}</Typography.Text>
@@ -180,9 +181,9 @@ export function ProtocolListPage({ route }: PageProps) {
               </Space>
             ),
           },
-          { key: 'code', title: t('protocols.code'), render: (_, r) => r.code },
-          { key: 'manufacturer', title: t('protocols.manufacturer'), render: (_, r) => r.manufacturer },
-          { key: 'family', title: t('protocols.family'), render: (_, r) => t(`protocols.family_${r.family}`) },
+          { key: 'code', title: t('protocols.code'), width: 190, render: (_, r) => r.code },
+          { key: 'manufacturer', title: t('protocols.manufacturer'), width: 150, render: (_, r) => r.manufacturer },
+          { key: 'family', title: t('protocols.family'), width: 140, render: (_, r) => t(`protocols.family_${r.family}`) },
           {
             key: 'version',
             title: t('protocols.versions'),
