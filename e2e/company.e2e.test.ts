@@ -68,9 +68,9 @@ describe('company administration', () => {
     const menu = member.page.getByRole('navigation', { name: 'main' });
     await menu.getByRole('menuitem', { name: 'Plants' }).waitFor();
     const entries = (await menu.getByRole('menuitem').allInnerTexts()).map((text) => text.trim()).filter((text) => text !== '');
-    // Plants, and the download centre and API documentation every signed-in user has; no devices, company,
-    // customers or logs.
-    expect(entries.filter((text) => !/API/i.test(text))).toEqual(['Plants', 'Download centre']);
+    // Plants with the large-screen display of them (display links), and the download centre and API documentation
+    // every signed-in user has; no devices, company, customers or logs.
+    expect(entries.filter((text) => !/API/i.test(text))).toEqual(['Plants', 'Display links', 'Download centre']);
     await member.page.screenshot({ path: join(tmpdir(), 'company-member-menu.png') });
     await member.page.goto('/enterprise/roles');
     await member.page.getByTestId('no-access-page').waitFor();

@@ -91,7 +91,8 @@ describe('maintenance notices', () => {
     await table.getByTestId('notice-status').filter({ hasText: 'Unpublished' }).waitFor();
     await page.screenshot({ path: join(tmpdir(), 'notice-list.png') });
     await table.getByTestId('notice-publish').click();
-    await page.locator('#confirm-notice-status').click();
+    // Once the confirmation has opened: a click during its opening animation did nothing on a loaded CI machine.
+    await clickWhenOpen(page.locator('#confirm-notice-status'));
     await table.getByTestId('notice-status').filter({ hasText: 'Publishing' }).waitFor();
 
     // The administrator is a user too: the notice now shows for them as well.
@@ -118,7 +119,7 @@ describe('maintenance notices', () => {
 
     // Invalidated: it no longer shows, even in a browser that never confirmed it.
     await table.getByTestId('notice-invalidate').click();
-    await page.locator('#confirm-notice-status').click();
+    await clickWhenOpen(page.locator('#confirm-notice-status'));
     await table.getByTestId('notice-status').filter({ hasText: 'Invalid' }).waitFor();
     await expect(table.getByTestId('notice-publish').count()).resolves.toBe(0);
     const fresh = await openPage(browser, server.url);
