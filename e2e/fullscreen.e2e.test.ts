@@ -102,8 +102,11 @@ describe('large-screen display', () => {
     await page.getByTestId('display-link-new').click();
     await page.locator('#display-link-name').fill('Control room');
     await page.locator('#display-link-plants').click();
+    // Each option once the list has opened (a click during its opening animation picked nothing on a loaded CI machine).
     for (const name of ['Harbour Roof', 'Hill Farm'])
-      await page.locator('.ant-select-dropdown:visible').getByText(name, { exact: true }).click();
+      await clickWhenOpen(page.locator('.ant-select-dropdown:visible').getByText(name, { exact: true }));
+    const picked = page.locator('.ant-select', { has: page.locator('#display-link-plants') }).locator('.ant-select-selection-item');
+    await expect.poll(() => picked.allInnerTexts()).toEqual(['Harbour Roof', 'Hill Farm']);
     await page.locator('#display-link-name').click();
     await page.locator('#display-link-save').click();
     const url = page.getByTestId('display-link-url');
