@@ -1,5 +1,5 @@
 import { App } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setApiUi } from '../lib/api-client';
 
@@ -7,15 +7,16 @@ import { setApiUi } from '../lib/api-client';
 export function ApiUiBridge() {
   const { message, modal } = App.useApp();
   const { t } = useTranslation();
+  // Outside the effect: when it runs again (the translation or antd's hooks change), an open confirm stays the one.
+  const confirmOpen = useRef(false);
   useEffect(() => {
-    let confirmOpen = false;
     setApiUi({
       toast: (text) => {
         void message.error(text);
       },
       serverNotResponding: () => {
-        if (confirmOpen) return;
-        confirmOpen = true;
+        if (confirmOpen.current) return;
+        confirmOpen.current = true;
         modal.confirm({
           title: t('error.serverDownTitle'),
           content: t('error.serverDownText'),
@@ -23,7 +24,7 @@ export function ApiUiBridge() {
           cancelText: t('error.cancel'),
           onOk: () => window.location.reload(),
           afterClose: () => {
-            confirmOpen = false;
+            confirmOpen.current = false;
           },
         });
       },
