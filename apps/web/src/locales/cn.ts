@@ -155,6 +155,5 @@ export const cn: UiCatalogue = {
   'public.registerText': '注册功能即将开放。在此之前，请向您的安装商或公司管理员申请账号。',
   'public.forgetText': '通过邮箱重置密码的功能即将开放。在此之前，请联系管理员为您重置。',
   'public.thirdText': '尚未配置任何第三方登录服务商。',
-  'public.plantLayoutText': '请从电站的概览页面打开其布局。',
   'public.firmwareLoggingText': '固件发布说明将在此列出。',
 };

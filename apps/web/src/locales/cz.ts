@@ -157,6 +157,5 @@ export const cz: UiCatalogue = {
   'public.registerText': 'Registrace bude brzy spuštěna. Mezitím požádejte o účet svou instalační firmu nebo správce společnosti.',
   'public.forgetText': 'Obnovení hesla e-mailem bude brzy k dispozici. Mezitím požádejte správce, aby vám heslo obnovil.',
   'public.thirdText': 'Zatím není nastaven žádný poskytovatel přihlášení třetí strany.',
-  'public.plantLayoutText': 'Rozvržení elektrárny otevřete z její stránky přehledu.',
   'public.firmwareLoggingText': 'Zde budou uvedeny poznámky k verzím firmwaru.',
 };

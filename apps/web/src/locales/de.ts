@@ -160,6 +160,5 @@ export const de: UiCatalogue = {
   'public.forgetText':
     'Das Zurücksetzen des Passworts per E-Mail ist in Kürze verfügbar. Bitten Sie bis dahin Ihren Administrator, es zurückzusetzen.',
   'public.thirdText': 'Es ist noch kein Drittanbieter für die Anmeldung eingerichtet.',
-  'public.plantLayoutText': 'Öffnen Sie das Layout einer Anlage über deren Übersichtsseite.',
   'public.firmwareLoggingText': 'Hier werden die Versionshinweise zur Firmware aufgeführt.',
 };

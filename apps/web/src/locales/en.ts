@@ -160,7 +160,6 @@ export const en = {
   'public.registerText': 'Registration opens soon. Ask your installer or company administrator for an account meanwhile.',
   'public.forgetText': 'Password reset by e-mail opens soon. Ask your administrator to reset it meanwhile.',
   'public.thirdText': 'No third-party sign-in provider is configured yet.',
-  'public.plantLayoutText': 'Open a plant’s layout from its overview page.',
   'public.firmwareLoggingText': 'Firmware release notes will be listed here.',
 } as const;
 

@@ -160,6 +160,5 @@ export const es: UiCatalogue = {
   'public.forgetText':
     'El restablecimiento de contraseña por correo electrónico estará disponible próximamente. Mientras tanto, pida a su administrador que la restablezca.',
   'public.thirdText': 'Todavía no se ha configurado ningún proveedor de inicio de sesión de terceros.',
-  'public.plantLayoutText': 'Abra el diseño de una planta desde su página de resumen.',
   'public.firmwareLoggingText': 'Aquí se mostrarán las notas de versión del firmware.',
 };

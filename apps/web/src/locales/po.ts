@@ -158,6 +158,5 @@ export const po: UiCatalogue = {
     'Rejestracja zostanie wkrótce uruchomiona. Do tego czasu poproś o konto swojego instalatora lub administratora firmy.',
   'public.forgetText': 'Resetowanie hasła przez e-mail będzie wkrótce dostępne. Do tego czasu poproś administratora o zresetowanie hasła.',
   'public.thirdText': 'Nie skonfigurowano jeszcze żadnego zewnętrznego dostawcy logowania.',
-  'public.plantLayoutText': 'Układ elektrowni otworzysz z poziomu jej strony przeglądu.',
   'public.firmwareLoggingText': 'Tutaj pojawią się informacje o wersjach firmware.',
 };

@@ -160,6 +160,5 @@ export const pt: UiCatalogue = {
   'public.forgetText':
     'A reposição da palavra-passe por e-mail estará disponível em breve. Entretanto, peça ao seu administrador que a reponha.',
   'public.thirdText': 'Ainda não foi configurado nenhum fornecedor de início de sessão de terceiros.',
-  'public.plantLayoutText': 'Abra o esquema de uma central a partir da respetiva página de vista geral.',
   'public.firmwareLoggingText': 'As notas de versão do firmware serão listadas aqui.',
 };

@@ -158,6 +158,5 @@ export const tr: UiCatalogue = {
   'public.forgetText':
     'E-posta ile şifre sıfırlama yakında kullanıma sunulacak. Bu arada şifrenizi sıfırlaması için yöneticinize başvurun.',
   'public.thirdText': 'Henüz yapılandırılmış bir üçüncü taraf giriş sağlayıcısı yok.',
-  'public.plantLayoutText': 'Bir santralin yerleşimini, santralin genel bakış sayfasından açın.',
   'public.firmwareLoggingText': 'Ürün yazılımı sürüm notları burada listelenecek.',
 };

@@ -158,6 +158,5 @@ export const vi: UiCatalogue = {
     'Tính năng đăng ký sắp ra mắt. Trong thời gian này, hãy xin tài khoản từ đơn vị lắp đặt hoặc quản trị viên công ty của bạn.',
   'public.forgetText': 'Tính năng đặt lại mật khẩu qua email sắp ra mắt. Trong thời gian này, hãy nhờ quản trị viên đặt lại giúp bạn.',
   'public.thirdText': 'Chưa có nhà cung cấp đăng nhập bên thứ ba nào được cấu hình.',
-  'public.plantLayoutText': 'Mở bố trí của nhà máy từ trang tổng quan của nhà máy đó.',
   'public.firmwareLoggingText': 'Ghi chú phát hành firmware sẽ được liệt kê tại đây.',
 };
