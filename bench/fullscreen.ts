@@ -2,7 +2,8 @@
 //   npx tsx bench/fullscreen.ts [--plants 1000] [--runs 3]
 // N plants (3 inverters each, a year of days, seed-plants.ts); the platform administrator asks
 // GET /api/v1/fullscreen/data through the full request pipeline (Fastify inject), each run with another
-// flowPlantId so the 10 s answer cache is not hit. The month and year sums ask every plant's overview.
+// flowPlantId so the 10 s answer cache is not hit. Month and year are one query over the daily rollup (until
+// 2026-11-27 they asked each plant's overview, four at a time).
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { BENCH_ADMIN, startBenchServer } from './bench-server.js';

@@ -129,8 +129,7 @@ describe('two-factor sign-in', () => {
     const account = `careful-${Date.now()}@example.com`;
     const password = await owner(account);
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, account, password);
-    await page.goto('/edit?tab=security');
+    await signInThroughForm(page, account, password, '/edit?tab=security');
     await page.getByTestId('tfa-start').click();
     await page.getByTestId('tfa-qr').waitFor();
     const secret = (await page.getByTestId('tfa-secret').textContent())?.trim() ?? '';

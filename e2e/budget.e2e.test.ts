@@ -18,10 +18,10 @@ import {
 // same figures with the detail per chunk, bench/lighthouse.mjs the Lighthouse scores (docs/benchmarks.md).
 // Issue 18's targets are 350 KB for signed-in routes (SIGNED_IN_BUDGET_BYTES) and 200 KB for sign-in
 // (SIGN_IN_BUDGET_BYTES). Sign-in meets its target (2026-11-27: 132.5 KB, no antd on the page) and is held to it.
-// The signed-in first loads are not there yet (2026-11-27: plant list 388.6 KB, overview 403.9 KB without its
-// chart), so this test holds the line at those figures plus a small margin and fails on any growth. Lower it as
-// pages shrink; the target is the floor.
-const SIGNED_IN_CEILING_BYTES = Math.max(SIGNED_IN_BUDGET_BYTES, 410 * 1024);
+// The signed-in first loads are not there yet (2026-11-27 10:25: plant list 362.1 KB, overview 376.2 KB without its
+// chart, after the first-load chunks of apps/web/first-load-chunks.ts), so this test holds the line at those figures
+// plus ~2 % and fails on any growth. Lower it as pages shrink; the target is the floor.
+const SIGNED_IN_CEILING_BYTES = Math.max(SIGNED_IN_BUDGET_BYTES, 384 * 1024);
 const SIGN_IN_CEILING_BYTES = SIGN_IN_BUDGET_BYTES;
 
 let server: TestServer;

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
+/** expect.poll waits 1 s by default: a loaded CI machine repaints the brand later than that. */
+const SLOW = { timeout: 30_000 };
+
 let server: TestServer;
 let browser: Browser;
 let admin: { account: string; password: string };
@@ -29,8 +32,7 @@ afterAll(async () => {
 describe('company administration', () => {
   it('creates a role with only plant viewing, adds a member with it, and the member sees exactly that menu', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, admin.account, admin.password);
-    await page.goto('/enterprise/roles');
+    await signInThroughForm(page, admin.account, admin.password, '/enterprise/roles');
     await page.getByTestId('role-add').click();
     const form = page.getByTestId('role-form');
     await page.locator('#role-name').fill('Plant viewers');
@@ -82,29 +84,30 @@ describe('company administration', () => {
     const logoFile = join(dir, 'helios-logo.png');
     writeFileSync(logoFile, PNG);
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, admin.account, admin.password);
-    await page.goto('/enterprise/company');
+    await signInThroughForm(page, admin.account, admin.password, '/enterprise/company');
     await page.getByTestId('company-info-page').waitFor();
     // A colour that reads at 4.5:1 under white text is used as it is (a paler one is darkened: theme/tokens.ts).
     await page.locator('#company-theme-input').fill('#0958D9');
     await page.locator('#company-theme-apply').click();
     // The console's primary colour changes at once, without reloading.
-    await expect.poll(() => page.locator('#company-save').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(9, 88, 217)');
+    await expect
+      .poll(() => page.locator('#company-save').evaluate((el) => getComputedStyle(el).backgroundColor), SLOW)
+      .toBe('rgb(9, 88, 217)');
     await page.locator('input[type=file]').first().setInputFiles(logoFile);
     await page.getByTestId('company-logo-preview').waitFor();
     const logoUrl = await page.getByTestId('company-logo-preview').getAttribute('src');
     expect(logoUrl).toMatch(/^\/api\/v1\/files\/company\/[a-f0-9]{32}\.png$/);
-    await expect.poll(() => page.locator('.sw-logo img').getAttribute('src')).toBe(logoUrl);
+    await expect.poll(() => page.locator('.sw-logo img').getAttribute('src'), SLOW).toBe(logoUrl);
     await page.screenshot({ path: join(tmpdir(), 'company-branding.png') });
     expect(errors).toEqual([]);
     await context.close();
 
     const member = await openPage(browser, server.url);
     await signInThroughForm(member.page, 'vera@helios.test', 'Viewer2024x');
-    await expect.poll(() => member.page.locator('.sw-logo img').getAttribute('src')).toBe(logoUrl);
+    await expect.poll(() => member.page.locator('.sw-logo img').getAttribute('src'), SLOW).toBe(logoUrl);
     expect(await member.page.locator('.sw-logo img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(1);
     const selected = member.page.locator('.ant-menu-item-selected').first();
-    await expect.poll(() => selected.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(9, 88, 217)');
+    await expect.poll(() => selected.evaluate((el) => getComputedStyle(el).color), SLOW).toBe('rgb(9, 88, 217)');
     await member.page.screenshot({ path: join(tmpdir(), 'company-member-branding.png') });
     expect(member.errors).toEqual([]);
     await member.context.close();
@@ -114,8 +117,7 @@ describe('company administration', () => {
 describe('customers and agents', () => {
   it('labels customers with a primary and a secondary type, adds a customer with a plant-less account, and deletes it', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, admin.account, admin.password);
-    await page.goto('/customer/type');
+    await signInThroughForm(page, admin.account, admin.password, '/customer/type');
     const types = page.getByTestId('types-table');
     await types.getByText('No customer types yet').waitFor();
     await page.getByTestId('type-add').click();
@@ -178,8 +180,7 @@ describe('customers and agents', () => {
     const other = await server.createCompany('Sunbelt O&M');
     const agent = await server.createUser('company_admin', 'ops@sunbelt.test', { companyId: other });
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, admin.account, admin.password);
-    await page.goto('/enterprise/company');
+    await signInThroughForm(page, admin.account, admin.password, '/enterprise/company');
     await page.getByText('No agents').waitFor();
     await page.locator('#agent-account').fill(admin.account);
     await page.locator('#agent-add').click();
@@ -218,8 +219,7 @@ describe('customers and agents', () => {
     const founder = await server.createUser('company_admin', 'founder@handover.test', { companyId: company });
     const successor = await server.createUser('company_staff', 'successor@handover.test', { companyId: company });
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, founder.account, founder.password);
-    await page.goto('/enterprise/company');
+    await signInThroughForm(page, founder.account, founder.password, '/enterprise/company');
     await page.getByTestId('admin-transfer').click();
     const dialog = page.getByTestId('admin-transfer-modal');
     await dialog.locator('.ant-select').click();

@@ -113,7 +113,7 @@ describe('device pages', () => {
     await page.goto('/device/inverter');
     const list = page.getByTestId('device-list-inverter');
     await list.getByText('HYDVE00001').waitFor();
-    await expect.poll(() => list.getByTestId('plant-count-normal').textContent(), { timeout: 15_000 }).toMatch(/1/);
+    await expect.poll(() => list.getByTestId('plant-count-normal').textContent()).toMatch(/1/);
     await page.getByTestId('device-search').locator('input').fill('HYDVE');
     await page.getByTestId('device-search').locator('input').press('Enter');
     await page.waitForURL((url) => url.searchParams.get('keyword') === 'HYDVE');
@@ -121,7 +121,7 @@ describe('device pages', () => {
 
     await page.waitForURL((url) => url.pathname === '/device/detail/inverter/HYDVE00001');
     await page.getByTestId('device-detail').waitFor();
-    await expect.poll(() => page.getByTestId('device-power').textContent(), { timeout: 15_000 }).toMatch(/[1-9][\d.,]*\s?k?W/);
+    await expect.poll(() => page.getByTestId('device-power').textContent()).toMatch(/[1-9][\d.,]*\s?k?W/);
     // Sections the hybrid has: DC strings, AC output, battery, grid, load; no EPS.
     for (const section of ['input', 'output', 'battery', 'grid', 'load']) await page.getByTestId(`section-${section}`).waitFor();
     expect(await page.getByTestId('section-eps').count()).toBe(0);
@@ -147,7 +147,8 @@ describe('device pages', () => {
     await page.getByTestId('device-chart').locator('canvas').first().waitFor();
     expect(errors).toEqual([]);
     await context.close();
-  });
+    // 108 s of the 120 s default in a CI run at load 11 on two cores (the first test warms the page's charts).
+  }, 240_000);
 
   it('switches an inverter off and on from its page, writes a parameter read back, and reads registers', async () => {
     const { page, errors, context } = await signedIn();
@@ -160,10 +161,10 @@ describe('device pages', () => {
     await page.getByTestId('command-shutdown').click();
     await page.getByTestId('confirm-password').fill(ADMIN.password);
     await page.locator('#confirm-command').click();
-    await expect.poll(() => page.getByTestId('command-result').textContent(), { timeout: 15_000 }).toContain('Confirmed by the device');
-    await expect.poll(state, { timeout: 20_000, interval: 500 }).toContain('Off');
+    await expect.poll(() => page.getByTestId('command-result').textContent()).toContain('Confirmed by the device');
+    await expect.poll(state, { timeout: 30_000, interval: 500 }).toContain('Off');
     await page.getByTestId('command-boot').click();
-    await expect.poll(state, { timeout: 20_000, interval: 500 }).not.toContain('Off');
+    await expect.poll(state, { timeout: 30_000, interval: 500 }).not.toContain('Off');
 
     // A parameter written and read back from the device's reply.
     const limit = page.getByTestId('param-WMaxLimPct');
@@ -171,13 +172,13 @@ describe('device pages', () => {
     await page.getByTestId('params-write').click();
     await page.getByTestId('confirm-password').fill(ADMIN.password);
     await page.locator('#confirm-command').click();
-    await expect.poll(() => page.getByTestId('command-result').textContent(), { timeout: 15_000 }).toContain('WMaxLimPct = 70');
+    await expect.poll(() => page.getByTestId('command-result').textContent()).toContain('WMaxLimPct = 70');
 
     // A raw read of the same register: the reply and its meaning.
     const address = protocolById('sunspec-hybrid-lv')?.points.find((p) => p.id === 'WMaxLimPct')?.address ?? 0;
     await page.locator('input[data-testid="debug-addr"], [data-testid="debug-addr"] input').first().fill(String(address));
     await page.getByTestId('debug-send').click();
-    await expect.poll(() => page.getByTestId('command-result').textContent(), { timeout: 15_000 }).toMatch(/Registers[0-9a-f]{4}/i);
+    await expect.poll(() => page.getByTestId('command-result').textContent()).toMatch(/Registers[0-9a-f]{4}/i);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -208,7 +209,7 @@ describe('device pages', () => {
     await page.getByTestId('toolbox-device').click();
     await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'HYDVE00001' }));
     await page.getByTestId('toolbox-send').click();
-    await expect.poll(() => page.getByTestId('toolbox-send-registers').textContent(), { timeout: 15_000 }).toMatch(/^[0-9a-f]{4}$/i);
+    await expect.poll(() => page.getByTestId('toolbox-send-registers').textContent()).toMatch(/^[0-9a-f]{4}$/i);
     expect(await page.getByTestId('toolbox-send-result').textContent()).toContain('Done');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     expect(errors).toEqual([]);
@@ -253,7 +254,7 @@ describe('device pages', () => {
     await page.getByTestId('upgrade-start').click();
     await page.getByTestId('confirm-password').fill(ADMIN.password);
     await page.locator('#confirm-command').click();
-    await expect.poll(() => page.getByTestId('upgrade-state').getAttribute('data-state'), { timeout: 15_000 }).toBe('upgrading');
+    await expect.poll(() => page.getByTestId('upgrade-state').getAttribute('data-state')).toBe('upgrading');
     await expect
       .poll(() => page.getByTestId('upgrade-state').getAttribute('data-state'), { timeout: 40_000, interval: 500 })
       .toBe('successful');
@@ -323,7 +324,7 @@ describe('device pages', () => {
     await masterRow.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => page.getByTestId('delete-slaves').textContent()).toContain('BTDVE00002');
     await page.locator('#confirm-delete').click();
-    await expect.poll(() => list.getByText(/BTDVE0000[12]/).count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => list.getByText(/BTDVE0000[12]/).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -21,8 +21,7 @@ describe('dictionary management', () => {
   it('adds a currency that the plant wizard then offers; a duplicate code is refused beside the code; disabling removes it', async () => {
     await server.registerGateway('GWDICT001', 'dictkey42');
     const { page, errors } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/system/dictionary');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/system/dictionary');
     const table = page.getByTestId('dict-table');
     await table.getByText('EUR', { exact: true }).waitFor();
     expect(await seriousAccessibilityProblems(page)).toEqual([]);

@@ -61,10 +61,9 @@ afterAll(async () => {
 describe('download centre', () => {
   it('prepares a 100,000-row event export in the background with a progress bar, then downloads it', async () => {
     const { page, context, errors } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/device/event?quick=last7');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/device/event?quick=last7');
     await page.getByTestId('event-list').waitFor();
-    await expect.poll(() => page.getByTestId('event-count-period').textContent(), { timeout: 30_000 }).toMatch(/100\D?000/);
+    await expect.poll(() => page.getByTestId('event-count-period').textContent()).toMatch(/100\D?000/);
 
     // More than a page: the export goes to the download centre.
     await page.getByTestId('event-export').click();
@@ -75,7 +74,7 @@ describe('download centre', () => {
 
     // The progress bar shows while it is prepared (or the record is already done on a fast run).
     const row = page.locator('tr.ant-table-row').first();
-    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/events-.*\.csv/);
+    await expect.poll(() => row.textContent()).toMatch(/events-.*\.csv/);
     const progressSeen = await page
       .locator('[data-testid^="download-progress-"] .ant-progress')
       .first()
@@ -101,7 +100,7 @@ describe('download centre', () => {
     const fileName = (await row.textContent())?.match(/events-\S+\.csv/)?.[0] ?? 'events-';
     await expect
       .poll(async () => Number((await page.getByTestId('notice-bell').locator('.ant-badge-count').getAttribute('title')) ?? '0'), {
-        timeout: 15_000,
+        timeout: 30_000,
       })
       .toBeGreaterThan(0);
     await page.getByTestId('notice-bell').click();
@@ -131,10 +130,9 @@ describe('download centre', () => {
       })),
     );
     const { page, context, errors } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/device/inverter');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/device/inverter');
     await page.getByTestId('device-export').waitFor();
-    await expect.poll(() => page.locator('tr.ant-table-row').count(), { timeout: 30_000 }).toBe(20);
+    await expect.poll(() => page.locator('tr.ant-table-row').count()).toBe(20);
 
     // 26 inverters, a page of 20: the export is handed to the download centre instead of downloaded here.
     await page.getByTestId('device-export').click();

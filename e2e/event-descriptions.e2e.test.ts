@@ -42,8 +42,7 @@ afterAll(async () => {
 describe('event descriptions', () => {
   it('shows a protocol’s codes, refuses a file with wrong columns, imports German texts, downloads the template and edits one code', async () => {
     const { page, context, errors } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/device/event');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/device/event');
     await page.getByTestId('event-descriptions-link').click();
     const screen = page.getByTestId('event-descriptions');
     await screen.locator('tr', { hasText: '1001' }).first().waitFor();

@@ -72,7 +72,7 @@ afterAll(async () => {
 /** The event codes the table shows, top to bottom, once they settle on `codes`. */
 async function expectCodes(page: Page, codes: number[]) {
   await expect
-    .poll(async () => (await page.locator('tr.ant-table-row td:nth-child(3)').allTextContents()).map(Number), { timeout: 15_000 })
+    .poll(async () => (await page.locator('tr.ant-table-row td:nth-child(3)').allTextContents()).map(Number), { timeout: 30_000 })
     .toEqual(codes);
 }
 
@@ -84,8 +84,7 @@ async function pick(page: Page, testId: string, option: string) {
 describe('event list', () => {
   it('shows the events, narrows by level, status and the count tags, and exports the filtered rows as CSV', async () => {
     const { page, context, errors } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/device/event');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/device/event');
     await page.getByTestId('event-list').waitFor();
 
     // Newest first: the protection (2 h ago), then the warning and the fault of 3 h ago.
@@ -146,8 +145,7 @@ describe('event list', () => {
     const company = await server.createCompany('Elsewhere Energy');
     const user = await server.createUser('company_admin', undefined, { companyId: company });
     const { page, context, errors } = await openPage(browser, server.url);
-    await signInThroughForm(page, user.account, user.password);
-    await page.goto('/device/event');
+    await signInThroughForm(page, user.account, user.password, '/device/event');
     await expect(page.getByTestId('event-empty').textContent()).resolves.toContain(
       'No events in this period — devices are running normally',
     );
@@ -163,14 +161,13 @@ describe('event list', () => {
       select d.id, d.plant_id, 2003, 'fault', now() - interval '2 days' + i * interval '1 second', now() - interval '1 day'
       from devices d cross join generate_series(1, 20001) as i where d.sn = 'ELMT000001'`);
     const { page, context, errors } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/device/event');
-    await expect.poll(() => page.locator('.ant-pagination-total-text').textContent(), { timeout: 15_000 }).toContain('20,004');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/device/event');
+    await expect.poll(() => page.locator('.ant-pagination-total-text').textContent()).toContain('20,004');
     await page.getByTestId('event-export').click();
     await page.getByTestId('event-export-xlsx').click();
     // Past a page the export runs in the background (no row cap); the 20,000-row refusal (706) is for immediate
     // downloads only (events.api.test.ts).
-    await expect.poll(() => page.locator('.ant-message').textContent(), { timeout: 15_000 }).toContain('download centre');
+    await expect.poll(() => page.locator('.ant-message').textContent()).toContain('download centre');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -7,7 +7,7 @@ import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -38,8 +38,7 @@ describe('firmware library', () => {
     const rightMd5 = createHash('md5').update(image).digest('hex');
 
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/firmware/list');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/firmware/list');
     await page.getByTestId('firmware-empty').waitFor();
     await page.screenshot({ path: join(tmpdir(), 'firmware-empty.png') });
 
@@ -88,8 +87,7 @@ describe('firmware library', () => {
 
   it('enables a firmware after a confirmation', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/firmware/list');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/firmware/list');
     const toggle = page.getByTestId('firmware-enabled').first();
     await toggle.waitFor();
     await toggle.click();
@@ -100,6 +98,39 @@ describe('firmware library', () => {
     await page.locator('#confirm-enable').click();
     await expect.poll(async () => (await record('Inverter 5K 2.1.0'))?.enabled).toBe(true);
     await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('uploads an image authorised for one company and shows the company in the list (issue 24)', async () => {
+    const companyId = await server.createCompany('Northern Installers');
+    const image = randomBytes(16 * 1024);
+    image[0] = 0;
+    const file = join(dir, 'gw_north_1.0.0.bin');
+    writeFileSync(file, image);
+
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/firmware/list');
+    await page.getByTestId('firmware-upload').click();
+    const form = page.getByTestId('firmware-form');
+    await page.locator('#firmware-name').fill('Gateway North 1.0.0');
+    await page.locator('#firmware-manufacturer').fill('Sunward');
+    await page.locator('#firmware-product').fill('Hub-N');
+    await page.locator('#firmware-sw').fill('N-1.0.0');
+    await form.locator('input[type=file]').setInputFiles(file);
+    await expect.poll(() => page.locator('#firmware-md5').inputValue()).toBe(createHash('md5').update(image).digest('hex'));
+    await page.getByLabel('Authorised for').click();
+    await page.getByLabel('Authorised for').fill('Northern');
+    const option = page.locator('.ant-select-item-option[title="Northern Installers"]');
+    await clickWhenOpen(option);
+    // The choice shows in the field before the form is sent (a click during the list's opening animation picks nothing).
+    const picked = form.locator('.ant-select', { has: page.locator('#firmware-company') });
+    await expect.poll(() => picked.textContent()).toContain('Northern Installers');
+    await page.locator('#firmware-submit').click();
+    await form.waitFor({ state: 'detached' });
+    const table = page.getByTestId('firmware-table');
+    await table.getByText('For Northern Installers').waitFor();
+    expect((await record('Gateway North 1.0.0'))?.companyId).toBe(companyId);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { PlantCreate } from '@sunward/contracts/plants';
 import { call, signIn } from '@sunward/server/test/client';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
+import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTestGateway, type TestGateway } from '../apps/server/src/test/test-gateway.js';
@@ -59,7 +60,11 @@ async function reportingPlant(
 beforeAll(async () => {
   [server, browser] = await Promise.all([startProduct(), launchBrowser()]);
   const token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
-  await reportingPlant(token, 'Harbour Roof', 'FSIN000001', 48.21, 16.37, { W: 6400, St: 4, Evt1: 0 });
+  const harbour = await reportingPlant(token, 'Harbour Roof', 'FSIN000001', 48.21, 16.37, { W: 6400, St: 4, Evt1: 0 });
+  // The harbour plant belongs to a company: a platform administrator makes that company's wall display.
+  const { plants } = await import('@sunward/server/db/schema');
+  const company = await server.createCompany('Harbour Energy');
+  await server.database.db.update(plants).set({ companyId: company }).where(eq(plants.id, harbour));
   // The second plant has a ground fault open (event bit 0): a live alarm on the display.
   await reportingPlant(token, 'Hill Farm', 'FSIN000002', 47.07, 15.44, { W: 2100, St: 7, Evt1: 0b001 });
   await server.telemetry.pipeline.drain();
@@ -96,8 +101,7 @@ async function showsDisplay(page: Page, url: string, part: string, shot: string)
 describe('large-screen display', () => {
   it('opens by display link without signing in in three styles, and is refused once the link is revoked', async () => {
     const { page, errors } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/fullscreen/links');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/fullscreen/links');
     await page.getByTestId('page-title').waitFor();
     await page.getByTestId('display-link-new').click();
     await page.locator('#display-link-name').fill('Control room');
@@ -150,7 +154,7 @@ describe('large-screen display', () => {
     for (const [i, screen] of screens.entries()) await showsDisplay(wall.page, screen, String(i + 1), `screen-${i + 1}`);
     // Multiple pages: the parts turn every five seconds.
     await showsDisplay(wall.page, pages, '1', 'pages-1');
-    await expect.poll(() => wall.page.getByTestId('fs-display').getAttribute('data-part'), { timeout: 15_000 }).toBe('2');
+    await expect.poll(() => wall.page.getByTestId('fs-display').getAttribute('data-part')).toBe('2');
     await wall.page.screenshot({ path: join(shots, 'pages-2.png') });
 
     // Revoked in the console: the wall screen is refused with a clear message.
@@ -166,4 +170,34 @@ describe('large-screen display', () => {
     expect([...errors, ...wall.errors]).toEqual([]);
     await wall.context.close();
   }, 180_000);
+
+  it('lets a platform administrator make a display link for a company picked by name, showing that company only', async () => {
+    const { page, errors, context } = await openPage(browser, server.url);
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/fullscreen/links');
+    await page.getByTestId('display-link-new').click();
+    await page.locator('#display-link-name').fill('Harbour wall');
+    await page.getByText('Every plant of a company', { exact: true }).click();
+    await page.locator('#display-link-company').click();
+    await page.locator('#display-link-company').fill('harbour');
+    await clickWhenOpen(page.locator('.ant-select-dropdown:visible').getByText('Harbour Energy', { exact: true }));
+    await page.locator('#display-link-save').click();
+    const url = page.getByTestId('display-link-url');
+    await url.first().waitFor();
+    const single = await url.first().inputValue();
+    await page.getByRole('button', { name: 'Done' }).click();
+    // The list names the company.
+    await expect.poll(() => page.locator('.ant-table-row', { hasText: 'Harbour wall' }).textContent()).toContain('Harbour Energy');
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+
+    const wall = await wallScreen();
+    await showsDisplay(wall.page, single, 'all', 'company-single');
+    const map = wall.page.locator('.fs-map');
+    await expect.poll(() => map.textContent()).toContain('Harbour Roof');
+    expect(await map.textContent()).not.toContain('Hill Farm');
+    expect(await wall.page.getByTestId('fs-flow').textContent()).toContain('only its generation is measured');
+    expect(await wall.page.locator('.fs-header h1').textContent()).toBe('Harbour wall');
+    expect([...errors, ...wall.errors]).toEqual([]);
+    await wall.context.close();
+    await context.close();
+  }, 120_000);
 });

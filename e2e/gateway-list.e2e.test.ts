@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 import { noonLongitude, runSimulator } from './support/simulator.js';
 
@@ -114,7 +114,7 @@ describe('gateway list', () => {
     await row.locator('[data-status="online"]').waitFor();
 
     await row.getByTestId('gateway-actions').click();
-    await page.getByRole('menuitem', { name: 'Lock' }).click();
+    await clickWhenOpen(page.getByRole('menuitem', { name: 'Lock' }));
     await page.locator('#confirm-lock').click();
     await page.getByText('GWE2E00002 is locked').waitFor();
     await row.getByTestId('gateway-locked').waitFor();
@@ -125,7 +125,7 @@ describe('gateway list', () => {
     await page.screenshot({ path: join(tmpdir(), 'gateway-list-locked.png') });
 
     await row.getByTestId('gateway-actions').click();
-    await page.getByRole('menuitem', { name: 'Unlock' }).click();
+    await clickWhenOpen(page.getByRole('menuitem', { name: 'Unlock' }));
     await page.getByText('GWE2E00002 is unlocked').waitFor();
     await expect.poll(async () => (await gatewayRow('GWE2E00002'))?.locked).toBe(false);
     await expect.poll(() => row.getByTestId('gateway-locked').count()).toBe(0);

@@ -133,8 +133,7 @@ describe('maintenance notices', () => {
 describe('system versions', () => {
   it('an administrator publishes release notes; the 800 px update dialog opens once per version; /logging shows the timeline', async () => {
     const { page, context, errors } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/system/versions');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/system/versions');
     await page.getByTestId('version-empty').waitFor();
     // Nothing published yet: no update dialog.
     expect(await page.getByTestId('update-dialog-ok').count()).toBe(0);

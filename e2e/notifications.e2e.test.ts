@@ -82,7 +82,7 @@ describe('notification centre', () => {
     const navigations: string[] = [];
     page.on('framenavigated', (frame) => navigations.push(frame.url()));
     await report(0b1);
-    await expect.poll(() => badge(page), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => badge(page)).toBe(1);
     expect(navigations).toEqual([]);
     const item = page.getByTestId('notice-item').first();
     await item.waitFor();
@@ -92,18 +92,18 @@ describe('notification centre', () => {
 
     // A warning joins it: a second alarm arrives live and the open list shows it too.
     await report(0b101);
-    await expect.poll(() => badge(page), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => badge(page)).toBe(2);
     await expect.poll(() => page.getByTestId('notice-item').count()).toBe(2);
 
     // Read them all.
     await page.getByTestId('notice-read-all').click();
-    await expect.poll(() => badge(page), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => badge(page)).toBe(0);
     await expect.poll(() => page.getByTestId('notice-item').first().getAttribute('data-state')).toBe('1');
     await expect(page.getByTestId('notice-read-all').isDisabled()).resolves.toBe(true);
 
     // One marked unread again: the badge follows.
     await page.getByTestId('notice-mark-unread').first().click();
-    await expect.poll(() => badge(page), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => badge(page)).toBe(1);
     await page.screenshot({ path: '/tmp/h2-notice-read.png' });
 
     expect(errors).toEqual([]);
@@ -112,8 +112,7 @@ describe('notification centre', () => {
 
   it('turns on alarm e-mails with a confirmed address in personal settings, then mails the next alarm', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/notice');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/notice');
     await page.getByRole('button', { name: 'Alarm e-mail settings' }).click();
     const settings = page.getByTestId('notify-settings');
     await settings.waitFor();
@@ -139,13 +138,12 @@ describe('notification centre', () => {
 
   it('sends an SMS from the SMS page and shows it in the record with its status', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto('/sms');
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, '/sms');
     await page.getByTestId('sms-empty').waitFor();
     await page.locator('#sms-phones').fill('+4915112345678, +8613800000000');
     await page.locator('#sms-content').fill('Grid maintenance at 14:00');
     await page.getByTestId('sms-send').click();
-    await expect.poll(() => page.getByTestId('sms-status').count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => page.getByTestId('sms-status').count()).toBe(2);
     await expect(page.getByTestId('sms-records').textContent()).resolves.toContain('Grid maintenance at 14:00');
     await expect(page.getByTestId('sms-status').first().textContent()).resolves.toBe('Recorded only');
     await page.screenshot({ path: '/tmp/h2-sms.png' });

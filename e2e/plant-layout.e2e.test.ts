@@ -11,7 +11,8 @@ import { startProduct } from './support/product.js';
 import { noonLongitude, runSimulator } from './support/simulator.js';
 
 const ZONE = 'Africa/Abidjan';
-const OPTIMIZERS = Array.from({ length: 6 }, (_, i) => `OPLAY0000${i + 1}`);
+/** A 24-panel roof, an optimizer under each panel. */
+const OPTIMIZERS = Array.from({ length: 24 }, (_, i) => `OPLAY${String(i + 1).padStart(5, '0')}`);
 const SHADED = 'OPLAY00004';
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
@@ -22,13 +23,15 @@ let plantId = 0;
 let token = '';
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startProduct(), launchBrowser()]);
+  // The simulator reports every 2 s: a loaded machine can hold a report back past 3 intervals, and an optimizer
+  // then counted offline (0 W) would break the tree's sum until it reports again.
+  [server, browser] = await Promise.all([startProduct({ OFFLINE_AFTER_INTERVALS: '15' }), launchBrowser()]);
   token = (await signIn(server.app, ADMIN.account, ADMIN.password)).access_token;
   const longitude = noonLongitude();
   await server.registerGateway('GWLAY00001', 'laykey0001');
   const body: PlantCreate = {
     name: 'Layout Roof',
-    capacityKwp: 2.7,
+    capacityKwp: 10.8,
     plantType: 1,
     latitude: 5,
     longitude,
@@ -39,7 +42,7 @@ beforeAll(async () => {
   };
   const created = await call<{ id: number }>(server.app, 'POST', '/api/v1/plant', { token, json: body });
   plantId = created.body.data.id;
-  // One inverter and an optimizer per panel; the fourth panel is shaded and loses 45 % of its light.
+  // One inverter and an optimizer under each of 24 panels; the fourth panel is shaded and loses 45 % of its light.
   const fleet: SimulatedFleet = {
     seed: 11,
     mqttUrl: `mqtt://127.0.0.1:${server.telemetry.mqttPort}`,
@@ -48,9 +51,9 @@ beforeAll(async () => {
         sn: 'GWLAY00001',
         key: 'laykey0001',
         intervalSeconds: 2,
-        plant: { name: 'Layout Roof', latitude: 5, longitude, timezone: ZONE, capacityKwp: 2.7, plantType: 1, load: 'household' },
+        plant: { name: 'Layout Roof', latitude: 5, longitude, timezone: ZONE, capacityKwp: 10.8, plantType: 1, load: 'household' },
         devices: [
-          { sn: 'INLAY00001', protocolId: 'sunspec-inverter-1p', family: 'inverter', ratedPowerW: 3000 },
+          { sn: 'INLAY00001', protocolId: 'sunspec-inverter-1p', family: 'inverter', ratedPowerW: 12000 },
           ...OPTIMIZERS.map((sn) => ({
             sn,
             protocolId: 'sunspec-optimizer',
@@ -82,6 +85,8 @@ afterAll(async () => {
 const panels = (page: Page) => page.locator('[data-testid="physical-editor"] [data-panel]');
 
 async function centre(page: Page, index: number) {
+  // The 2000-unit roof is wider than the window: bring the panel into view first.
+  await panels(page).nth(index).scrollIntoViewIfNeeded();
   const box = await panels(page).nth(index).locator('rect').boundingBox();
   if (!box) throw new Error(`panel ${index} not drawn`);
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
@@ -92,25 +97,34 @@ async function rectOf(page: Page, index: number) {
   return { x: Number(await rect.getAttribute('x')), y: Number(await rect.getAttribute('y')), w: Number(await rect.getAttribute('width')) };
 }
 
+/** Click the first panel, shift-click the others. */
+async function selectPanels(page: Page, indexes: number[]) {
+  for (const [n, index] of indexes.entries()) {
+    const c = await centre(page, index);
+    if (n === 1) await page.keyboard.down('Shift');
+    await page.mouse.click(c.x, c.y);
+  }
+  await page.keyboard.up('Shift');
+}
+
 async function shot(page: Page, name: string) {
   if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
 }
 
 describe('plant layout', () => {
-  it('builds a roof with drag, multi-select and undo, saves it, and shows the shaded panel by its colour', async () => {
+  it('builds a 24-panel roof with drag, multi-select, align and undo, saves it, finds the shaded panel by its colour, adds up the tree and refuses the 100th panel', async () => {
     const { page, errors, context } = await openPage(browser, server.url);
-    await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.goto(`/plants/overview/${plantId}/1`);
+    await signInThroughForm(page, ADMIN.account, ADMIN.password, `/plants/overview/${plantId}/1`);
     await page.getByTestId('overview-layout').click();
     await page.getByTestId('plant-layout-page').waitFor();
     await page.getByRole('tab', { name: 'Physical editor' }).click();
     await page.getByTestId('physical-editor').waitFor();
 
-    // A group, then six panels: each lands on a free place of the grid.
+    // A group, then 24 panels: each lands on a free place of the grid.
     await page.getByTestId('add-group').click();
     for (let i = 0; i < OPTIMIZERS.length; i++) await page.getByTestId('add-panel').click();
-    await expect.poll(() => panels(page).count()).toBe(6);
-    expect(await page.getByTestId('panel-count').textContent()).toContain('6 of 99 panels');
+    await expect.poll(() => panels(page).count()).toBe(OPTIMIZERS.length);
+    expect(await page.getByTestId('panel-count').textContent()).toContain('24 of 99 panels');
 
     // Drag the last panel to a second row: it snaps to the grid.
     const before = await rectOf(page, 5);
@@ -149,6 +163,23 @@ describe('plant layout', () => {
     await page.getByTestId('undo').click();
     expect((await rectOf(page, 0)).w).toBe(width);
 
+    // Align and distribute a selection of three (two in the first row, the dragged one below), then undo both.
+    const [r3, r4, r5] = [await rectOf(page, 3), await rectOf(page, 4), await rectOf(page, 5)];
+    await selectPanels(page, [3, 4, 5]);
+    expect(await page.getByTestId('panel-count').textContent()).toContain('3 selected');
+    await page.getByRole('button', { name: 'Align bottom' }).click();
+    expect([(await rectOf(page, 3)).y, (await rectOf(page, 4)).y, (await rectOf(page, 5)).y]).toEqual([r5.y, r5.y, r5.y]);
+    // Spread evenly: the leftmost (5) and rightmost (4) stay, 3 moves to the middle of the gap.
+    await page.getByRole('button', { name: 'Distribute horizontally' }).click();
+    const spread = [await rectOf(page, 5), await rectOf(page, 3), await rectOf(page, 4)];
+    expect([spread[0]?.x, spread[2]?.x]).toEqual([r5.x, r4.x]);
+    expect((spread[1]?.x ?? 0) - (spread[0]?.x ?? 0)).toBe((spread[2]?.x ?? 0) - (spread[1]?.x ?? 0));
+    expect(spread[1]?.x).not.toBe(r3.x);
+    await page.getByRole('button', { name: 'Align left' }).click();
+    expect(new Set([(await rectOf(page, 3)).x, (await rectOf(page, 4)).x, (await rectOf(page, 5)).x])).toEqual(new Set([r5.x]));
+    for (let i = 0; i < 3; i++) await page.getByTestId('undo').click();
+    expect([await rectOf(page, 3), await rectOf(page, 4), await rectOf(page, 5)]).toEqual([r3, r4, r5]);
+
     // Keyboard: the selected panel moves one grid step down.
     const p2 = await centre(page, 2);
     await page.mouse.click(p2.x, p2.y);
@@ -162,7 +193,9 @@ describe('plant layout', () => {
       const c = await centre(page, i);
       await page.mouse.click(c.x, c.y);
       await page.getByTestId('panel-card').getByRole('combobox').click();
-      await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${OPTIMIZERS[i]}"]`).click();
+      // The list is virtual (a few rows drawn): typing the serial number brings its row into view.
+      await page.keyboard.type(OPTIMIZERS[i] ?? '');
+      await clickWhenOpen(page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${OPTIMIZERS[i]}"]`));
       await expect.poll(() => panels(page).nth(i).getAttribute('data-optimizer')).toBe(OPTIMIZERS[i]);
     }
     await shot(page, 'layout-editor');
@@ -178,7 +211,7 @@ describe('plant layout', () => {
     // Reload: the saved roof comes back.
     await page.reload();
     await page.getByRole('tab', { name: 'Physical editor' }).click();
-    await expect.poll(() => panels(page).count()).toBe(6);
+    await expect.poll(() => panels(page).count()).toBe(OPTIMIZERS.length);
     expect(await panels(page).evaluateAll((gs) => gs.map((g) => g.getAttribute('data-optimizer')))).toEqual(OPTIMIZERS);
     expect((await rectOf(page, 2)).y).toBe(y2 + 20);
 
@@ -221,6 +254,31 @@ describe('plant layout', () => {
         return (await eff(SHADED)) < (await eff('OPLAY00001'));
       })
       .toBe(true);
+    // The tree adds up: the optimizers under the inverter (every panel has one) give its power within 1 %, and the
+    // inverter's children (its string, nothing left over as "other") sum to it as well.
+    const value = async (testId: string) => Number(await page.getByTestId(testId).getAttribute('data-value'));
+    await expect
+      .poll(
+        async () => {
+          const inverter = await value('node-inverter:INLAY00001');
+          const optimizers = await page
+            .locator('[data-testid^="node-optimizer:"]')
+            .evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('data-value'))));
+          const strings = await page
+            .locator('[data-testid^="node-string:"], [data-testid^="node-other:"]')
+            .evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('data-value'))));
+          const within = (total: number) => inverter > 0 && Math.abs(total - inverter) <= inverter * 0.01;
+          const optimizerSum = optimizers.reduce((a, v) => a + v, 0);
+          const stringSum = strings.reduce((a, v) => a + v, 0);
+          // On a miss the figures themselves are the message.
+          return optimizers.length === OPTIMIZERS.length && within(optimizerSum) && within(stringSum)
+            ? 'adds up'
+            : JSON.stringify({ inverter, optimizerSum, optimizers: optimizers.length, stringSum, strings: strings.length });
+        },
+        // The tree refetches every 10 s: a fetch between an inverter's and its optimizers' rows of one report waits for the next.
+        { timeout: 60_000 },
+      )
+      .toBe('adds up');
     await shot(page, 'layout-logical');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
 
@@ -232,7 +290,7 @@ describe('plant layout', () => {
     const visitor = await openPage(browser, server.url);
     await visitor.page.goto(url.replace(/^https?:\/\/[^/]+/, ''));
     await visitor.page.getByTestId('live-view').waitFor();
-    await expect.poll(() => visitor.page.locator('[data-panel]').count()).toBe(6);
+    await expect.poll(() => visitor.page.locator('[data-panel]').count()).toBe(OPTIMIZERS.length);
     await shot(visitor.page, 'layout-public');
     expect(await seriousAccessibilityProblems(visitor.page)).toEqual([]);
     await page.getByTestId('share-revoke').click();
@@ -241,8 +299,21 @@ describe('plant layout', () => {
     await visitor.page.getByTestId('link-invalid').waitFor();
     await visitor.context.close();
 
+    // At most 99 panels: the 100th is refused with a message and the layout keeps 99.
+    await page.getByTestId('share-open').click();
+    await page.getByText('No public link.', { exact: false }).waitFor({ state: 'hidden' });
+    await page.getByRole('tab', { name: 'Physical editor' }).click();
+    await expect.poll(() => panels(page).count()).toBe(OPTIMIZERS.length);
+    for (let i = OPTIMIZERS.length; i < 99; i++) await page.getByTestId('add-panel').click();
+    await expect.poll(() => panels(page).count()).toBe(99);
+    expect(await page.getByTestId('panel-count').textContent()).toContain('99 of 99 panels');
+    await page.getByTestId('add-panel').click();
+    await page.getByText('A layout holds at most 99 panels.').waitFor();
+    expect(await panels(page).count()).toBe(99);
+
     expect(errors).toEqual([]);
     expect(visitor.errors).toEqual([]);
     await context.close();
-  });
+    // 70 s on a quiet machine; 257 s to the public link's step in a CI run at load 11 on two cores.
+  }, 480_000);
 });

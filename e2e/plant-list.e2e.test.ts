@@ -8,6 +8,7 @@ import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAccessibilityProblems } from './support/axe.js';
 import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
@@ -77,7 +78,7 @@ function count(page: Page, field: string) {
 /** Waits until the table lists exactly these plants (in any order). */
 async function expectRows(page: Page, names: string[]) {
   await expect
-    .poll(async () => (await page.getByTestId('plant-link').allTextContents()).sort(), { timeout: 15_000 })
+    .poll(async () => (await page.getByTestId('plant-link').allTextContents()).sort(), { timeout: 30_000 })
     .toEqual([...names].sort());
 }
 
@@ -120,6 +121,31 @@ describe('plant list', () => {
     await expect(alpha.getByRole('link', { name: 'Alpha Solar Park' }).getAttribute('href')).resolves.toBe(
       `/plants/overview/${ids['Alpha Solar Park']}/1`,
     );
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a Protection count while a plant is in protection, so the counts add up to Total, and filters by it', async () => {
+    const { plants } = await import('@sunward/server/db/schema');
+    const zeta = { id: ids['Zeta Lake Station'] ?? 0 };
+    const { page, context, errors } = await openList();
+    await count(page, 'total').filter({ hasText: '6' }).waitFor();
+    expect(await page.getByTestId('plant-count-protect').count()).toBe(0);
+    await server.database.db.update(plants).set({ status: 6 }).where(eq(plants.id, zeta.id));
+    try {
+      await page.reload();
+      await count(page, 'protect').filter({ hasText: '1' }).waitFor();
+      const shown = await page
+        .locator('[data-testid^="plant-count-"]:not([data-testid="plant-count-total"]) .sw-plant-count-value')
+        .allTextContents();
+      expect(shown.reduce((sum, value) => sum + Number(value), 0)).toBe(6);
+      await page.getByTestId('plant-count-protect').click();
+      await page.waitForURL((url) => url.searchParams.get('status') === '6');
+      await expectRows(page, ['Zeta Lake Station']);
+      expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    } finally {
+      await server.database.db.update(plants).set({ status: 2 }).where(eq(plants.id, zeta.id));
+    }
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -170,7 +196,7 @@ describe('plant list', () => {
         );
         return clustered + document.querySelectorAll('path.sw-marker.leaflet-interactive').length;
       });
-    await expect.poll(plantsOnMap, { timeout: 15_000 }).toBe(6);
+    await expect.poll(plantsOnMap).toBe(6);
     await expect(page.locator('path.sw-marker-fault').count()).resolves.toBeGreaterThanOrEqual(1);
 
     // A plant on its own: its popup loads name, status and power, with a link to its overview.

@@ -106,7 +106,7 @@ describe('plant overview', () => {
     await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('Equator Storage Home');
 
     // Non-empty numbers: PV producing, grid and battery with a state, the home consuming.
-    await expect.poll(() => text(page, 'flow-pv-power'), { timeout: 15_000 }).toMatch(/[1-9]/);
+    await expect.poll(() => text(page, 'flow-pv-power')).toMatch(/[1-9]/);
     expect(await text(page, 'flow-pv-power')).toMatch(/\d\s?(W|kW)$/);
     expect(await text(page, 'flow-grid-power')).toMatch(/\d\s?(W|kW)$/);
     expect(await text(page, 'flow-load-power')).toMatch(/\d\s?(W|kW)$/);
@@ -131,7 +131,7 @@ describe('plant overview', () => {
     // The page holds the live stream and follows pushed reports well before its one-minute fallback poll.
     expect(liveRequests.length).toBeGreaterThan(0);
     const before = await page.getByTestId('flow-diagram').getAttribute('aria-label');
-    await expect.poll(() => page.getByTestId('flow-diagram').getAttribute('aria-label'), { timeout: 30_000 }).not.toBe(before);
+    await expect.poll(() => page.getByTestId('flow-diagram').getAttribute('aria-label')).not.toBe(before);
 
     expect(errors).toEqual([]);
     await context.close();
@@ -139,7 +139,7 @@ describe('plant overview', () => {
 
   it('draws a plant without a battery or meter with the battery left out and the grid not measured', async () => {
     const { page, errors, context } = await openOverview(`/plants/overview/${ids.grid}/1`);
-    await expect.poll(() => text(page, 'flow-pv-power'), { timeout: 15_000 }).toMatch(/[1-9]/);
+    await expect.poll(() => text(page, 'flow-pv-power')).toMatch(/[1-9]/);
     expect(await page.getByTestId('flow-node-battery').count()).toBe(0);
     expect(await text(page, 'flow-grid-power')).toBe('--');
     expect(await page.getByTestId('split-card').count()).toBe(0);

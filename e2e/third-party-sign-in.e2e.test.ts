@@ -115,8 +115,7 @@ describe('third-party sign-in', () => {
   it('binds and unbinds a provider account from personal settings', async () => {
     const owner = await server.createUser('owner', 'cleo@sunward.test');
     const { page, context, errors } = await openPage(browser, server.url);
-    await signInThroughForm(page, owner.account, owner.password);
-    await page.goto('/edit?tab=bound');
+    await signInThroughForm(page, owner.account, owner.password, '/edit?tab=bound');
     const row = page.getByTestId('bound-account-testid');
     await row.getByText('Not bound').waitFor();
     await page.getByTestId('third-party-bind-testid').click();

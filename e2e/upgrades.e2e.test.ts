@@ -200,7 +200,8 @@ describe('battery and gateway upgrades', { timeout: 120_000 }, () => {
     await page.goto(`/device/gateway/list?keyword=${GATEWAY}`);
     const row = page.getByTestId('gateway-table').locator('tr', { hasText: GATEWAY });
     await row.getByTestId('gateway-actions').click();
-    await page.getByRole('menuitem', { name: 'Upgrade' }).click();
+    // A click during the dropdown's opening animation can land on an item still growing and do nothing.
+    await clickWhenOpen(page.getByRole('menuitem', { name: 'Upgrade' }));
     await page.getByTestId('upgrade-firmware').click();
     await clickWhenOpen(page.locator('.ant-select-item-option', { hasText: 'SWG-2.5.0' }));
     await page.getByTestId('upgrade-start').click();
@@ -211,7 +212,7 @@ describe('battery and gateway upgrades', { timeout: 120_000 }, () => {
       .toBe('successful');
     await page.keyboard.press('Escape');
     // The gateway reports its new version; the list shows it.
-    await expect.poll(async () => row.textContent(), { timeout: 20_000, interval: 1000 }).toContain('2.5.0');
+    await expect.poll(async () => row.textContent(), { timeout: 30_000, interval: 1000 }).toContain('2.5.0');
 
     await page.goto('/log/uphold');
     await page.getByTestId('log-result').click();

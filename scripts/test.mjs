@@ -26,6 +26,7 @@ let passed = 0;
 let failed = 0;
 let skippedTests = 0;
 let ok = true;
+const notes = [];
 for (const [index, phase] of phases.entries()) {
   const report = join(out, `report-${index}.json`);
   const args = [
@@ -37,7 +38,12 @@ for (const [index, phase] of phases.entries()) {
     `--outputFile.json=${report}`,
   ];
   const run = spawnSync('npx', args, { cwd: root, stdio: 'inherit' });
-  if (run.status !== 0) ok = false;
+  if (run.status !== 0) {
+    ok = false;
+    // Vitest also fails a run whose tests all passed when an error escaped them (an unhandled rejection or an
+    // error after a test ended): say so, so the summary below does not read as a pass.
+    notes.push(`vitest (${phase.join(', ')}) exited with ${run.status ?? run.signal}: see "Unhandled" or "Error" above`);
+  }
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, 'utf8'));
     passed += json.numPassedTests;
@@ -49,6 +55,7 @@ rmSync(out, { recursive: true, force: true });
 
 console.log('');
 for (const line of skipped) console.log(`SKIPPED ${line}`);
+for (const line of notes) console.log(`FAILED ${line}`);
 console.log(`projects run: ${projects.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed, ${skippedTests} skipped`);
 process.exit(ok && failed === 0 ? 0 : 1);

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { desktopTools } from './desktop-tools.ts';
+import { firstLoadChunks } from './first-load-chunks.ts';
 import { splitFeatureTexts } from './split-texts.ts';
 
 /** Writes .br and .gz beside each text asset so the server sends them without compressing per request. */
@@ -33,7 +35,7 @@ function precompress(): Plugin {
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
 
 export default defineConfig({
-  plugins: [splitFeatureTexts(), react(), precompress()],
+  plugins: [splitFeatureTexts(), react(), desktopTools(), precompress()],
   server: {
     port: Number(process.env.WEB_PORT ?? 5173),
     proxy: { '/api': apiTarget, '/oauth': apiTarget, '/anonymous': apiTarget },
@@ -47,14 +49,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 30 },
-            // What the sign-in form needs beyond the app's core, kept in one chunk: once plant pages share
-            // these modules, the default split cut them into small chunks that compress worse (docs/benchmarks.md).
-            // The sign-in page carries no antd (issue 18): its fields are plain HTML (features/auth/login-fields.tsx).
-            {
-              name: 'sign-in',
-              test: /(@tanstack[\\/](query-core|react-query)[\\/].*[Mm]utation|src[\\/]features[\\/]auth[\\/]api|src[\\/]lib[\\/]feature-texts|contracts[\\/]src[\\/]validators)/,
-              priority: 20,
-            },
+            // The sign-in page's, antd's and the signed-in shell's modules, each in one chunk (first-load-chunks.ts).
+            ...firstLoadChunks(),
           ],
         },
       },

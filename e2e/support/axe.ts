@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { nextFrames } from './browser.js';
 
 // Evaluated through the DevTools protocol: the console's Content-Security-Policy refuses inline script tags.
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -28,6 +29,8 @@ async function runAxe(page: Page, include: string, tags: readonly string[]): Pro
       }
     }
   });
+  // A finished closing animation (a select's dropdown, a popconfirm) hides its box on the frames after its end event.
+  await nextFrames(page);
   const violations = await page.evaluate(
     async ([selector, tags]) => {
       const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: unknown[] }> } }).axe;

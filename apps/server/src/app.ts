@@ -8,6 +8,12 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Registry } from 'prom-client';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { createAcSwitchesRepository } from './features/ac-switches/ac-switches.repository.js';
+import { acSwitchesRoutes } from './features/ac-switches/ac-switches.routes.js';
+import { createAcSwitchesService } from './features/ac-switches/ac-switches.service.js';
+import { createSwitchTasksRepository } from './features/ac-switches/switch-tasks.repository.js';
+import { switchTasksRoutes } from './features/ac-switches/switch-tasks.routes.js';
+import { createSwitchTasksService } from './features/ac-switches/switch-tasks.service.js';
 import { createAccountRepository } from './features/account/account.repository.js';
 import { accountRoutes } from './features/account/account.routes.js';
 import { createAccountService } from './features/account/account.service.js';
@@ -21,6 +27,9 @@ import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthService } from './features/auth/auth.service.js';
 import { createSecretThrottle } from './features/auth/secret-throttle.js';
 import { createSecretThrottleRepository } from './features/auth/secret-throttle.repository.js';
+import { createChannelRepository } from './features/channel/channel.repository.js';
+import { channelRoutes } from './features/channel/channel.routes.js';
+import { createChannelService } from './features/channel/channel.service.js';
 import { createBatchTasksRepository } from './features/commands/batch-tasks.repository.js';
 import { batchTasksRoutes } from './features/commands/batch-tasks.routes.js';
 import { createBatchTasksService } from './features/commands/batch-tasks.service.js';
@@ -41,6 +50,11 @@ import { createDevicesService } from './features/devices/devices.service.js';
 import { createDictionaryRepository } from './features/dictionary/dictionary.repository.js';
 import { dictionaryRoutes } from './features/dictionary/dictionary.routes.js';
 import { createDictionaryService } from './features/dictionary/dictionary.service.js';
+import { createEnergyHubRepository } from './features/energy-hub/energy-hub.repository.js';
+import { energyHubRoutes } from './features/energy-hub/energy-hub.routes.js';
+import { createEnergyHubService } from './features/energy-hub/energy-hub.service.js';
+import { createEnergyHubDispatch } from './features/energy-hub/energy-hub-dispatch.js';
+import { createVen } from './features/energy-hub/openadr/ven.js';
 import { createEventDescriptionsRepository } from './features/events/event-descriptions.repository.js';
 import { eventDescriptionsRoutes } from './features/events/event-descriptions.routes.js';
 import { createEventDescriptionsService } from './features/events/event-descriptions.service.js';
@@ -65,9 +79,16 @@ import { createFullscreenService } from './features/fullscreen/fullscreen.servic
 import { createGatewaysRepository } from './features/gateways/gateways.repository.js';
 import { gatewaysRoutes } from './features/gateways/gateways.routes.js';
 import { createGatewaysService } from './features/gateways/gateways.service.js';
+import { createHardwareRepository } from './features/hardware/hardware.repository.js';
+import { hardwareRoutes } from './features/hardware/hardware.routes.js';
+import { createHardwareService } from './features/hardware/hardware.service.js';
 import { createInvitationsRepository } from './features/invitations/invitations.repository.js';
 import { invitationsRoutes } from './features/invitations/invitations.routes.js';
 import { createInvitationsService } from './features/invitations/invitations.service.js';
+import { type BridgeSettings, createBridgeClient } from './features/light/bridge-client.js';
+import { createLightRepository } from './features/light/light.repository.js';
+import { lightRoutes } from './features/light/light.routes.js';
+import { createLightService } from './features/light/light.service.js';
 import { liveRoutes } from './features/live/live.routes.js';
 import { createLogsRepository } from './features/logs/logs.repository.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
@@ -93,6 +114,10 @@ import { oemRoutes } from './features/oem/oem.routes.js';
 import { createOemService } from './features/oem/oem.service.js';
 import { createOemFileStore } from './features/oem/oem-files.js';
 import { installOemHost } from './features/oem/oem-host.js';
+import { createOpenApiRepository } from './features/open-api/open-api.repository.js';
+import { openApiConsoleRoutes, openV1Routes } from './features/open-api/open-api.routes.js';
+import { createOpenApiService } from './features/open-api/open-api.service.js';
+import { createWebhooksService } from './features/open-api/webhooks.service.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { permissionsRoutes } from './features/permissions/permissions.routes.js';
 import { createPlantAccess } from './features/plants/plant-access.js';
@@ -116,6 +141,14 @@ import { reportRenderer } from './features/reports/report-render.js';
 import { createReportsRepository } from './features/reports/reports.repository.js';
 import { reportsRoutes } from './features/reports/reports.routes.js';
 import { createReportsService } from './features/reports/reports.service.js';
+import { createSmartAppsRepository } from './features/smart-apps/smart-apps.repository.js';
+import { smartAppsRoutes } from './features/smart-apps/smart-apps.routes.js';
+import { createSmartAppsService } from './features/smart-apps/smart-apps.service.js';
+import { ruleDevices, ruleSwitches } from './features/smart-rules/rule-devices.js';
+import { startSmartRulesEngine } from './features/smart-rules/smart-rules.engine.js';
+import { createSmartRulesRepository } from './features/smart-rules/smart-rules.repository.js';
+import { smartRulesRoutes } from './features/smart-rules/smart-rules.routes.js';
+import { createSmartRulesService } from './features/smart-rules/smart-rules.service.js';
 import { createSmsRepository } from './features/sms/sms.repository.js';
 import { smsRoutes } from './features/sms/sms.routes.js';
 import { createSmsService } from './features/sms/sms.service.js';
@@ -130,6 +163,13 @@ import { usersRoutes } from './features/users/users.routes.js';
 import { createVersionsRepository } from './features/versions/versions.repository.js';
 import { versionsRoutes } from './features/versions/versions.routes.js';
 import { createVersionsService } from './features/versions/versions.service.js';
+import { provisionDemoCameras } from './features/video/demo-cameras.js';
+import { createMediaServer } from './features/video/media/create-media-server.js';
+import { mediaRoutes } from './features/video/media/media.routes.js';
+import { createVideoRepository } from './features/video/video.repository.js';
+import { videoGrantRoutes, videoRoutes } from './features/video/video.routes.js';
+import { createVideoService } from './features/video/video.service.js';
+import { startVideoSip } from './features/video/video-sip.js';
 import type { CommandChannel } from './ingest/command-channel.js';
 import { ingestRoutes } from './ingest/ingest.routes.js';
 import type { IngestStats as IngestStatsSnapshot } from './ingest/ingest-pipeline.js';
@@ -138,6 +178,7 @@ import type { RegistryEvents } from './ingest/registry-events.js';
 import { createMailer } from './lib/mailer.js';
 import { trackJob } from './lib/metrics.js';
 import { loggerOptions } from './lib/redact.js';
+import { loadSecretBox } from './lib/secret-box.js';
 import { authPlugin } from './plugins/auth.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { consolePlugin } from './plugins/console.js';
@@ -164,6 +205,8 @@ export interface BuildAppOptions {
   observability: { readiness: Readiness; gauges: Registry };
   /** An HTTP server already bound to its port (lib/listeners.ts); the caller hands it requests once the app is ready. */
   server?: HttpServer;
+  /** Bind the GB28181 SIP server's UDP port when ready (the running server; not the API document's app). */
+  sip?: boolean;
 }
 
 /** TRUST_PROXY=<n>: the n proxies nearest the server are believed (Fastify's numeric form, typed as a function). */
@@ -181,6 +224,7 @@ export async function buildApp({
   logger = true,
   server,
   observability,
+  sip: sipWanted = false,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Never let a secret reach a log line: headers, token fields and secret query values (lib/redact.ts).
@@ -229,6 +273,7 @@ export async function buildApp({
     settings: {
       accessTokenTtlSeconds: config.accessTokenTtlSeconds,
       refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+      refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
     },
     throttle: secretThrottle,
     log: app.log,
@@ -245,7 +290,9 @@ export async function buildApp({
   });
 
   // External plugins first, then the app's own, then the features (docs/decisions.md: plugin order).
-  await app.register(securityHeadersPlugin);
+  await app.register(securityHeadersPlugin, {
+    mediaOrigins: config.media.adapter.kind === 'zlmediakit' ? [new URL(config.media.adapter.playUrl).origin] : [],
+  });
   await app.register(bodyParsersPlugin);
   await app.register(openApiPlugin, { version: SERVER_VERSION });
   await app.register(requestLanguagePlugin);
@@ -378,6 +425,8 @@ export async function buildApp({
     registry,
     // Made below with the download centre; read only when an export starts.
     downloads: () => downloads,
+    // The commands service is made below; its password check (with the secret throttle) is used at request time.
+    confirmPassword: (auth, password) => commandsService.confirmPassword(auth, password),
   });
   await app.register(devicesRoutes, { service: devicesService });
   const firmwareService = createFirmwareService({
@@ -505,6 +554,41 @@ export async function buildApp({
       benefitFactors: config.benefitFactors,
     }),
   });
+  // The open plant API (issue 25): API keys acting for their creator on chosen plants, /open/v1 answered by the
+  // console's own functions, per-key quotas, and per-company signed webhooks from a persisted queue.
+  const openApiRepository = createOpenApiRepository(db);
+  const openEnergy = createPlantEnergyService({ repository: createPlantEnergyRepository(db), benefitFactors: config.benefitFactors });
+  const openApi = createOpenApiService({
+    repository: openApiRepository,
+    access: plantAccess,
+    permissionsOf: async (roleId, inCompany) => effectivePermissions(await permissionsRepository.keysOfRole(roleId), inCompany),
+    plants: plantsRepository,
+    devices: devicesService,
+    commands: commandsService,
+  });
+  const webhooks = createWebhooksService({
+    repository: openApiRepository,
+    live,
+    settings: { pollMs: 1000, backoffUnitMs: 1000, timeoutMs: 10_000, allowPrivate: config.webhookAllowPrivate },
+    log: app.log,
+  });
+  app.addHook('onReady', async () => webhooks.start());
+  app.addHook('onClose', async () => webhooks.close());
+  await app.register(openApiConsoleRoutes, { service: openApi, webhooks });
+  await app.register(openV1Routes, {
+    service: openApi,
+    console: {
+      plantDetail: (auth, plantId) => plantsService.detail(auth, plantId),
+      realtime: (plantId) => openEnergy.realtime(plantId),
+      powerDay: (plantId, date) => openEnergy.powerDay(plantId, date),
+      powerMonth: (plantId, month) => openEnergy.powerMonth(plantId, month),
+      powerYear: (plantId, year) => openEnergy.powerYear(plantId, year),
+      events: (plantId, page, size, language) => openEnergy.events(plantId, page, size, language),
+      deviceRow: async (auth, kind, sn, language) => (await devicesService.detail(auth, kind, sn, language)).device,
+      deviceRealtime: (auth, kind, sn, language) => devicesService.realtime(auth, kind, sn, language),
+      deviceDay: (auth, kind, sn, language, range) => devicesService.day(auth, kind, sn, language, range),
+    },
+  });
   // Event descriptions (issue 21): imported texts per protocol, code and language, used wherever events are shown.
   const eventDescriptions = createEventDescriptionsService({ repository: createEventDescriptionsRepository(db) });
   await app.register(eventDescriptionsRoutes, { service: eventDescriptions });
@@ -538,7 +622,51 @@ export async function buildApp({
       throttle: secretThrottle,
     }),
   });
+  // The application centre (issue 22): apps per company; the AC switch routes are gated on theirs.
+  const videoRepository = createVideoRepository(db);
+  const smartApps = createSmartAppsService({
+    repository: createSmartAppsRepository(db),
+    log: createOperationLog(db),
+    grants: { isGranted: (companyId) => videoRepository.isGranted(companyId) },
+  });
+  // Smart AC switches (issue 22 part 1): the registry, and on/off through the remote-command path.
+  const acSwitchesService = createAcSwitchesService({
+    repository: createAcSwitchesRepository(db),
+    access: createDeviceAccess(db),
+    plants: plantAccess,
+    log: createOperationLog(db),
+    commands: commandsService,
+    throttle: secretThrottle,
+  });
+  await app.register(acSwitchesRoutes, { apps: smartApps, service: acSwitchesService });
+  // Timed tasks of the switches: a pass every 5 s runs each due occurrence once (state in the database).
+  const switchTasks = createSwitchTasksService({
+    repository: createSwitchTasksRepository(db),
+    switches: acSwitchesService,
+    confirmPassword: commandsService.confirmPassword,
+    log: createOperationLog(db),
+  });
+  await app.register(switchTasksRoutes, { apps: smartApps, service: switchTasks });
+  let switchTaskTimer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    switchTaskTimer = setInterval(
+      () =>
+        void trackJob('switch_tasks', () => switchTasks.tick()).catch((error: unknown) =>
+          app.log.error({ err: error }, 'switch task pass failed'),
+        ),
+      5_000,
+    );
+    switchTaskTimer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(switchTaskTimer);
+    await switchTasks.settle();
+  });
   await app.register(firmwareRoutes, { service: firmwareService });
+  // The hardware list and products (issue 19), seeded with the shipped maps' models.
+  const hardwareService = createHardwareService({ repository: createHardwareRepository(db) });
+  await hardwareService.seed();
+  await app.register(hardwareRoutes, { service: hardwareService });
   // Company, staff, roles, agents and customers (issue 7).
   const companyRepository = createCompanyRepository(db);
   const logos = createLogoStore(config.dataDir);
@@ -552,6 +680,8 @@ export async function buildApp({
     service: createCompanyService({ throttle: secretThrottle, repository: companyRepository, logos, invitations: invitationsService }),
     logos,
   });
+  // The channel hierarchy (issue 24): the tree of companies with counts per subtree, child companies, settings.
+  await app.register(channelRoutes, { service: createChannelService({ repository: createChannelRepository(db) }) });
   await app.register(customersRoutes, {
     service: createCustomersService({
       repository: createCustomersRepository(db),
@@ -583,6 +713,157 @@ export async function buildApp({
   await app.register(protocolsRoutes, { service: createProtocolsService({ repository: protocolsRepository, store: protocolStore }) });
   await app.register(protocolAnalysisRoutes);
   await app.register(oemRoutes, { service: oem });
+  // Issue 22: the application centre (apps per company), smart bulbs through a bridge, smart rules.
+  await app.register(smartAppsRoutes, { service: smartApps });
+  // The bulb bridge: LIGHT_BRIDGE_*, or else the demo's simulated one once the simulator runs it (demo-runner.ts).
+  let lightBridge = config.lightBridge;
+  let lightClient = lightBridge ? createBridgeClient(lightBridge) : undefined;
+  app.decorate('useLightBridge', (settings: BridgeSettings & { redirectUrl: string | undefined }) => {
+    lightBridge = settings;
+    lightClient = createBridgeClient(settings);
+  });
+  const lights = createLightService({
+    repository: createLightRepository(db),
+    client: () => lightClient,
+    box: await loadSecretBox(config.dataDir),
+    apps: smartApps,
+    access: plantAccess,
+    log: createOperationLog(db),
+    redirectUrl: (origin) => lightBridge?.redirectUrl ?? `${origin}/smart/lights`,
+  });
+  await app.register(lightRoutes, { service: lights });
+  // Energy hub (issue 23 part 4): enrollments and events behind the app; a pass every 2 s starts and stops the
+  // events' discharges through the command path, each start and stop claimed once (energy-hub-dispatch.ts).
+  const energyHubRepository = createEnergyHubRepository(db);
+  const energyHubDispatch = createEnergyHubDispatch({
+    repository: energyHubRepository,
+    commands: commandsService,
+    notify: (message) => messagesService.send(message),
+  });
+  const energyHub = createEnergyHubService({
+    repository: energyHubRepository,
+    plants: plantAccess,
+    dispatch: energyHubDispatch,
+    log: createOperationLog(db),
+  });
+  await app.register(energyHubRoutes, { service: energyHub, apps: smartApps });
+  // OpenADR 2.0b (part 5): enrollments with a VTN are polled every 10 s (register, events, answers, reports).
+  const ven = createVen({ repository: energyHubRepository, hub: energyHub });
+  let venTimer: NodeJS.Timeout | undefined;
+  let venPass: Promise<unknown> = Promise.resolve();
+  app.addHook('onReady', async () => {
+    venTimer = setInterval(() => {
+      venPass = trackJob('openadr_ven', () => ven.tick((error) => app.log.warn({ err: error }, 'OpenADR poll failed'))).catch(
+        (error: unknown) => app.log.error({ err: error }, 'OpenADR pass failed'),
+      );
+    }, 10_000);
+    venTimer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(venTimer);
+    await venPass;
+  });
+  let energyHubTimer: NodeJS.Timeout | undefined;
+  let energyHubPass: Promise<unknown> = Promise.resolve();
+  app.addHook('onReady', async () => {
+    energyHubTimer = setInterval(() => {
+      energyHubPass = trackJob('energy_hub', () => energyHubDispatch.tick()).catch((error: unknown) =>
+        app.log.error({ err: error }, 'energy hub pass failed'),
+      );
+    }, 2_000);
+    energyHubTimer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(energyHubTimer);
+    await energyHubPass;
+  });
+  // Rules act on bulbs and AC switches (features/smart-rules/rule-devices.ts); switch actions act for the rule's saver.
+  const ruleEnergy = createPlantEnergyService({ repository: createPlantEnergyRepository(db), benefitFactors: config.benefitFactors });
+  const smartRulesRepository = createSmartRulesRepository(db);
+  const smartRules = createSmartRulesService({
+    repository: smartRulesRepository,
+    apps: smartApps,
+    access: plantAccess,
+    devices: ruleDevices({
+      lights,
+      switches: ruleSwitches({
+        switches: createAcSwitchesRepository(db),
+        plantSwitchIds: (plantId) => smartRulesRepository.plantSwitchIds(plantId),
+        commands: commandsService,
+      }),
+    }),
+    flow: (plantId) => ruleEnergy.flow(plantId),
+    log: createOperationLog(db),
+    permissionsOf: async (roleId, inCompany) => effectivePermissions(await permissionsRepository.keysOfRole(roleId), inCompany),
+    confirmPassword: commandsService.confirmPassword,
+  });
+  await app.register(smartRulesRoutes, { service: smartRules });
+  let stopRules: (() => void) | undefined;
+  app.addHook('onReady', async () => {
+    stopRules = startSmartRulesEngine({
+      live,
+      service: smartRules,
+      onError: (error) => app.log.error({ err: error }, 'smart rule evaluation failed'),
+    });
+  });
+  app.addHook('onClose', async () => stopRules?.());
+  // Video surveillance (issue 23): spaces, cameras, channels and streams behind the camera app; the GB28181 SIP
+  // server (video-sip.ts) binds SIP_PORT when the app is ready, and the media server receives what INVITEs ask.
+  const videoBox = await loadSecretBox(config.dataDir);
+  const media = createMediaServer(config, {
+    onIdle: (streamId) => void video.idle(streamId),
+    log: { warn: (obj, msg) => app.log.warn(obj, msg), info: (obj, msg) => app.log.info(obj, msg) },
+  });
+  const videoSip = startVideoSip({
+    config,
+    enabled: sipWanted,
+    directory: () => video.directory,
+    checkSecret: async (sipId, ip, verify) =>
+      (await secretThrottle.check({ kind: 'gateway-key', subject: `camera:${sipId}`, ip }, verify)).outcome,
+    log: app.log,
+  });
+  const video = createVideoService({
+    repository: videoRepository,
+    box: videoBox,
+    log: createOperationLog(db),
+    media,
+    sip: videoSip.server,
+    settings: videoSip.settings,
+    logger: app.log,
+  });
+  // The demo's cameras (fleet/demo-runner.ts): the demo company's grant, app, space and cameras, and their file.
+  app.decorate('provisionDemoCameras', async (companyName: string, file: string) => {
+    const info = video.sipServerInfo();
+    return provisionDemoCameras({
+      repository: videoRepository,
+      box: videoBox,
+      companyName,
+      sip: info.enabled
+        ? { host: '127.0.0.1', port: info.port, serverId: info.id, domain: info.domain, keepaliveSeconds: info.keepaliveSeconds }
+        : undefined,
+      file,
+    });
+  });
+  await app.register(videoRoutes, { service: video, apps: smartApps });
+  await app.register(videoGrantRoutes, { service: video });
+  await app.register(mediaRoutes, { media, canView: (auth, streamId) => video.canView(auth, streamId) });
+  let videoSweep: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    await videoSip.start();
+    // Cameras whose registration ran out or whose keepalives stopped go inactive (checked each keepalive interval).
+    videoSweep = setInterval(
+      () =>
+        void trackJob('video_sweep', () => video.sweep()).catch((error: unknown) => app.log.error({ err: error }, 'video sweep failed')),
+      Math.max(1, Math.min(60, config.sip?.keepaliveSeconds ?? 60)) * 1000,
+    );
+    videoSweep.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(videoSweep);
+    await videoSip.close();
+    await video.close();
+    await media.closeAll().catch(() => undefined);
+  });
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
   return app;
 }

@@ -33,6 +33,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ACCESS_TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   SIGN_IN_SLOW_AFTER: z.coerce.number().int().min(1).max(100).default(3),
   SIGN_IN_LOCK_AFTER: z.coerce.number().int().min(2).max(1000).default(10),
   SIGN_IN_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
@@ -82,6 +83,8 @@ const EnvSchema = z.object({
   /** Spec 02 gives the plant picture limit as 3 MB in one wording and 6 MB in another. */
   /** Spec: the in-China check chooses map tiles reachable in China; no address database ships, so it is a setting. */
   MAP_IN_CHINA: z.enum(['0', '1']).default('0'),
+  /** Webhooks may reach private, loopback and link-local addresses (on-premise receivers, tests); off by default (SSRF guard). */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
   PLANT_PICTURE_MAX_MB: z
     .union([z.literal('3'), z.literal('6')])
     .default('3')
@@ -160,6 +163,35 @@ const EnvSchema = z.object({
     .url()
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** Smart bulbs (issue 22): the bulb bridge's OAuth 2.0 endpoints and Hue-style API; unset: bulbs cannot be connected. */
+  LIGHT_BRIDGE_AUTHORIZE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  LIGHT_BRIDGE_TOKEN_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  LIGHT_BRIDGE_REVOKE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  LIGHT_BRIDGE_API_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  LIGHT_BRIDGE_CLIENT_ID: z.string().max(256).default('sunward'),
+  LIGHT_BRIDGE_CLIENT_SECRET: z.string().max(1024).default(''),
+  /** Where the bridge sends the browser back (the console's /smart/lights); unset: derived from each request. */
+  LIGHT_BRIDGE_REDIRECT_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /**
    * Which reverse proxies are believed about the client's address and scheme (X-Forwarded-For/-Proto/-Host):
    * unset or false: none (headers ignored); true: any; a number: that many hops; else addresses or CIDRs, comma-separated.
@@ -202,6 +234,62 @@ const EnvSchema = z.object({
     .max(256)
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** GB28181 SIP server for cameras (issue 23, docs/video.md): UDP port, 0 = any free port (tests), off = no SIP server. */
+  SIP_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(5060),
+  /** The platform's SIP ID (20 digits, GB28181: centre code + 200 + serial) cameras are told to register with. */
+  SIP_SERVER_ID: z
+    .string()
+    .regex(/^\d{20}$/, '20 digits')
+    .default('34020000002000000001'),
+  /** The SIP domain (the digest realm); unset: the SIP ID's first 10 digits. */
+  SIP_DOMAIN: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]{1,64}$/)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** The SIP server IP shown to users for the camera's settings; unset: this machine's first non-loopback IPv4. */
+  SIP_PUBLIC_IP: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Seconds between camera keepalives; a camera is inactive after 3 missed. */
+  SIP_KEEPALIVE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Where camera video goes (issue 23): the built-in ffmpeg → HLS adapter, or ZLMediaKit's HTTP API (ZLM_URL, ZLM_SECRET). */
+  MEDIA_SERVER: z.enum(['builtin', 'zlmediakit']).default('builtin'),
+  /** The address cameras send their RTP to (the INVITE's c= line); unset: this machine's first non-loopback IPv4. */
+  MEDIA_RTP_IP: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** A stream nobody has watched for this many minutes is stopped (BYE to the camera). */
+  MEDIA_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(3),
+  /** The ffmpeg the built-in adapter runs. */
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  ZLM_URL: z
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  ZLM_SECRET: z
+    .string()
+    .max(256)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** The base browsers load ZLMediaKit's HLS from (unset: ZLM_URL). */
+  ZLM_PLAY_URL: z
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** The address cameras reach ZLMediaKit's RTP ports at (unset: ZLM_URL's host). */
+  ZLM_RTP_IP: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   SIMULATOR: z.enum(['on', 'off']).default('on'),
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(42),
   /** Seconds between a demo gateway's reports, live and in its history (docs/decisions.md: why 5 minutes). */
@@ -232,6 +320,8 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** A refresh token retired less than this long ago still exchanges (a reload or a second tab mid-refresh). */
+  refreshReuseGraceSeconds: number;
   signIn: { slowAfter: number; lockAfter: number; lockMinutes: number; maxDelayMs: number };
   /** Built console to serve; absent when only the API runs (tests, dev with Vite). */
   webDist: string | undefined;
@@ -271,6 +361,8 @@ export interface Config {
   firmwareSigningKeyFile: string | undefined;
   /** Answer of GET /anonymous/ip inChina (MAP_IN_CHINA). */
   mapInChina: boolean;
+  /** Webhooks may be delivered to non-public addresses (WEBHOOK_ALLOW_PRIVATE); false: public addresses only. */
+  webhookAllowPrivate: boolean;
   /** Weather for plants without a station (WEATHER_PROVIDER); undefined answers "no weather". */
   weatherProvider: 'open-meteo' | undefined;
   /** BENEFIT_* settings: CO2, SO2, standard coal per kWh and CO2 per tree. */
@@ -297,8 +389,30 @@ export interface Config {
     perSenderPerHour: number;
     perPhonePerHour: number;
   };
+  /** LIGHT_BRIDGE_*: the bulb bridge (undefined: not configured). */
+  lightBridge:
+    | {
+        authorizeUrl: string;
+        tokenUrl: string;
+        revokeUrl: string | undefined;
+        apiUrl: string;
+        clientId: string;
+        clientSecret: string;
+        redirectUrl: string | undefined;
+      }
+    | undefined;
   /** OIDC_PROVIDERS and OIDC_REDIRECT_URL: third-party sign-in. */
   oidc: { providers: OidcProviderSettings[]; redirectUrl: string | undefined };
+  /** SIP_*: the GB28181 SIP server (features/video/sip); undefined when SIP_PORT=off. */
+  sip:
+    | { port: number; portExplicit: boolean; serverId: string; domain: string; publicIp: string | undefined; keepaliveSeconds: number }
+    | undefined;
+  /** MEDIA_*, FFMPEG_PATH, ZLM_*: where camera video goes (features/video/media/create-media-server.ts). */
+  media: {
+    rtpIp: string | undefined;
+    idleMs: number;
+    adapter: { kind: 'builtin'; ffmpegPath: string } | { kind: 'zlmediakit'; url: string; secret: string; playUrl: string; rtpIp: string };
+  };
   /** npm start runs the demo fleet's simulator beside the server. */
   /** The demo fleet: its gateways report every intervalSeconds, live and in the historyDays of past. */
   simulator: { seed: number; intervalSeconds: number; historyDays: number } | undefined;
@@ -337,6 +451,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (e.SMS_PROVIDER === 'http' && !e.SMS_HTTP_URL) throw new ConfigError('Setting SMS_HTTP_URL is invalid: SMS_PROVIDER=http needs it');
+  if (e.MEDIA_SERVER === 'zlmediakit' && !e.ZLM_URL) throw new ConfigError('Setting ZLM_URL is invalid: MEDIA_SERVER=zlmediakit needs it');
+  if (e.MEDIA_SERVER === 'zlmediakit' && !e.ZLM_SECRET)
+    throw new ConfigError('Setting ZLM_SECRET is invalid: MEDIA_SERVER=zlmediakit needs it (api.secret in its config.ini)');
   return {
     port: e.PORT,
     portExplicit: env.PORT !== undefined && env.PORT !== '',
@@ -352,6 +469,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_MINUTES * 60,
     refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_DAYS * 86_400,
+    refreshReuseGraceSeconds: e.REFRESH_REUSE_GRACE_SECONDS,
     signIn: {
       slowAfter: e.SIGN_IN_SLOW_AFTER,
       lockAfter: e.SIGN_IN_LOCK_AFTER,
@@ -383,6 +501,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     firmwareMaxBytes: Math.round(e.FIRMWARE_MAX_MB * 1024 * 1024),
     firmwareSigningKeyFile: e.FIRMWARE_SIGNING_KEY_FILE ? resolve(e.FIRMWARE_SIGNING_KEY_FILE) : undefined,
     mapInChina: e.MAP_IN_CHINA === '1',
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',
     weatherProvider: e.WEATHER_PROVIDER,
     benefitFactors: {
       co2KgPerKwh: e.BENEFIT_CO2_KG_PER_KWH,
@@ -409,7 +528,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perSenderPerHour: e.SMS_MAX_PER_SENDER_PER_HOUR,
       perPhonePerHour: e.SMS_MAX_PER_PHONE_PER_HOUR,
     },
+    lightBridge:
+      e.LIGHT_BRIDGE_AUTHORIZE_URL && e.LIGHT_BRIDGE_TOKEN_URL && e.LIGHT_BRIDGE_API_URL
+        ? {
+            authorizeUrl: e.LIGHT_BRIDGE_AUTHORIZE_URL,
+            tokenUrl: e.LIGHT_BRIDGE_TOKEN_URL,
+            revokeUrl: e.LIGHT_BRIDGE_REVOKE_URL,
+            apiUrl: e.LIGHT_BRIDGE_API_URL,
+            clientId: e.LIGHT_BRIDGE_CLIENT_ID,
+            clientSecret: e.LIGHT_BRIDGE_CLIENT_SECRET,
+            redirectUrl: e.LIGHT_BRIDGE_REDIRECT_URL,
+          }
+        : undefined,
     oidc: { providers: e.OIDC_PROVIDERS, redirectUrl: e.OIDC_REDIRECT_URL },
+    sip:
+      e.SIP_PORT === 'off'
+        ? undefined
+        : {
+            port: e.SIP_PORT,
+            portExplicit: env.SIP_PORT !== undefined && env.SIP_PORT !== '',
+            serverId: e.SIP_SERVER_ID,
+            domain: e.SIP_DOMAIN ?? e.SIP_SERVER_ID.slice(0, 10),
+            publicIp: e.SIP_PUBLIC_IP,
+            keepaliveSeconds: e.SIP_KEEPALIVE_SECONDS,
+          },
+    media: {
+      rtpIp: e.MEDIA_RTP_IP,
+      idleMs: e.MEDIA_IDLE_MINUTES * 60_000,
+      adapter:
+        e.MEDIA_SERVER === 'zlmediakit' && e.ZLM_URL && e.ZLM_SECRET
+          ? {
+              kind: 'zlmediakit',
+              url: e.ZLM_URL.replace(/\/$/, ''),
+              secret: e.ZLM_SECRET,
+              playUrl: (e.ZLM_PLAY_URL ?? e.ZLM_URL).replace(/\/$/, ''),
+              rtpIp: e.ZLM_RTP_IP ?? new URL(e.ZLM_URL).hostname,
+            }
+          : { kind: 'builtin', ffmpegPath: e.FFMPEG_PATH },
+    },
     simulator:
       e.SIMULATOR === 'on'
         ? {

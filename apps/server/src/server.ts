@@ -31,6 +31,8 @@ export interface RunningServer {
   url: string;
   seededAdmin: SeededAdmin | undefined;
   telemetry: Telemetry;
+  /** The shutdown step running now (telemetry, app, listeners, database), undefined outside a close. */
+  closeStep: string | undefined;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,9 @@ export async function startServer(config: Config, options: { logger?: boolean } 
     const running = await serve(config, options, listeners, database);
     return {
       ...running,
+      get closeStep() {
+        return running.closeStep;
+      },
       async close() {
         await running.close();
         unmark();
@@ -106,6 +111,7 @@ async function serve(
     logger: options.logger ?? true,
     server: listeners.http.server,
     observability,
+    sip: true,
   });
   const mqttListeners = listeners.mqtt ? { plain: listeners.mqtt.server, tls: listeners.mqttTls?.server } : undefined;
   telemetry = await startTelemetry(config, database.db, app.log, live, demoHistoryIngestSettings(config), mqttListeners);
@@ -127,7 +133,7 @@ async function serve(
     ).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_MS);
   housekeeping.unref();
-  return {
+  const running: RunningServer = {
     app,
     database,
     port,
@@ -136,14 +142,28 @@ async function serve(
     url: `http://127.0.0.1:${port}`,
     seededAdmin,
     telemetry: telemetry,
+    closeStep: undefined,
     async close() {
       // Readiness answers 503 from here on, while ingest drains and requests in flight finish.
       observability.readiness.startDraining();
       clearInterval(housekeeping);
-      await telemetry.close();
-      await app.close();
-      await listeners.close();
-      await database.close();
+      // Each step named while it runs, and logged when it is slow: a shutdown that waits says on what.
+      const step = async (name: string, run: () => Promise<void>) => {
+        running.closeStep = name;
+        const slow = setInterval(() => app.log.warn({ step: name }, 'shutdown still waiting'), 10_000);
+        slow.unref();
+        try {
+          await run();
+        } finally {
+          clearInterval(slow);
+        }
+      };
+      await step('telemetry', () => telemetry.close());
+      await step('app', () => app.close());
+      await step('listeners', () => listeners.close());
+      await step('database', () => database.close());
+      running.closeStep = undefined;
     },
   };
+  return running;
 }

@@ -8,6 +8,7 @@ import {
   type ReplyPayload,
 } from '@sunward/contracts/gateway-protocol';
 import { decodeBlocks, encodeValues, registersFromHex, registersToHex } from '@sunward/protocol/codec';
+import { isAcSwitch, leakTestRunning, offLocally, type Schedule, setContacts, startLeakTest } from './ac-switch.js';
 import type { DeviceState } from './device-values.js';
 
 /** What commands change in a device's behaviour; device-values reads it on every report. */
@@ -83,12 +84,24 @@ export function createCommandHandler(deps: {
    * an image whose signature over its SHA-256 does not verify is refused before it is applied.
    */
   firmwareKey?: KeyObject;
+  /** The clock for timed behaviour (an AC switch's leakage test); tests inject theirs. Default: real timers. */
+  schedule?: Schedule;
 }) {
   const { controls } = deps;
   const fetchFirmware = deps.fetchFirmware ?? (async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer()));
   const stepMs = deps.progressStepMs ?? 1000;
   const now = deps.now ?? Date.now;
   const upgrades = new Map<string, { timer: NodeJS.Timeout; commandId: string }>();
+  const timers = new Set<NodeJS.Timeout>();
+  const schedule: Schedule =
+    deps.schedule ??
+    ((run, ms) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        run();
+      }, ms);
+      timers.add(timer);
+    });
 
   const send = (id: string, reply: Reply) => deps.reply({ v: GATEWAY_PROTOCOL_VERSION, id, ...reply });
 
@@ -101,8 +114,24 @@ export function createCommandHandler(deps: {
         return { status: 'error', error: 'out_of_range', message: `${id} must be within ${point.min ?? '-∞'} ~ ${point.max ?? '∞'}` };
       }
     }
+    // The SOC window must stay a window: the device refuses a minimum at or above its maximum.
+    const after = { ...state.lastValues, ...state.overrides, ...params };
+    if (typeof after.SoCRsvMin === 'number' && typeof after.SocRsvMax === 'number' && after.SoCRsvMin >= after.SocRsvMax)
+      return { status: 'error', error: 'out_of_range', message: 'SoCRsvMin must be below SocRsvMax' };
+    // A switch opened with its own button closes only with the button (spec 02 §4).
+    if (isAcSwitch(state) && params.Conn === 1 && offLocally(state))
+      return { status: 'error', error: 'locked', message: 'switched off locally: switch it on locally' };
+    // During its leakage test the switch takes no other switching or test.
+    if (isAcSwitch(state) && leakTestRunning(state) && (params.Conn !== undefined || params.LeakTest !== undefined))
+      return { status: 'error', error: 'locked', message: 'a leakage test is under way' };
+    if (isAcSwitch(state) && params.LeakTest === 1) {
+      const started = startLeakTest(state, controls, schedule);
+      if (!started.ok) return { status: 'error', error: 'locked', message: started.message };
+    }
     for (const [id, value] of Object.entries(params)) {
-      if (id === 'Conn') {
+      if (id === 'LeakTest' && isAcSwitch(state)) continue;
+      if (id === 'Conn' && isAcSwitch(state)) setContacts(state, controls, value === 1, 'remote');
+      else if (id === 'Conn') {
         if (value === 0) controls.shutdown.add(state.device.sn);
         else controls.shutdown.delete(state.device.sn);
       } else if (id === 'WMaxLimPct') controls.powerLimitPct.set(state.device.sn, value);
@@ -289,6 +318,8 @@ export function createCommandHandler(deps: {
     },
     stop(): void {
       for (const { timer } of upgrades.values()) clearInterval(timer);
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
     },
   };
 }

@@ -1,8 +1,9 @@
 import type { SimulatedGateway } from '@sunward/contracts/simulated-fleet';
 import { sampleValues } from '@sunward/protocol/sample-values';
-import type { DecodedValue, ProtocolDefinition } from '@sunward/protocol/types';
+import type { DecodedValue, PointRole, ProtocolDefinition } from '@sunward/protocol/types';
+import { protect } from './ac-switch.js';
 import type { Random } from './physics/random.js';
-import type { PlantSnapshot } from './plant-model.js';
+import type { BatteryLimits, PlantSnapshot } from './plant-model.js';
 
 type Device = SimulatedGateway['devices'][number];
 type Values = Record<string, DecodedValue>;
@@ -116,6 +117,33 @@ function chargeState(powerW: number, socPct: number): number {
   return 6;
 }
 
+/** Where the physics puts each role's quantity (SunSpec point ids), per family; anything else: `*`. */
+const ROLE_SOURCES: Partial<Record<PointRole, Record<string, string>>> = {
+  power: { optimizer: 'DCW', combiner_box: 'DCW', '*': 'W' },
+  energy_total: { meter: 'TotWhImp', optimizer: 'DCWH', combiner_box: 'DCWh', '*': 'WH' },
+  energy_export_total: { '*': 'TotWhExp' },
+  energy_charge_total: { battery: 'ChaWH', '*': 'BatChaWH' },
+  energy_discharge_total: { battery: 'DisChaWH', '*': 'BatDisWH' },
+  soc: { '*': 'SoC' },
+};
+
+/**
+ * A protocol made in the console names its points as its brand does ("Pac", "E_total"): its points with
+ * a role take the physics' quantity for that role (on the point's resolution). Points named as SunSpec
+ * names them already have it, and a map that has the SunSpec point keeps its own meaning for the role.
+ */
+function roleValues(protocol: ProtocolDefinition, values: Values, family: string): Values {
+  const out: Values = {};
+  for (const point of protocol.points) {
+    const sources = point.role ? ROLE_SOURCES[point.role] : undefined;
+    const source = sources ? (sources[family] ?? sources['*']) : undefined;
+    if (!source || source === point.id || typeof values[source] !== 'number') continue;
+    if (protocol.points.some((p) => p.id === source)) continue;
+    out[point.id] = onResolution(protocol, values, point.id, Number(values[source]));
+  }
+  return out;
+}
+
 /**
  * A device's point values at a snapshot: the map's plausible defaults overridden by what the plant's
  * physics says (power, counters, temperatures, battery, grid). Values that are one quantity seen from
@@ -154,8 +182,12 @@ export function deviceValues(
         });
       values.W = round(acW);
       values.VA = round(Math.abs(acW) * 1.01);
-      values.VAr = round(acW * 0.05);
-      values.PF = acW === 0 ? 100 : 99.5;
+      // A power factor setpoint, once enabled, is what the inverter holds (lagging): the reactive power follows.
+      const pfSet =
+        state.overrides.OutPFSet_Ena === 1 && typeof state.overrides.OutPFSet === 'number' ? state.overrides.OutPFSet : undefined;
+      values.VAr = pfSet === undefined ? round(acW * 0.05) : round(acW * Math.tan(Math.acos(pfSet)));
+      values.VA = pfSet === undefined ? values.VA : round(Math.abs(acW) / pfSet);
+      values.PF = acW === 0 ? 100 : pfSet === undefined ? 99.5 : round(pfSet * 100, 1);
       values.Hz = round(snapshot.frequencyHz, 2);
       values.WH = pv?.acEnergyWh ?? 0;
       // The strings are rounded first and the DC totals are their sums, so the page adds up.
@@ -313,13 +345,23 @@ export function deviceValues(
       if (device.family === 'ac_switch') {
         Object.assign(values, phases(w, 3, 230, random, { v: ['PhVphA', 'PhVphB', 'PhVphC'], a: PHASE_A, w: ['WphA', 'WphB', 'WphC'] }));
         values.W = ['WphA', 'WphB', 'WphC'].reduce((sum, id) => sum + Number(values[id] ?? 0), 0);
-      } else values.AmbTmp = round(snapshot.ambientC, 1);
+      } else {
+        values.AmbTmp = round(snapshot.ambientC, 1);
+        // In standby (mode 0) the compressor stops and the controller says so.
+        if (state.overrides.Mode === 0) {
+          values.St = 1;
+          values.CompHz = 0;
+        }
+      }
       break;
     }
     default:
       break;
   }
+  Object.assign(values, roleValues(state.protocol, values, device.family));
   Object.assign(values, state.overrides);
+  // An AC switch trips on a limit it passes (ac-switch.ts).
+  protect(state, values);
   if (state.protocol.points.some((p) => p.id === 'Vr')) values.Vr = state.firmwareVersion;
   // While it flashes new firmware a device produces nothing and reports standby.
   if (options.upgrading) {
@@ -328,4 +370,26 @@ export function deviceValues(
   }
   state.lastValues = values;
   return values;
+}
+
+/**
+ * What the settings written to a gateway's devices change in its plant's physics: the bank's SOC window and
+ * charge and discharge power limits (written to the BMS or to a hybrid inverter), and heat pumps in standby.
+ */
+export function writtenSettings(states: readonly DeviceState[]): { battery: BatteryLimits; standby: Set<string> } {
+  const battery: BatteryLimits = {};
+  const standby = new Set<string>();
+  for (const { device, overrides } of states) {
+    if (device.family === 'heat_pump' && overrides.Mode === 0) standby.add(device.sn);
+    if (device.family !== 'battery' && device.family !== 'hybrid_inverter') continue;
+    if (device.parentSn) continue;
+    const at = (id: string) => (typeof overrides[id] === 'number' ? (overrides[id] as number) : undefined);
+    battery.minSocPct = at('SoCRsvMin') ?? battery.minSocPct;
+    battery.maxSocPct = at('SocRsvMax') ?? battery.maxSocPct;
+    battery.maxChargeW = at('BatChaWMax') ?? battery.maxChargeW;
+    battery.maxDischargeW = at('BatDisWMax') ?? battery.maxDischargeW;
+    // A demand-response discharge (energy hub, issue 23) written to the bank's master.
+    battery.forceDischargeW = at('DrDisW') ?? battery.forceDischargeW;
+  }
+  return { battery, standby };
 }

@@ -51,6 +51,8 @@ export function connectGateway(options: {
     online,
     fw: options.firmware(),
     hw: 'SWG-4G-2.1',
+    make: 'Sunward',
+    model: 'SWG-4G',
     rssi: options.rssi(),
     comm: '4G',
     iccid: `8986${options.sn.replace(/\D/g, '').padEnd(16, '0').slice(0, 16)}`,

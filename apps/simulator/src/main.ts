@@ -2,24 +2,31 @@ import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { ReportPayload } from '@sunward/contracts/gateway-protocol';
-import { SimulatedFleetSchema } from '@sunward/contracts/simulated-fleet';
+import { SimulatedCamerasSchema, SimulatedFleetSchema } from '@sunward/contracts/simulated-fleet';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
+import { playCameras } from './camera/camera-fleet.js';
 import { createCommandHandler, createControls, createGatewaySettings, gatewaySettingsState } from './command-handler.js';
-import { createDeviceState, type DeviceState, deviceValues } from './device-values.js';
+import { createDeviceState, type DeviceState, deviceValues, writtenSettings } from './device-values.js';
 import { connectGateway } from './gateway-client.js';
 import { activeIncident, planDays, planHistory, RECENT_DAYS } from './history.js';
+import { type LightBridge, startLightBridge } from './light-bridge.js';
 import { createRandom } from './physics/random.js';
 import { createPlantModel, type PlantModel } from './plant-model.js';
+import { installFleetProtocols, parseProtocolFile } from './protocol-files.js';
 import { createSlots, historyProgress } from './run-history.js';
 
 /**
  * The simulator: plays every gateway of a fleet file over the real gateway protocol.
  *   node --import tsx apps/simulator/src/main.ts --fleet data/demo-fleet.json [--url mqtt://…] [--seed 42] [--interval 60]
- *     [--history-days 60 --history-concurrency 4]
+ *     [--history-days 60 --history-concurrency 4] [--protocol protocol-brand-v1.json …] [--light-bridge-port 8091]
  * With --history-days each gateway first sends its past (store-and-forward reports with past
  * timestamps, over the same connection and protocol), then the readings it made meanwhile, then live.
  * The past has a reading every interval, as live: the gateway's interval (the fleet file's, or --interval).
+ * Devices of a protocol made in the console: its export file in the fleet file's `protocols`, or --protocol FILE.
+ * With --light-bridge-port it also plays a bulb bridge there (light-bridge.ts: OAuth 2.0 provider and Hue-style API;
+ * its client secret from SIMULATOR_LIGHT_BRIDGE_SECRET), the one the demo's smart bulbs connect to.
+ * With --cameras FILE it plays GB28181 cameras (camera/: SIP registration, catalog, INVITE → ffmpeg's test picture).
  */
 const { values: args } = parseArgs({
   options: {
@@ -35,17 +42,27 @@ const { values: args } = parseArgs({
     'history-concurrency': { type: 'string' },
     'history-burst': { type: 'string' },
     'history-older-concurrency': { type: 'string' },
+    protocol: { type: 'string', multiple: true },
+    'light-bridge-port': { type: 'string' },
+    cameras: { type: 'string' },
   },
 });
 if (!args.fleet) {
   process.stderr.write(
-    'usage: simulator --fleet FILE [--gateways N] [--url mqtt://host:port] [--seed N] [--interval SECONDS] [--fault-rate 0..1] [--firmware-key PEM] [--history-days N] [--history-concurrency N]\n',
+    'usage: simulator --fleet FILE [--gateways N] [--url mqtt://host:port] [--seed N] [--interval SECONDS] [--fault-rate 0..1] [--firmware-key PEM] [--history-days N] [--history-concurrency N] [--protocol EXPORTED.json]…\n',
   );
   process.exit(2);
 }
 const loaded = SimulatedFleetSchema.parse(JSON.parse(readFileSync(args.fleet, 'utf8')));
 // --gateways N plays only the first N gateways of the fleet file.
 const fleet = args.gateways ? { ...loaded, gateways: loaded.gateways.slice(0, Number(args.gateways)) } : loaded;
+// The console's protocols the fleet plays besides the built-in maps (the fleet file's, then --protocol files).
+const ownProtocols = installFleetProtocols([
+  ...(fleet.protocols ?? []),
+  ...(args.protocol ?? []).map((file) => parseProtocolFile(readFileSync(file, 'utf8'), file)),
+]);
+for (const device of fleet.gateways.flatMap((g) => g.devices))
+  if (!protocolById(device.protocolId)) process.stderr.write(`device ${device.sn}: no protocol ${device.protocolId}; not played\n`);
 const seed = args.seed ? Number(args.seed) : fleet.seed;
 const url = args.url ?? fleet.mqttUrl;
 const faultRate = args['fault-rate'] ? Number(args['fault-rate']) : 0.0005;
@@ -117,7 +134,11 @@ for (const gateway of fleet.gateways) {
       // A device in a fault (or switched off) produces nothing, so its counters stand still too.
       const off = new Set(steer.shutdown);
       for (const state of deviceStates) if (state.fault?.level === 'fault') off.add(state.device.sn);
-      const snapshot = model.step(new Date(ts), { shutdown: off, powerLimitPct: steer.powerLimitPct });
+      const snapshot = model.step(new Date(ts), {
+        shutdown: off,
+        powerLimitPct: steer.powerLimitPct,
+        ...writtenSettings(deviceStates),
+      });
       return {
         ts,
         devices: deviceStates.map((state) => ({
@@ -272,13 +293,32 @@ for (const gateway of fleet.gateways) {
   }
 }
 process.stdout.write(
-  `Simulator: ${fleet.gateways.length} gateways, ${fleet.gateways.reduce((n, g) => n + g.devices.length, 0)} devices, seed ${seed}, to ${url}\n`,
+  `Simulator: ${fleet.gateways.length} gateways, ${fleet.gateways.reduce((n, g) => n + g.devices.length, 0)} devices, seed ${seed}, to ${url}${
+    ownProtocols.length > 0 ? `, console protocols ${ownProtocols.join(', ')}` : ''
+  }\n`,
 );
+
+let bridge: LightBridge | undefined;
+if (args['light-bridge-port']) {
+  // A taken port costs the bulbs, never the gateways.
+  bridge = await startLightBridge({
+    port: Number(args['light-bridge-port']),
+    clientSecret: process.env.SIMULATOR_LIGHT_BRIDGE_SECRET ?? 'bridge-secret',
+  }).catch((error: unknown) => {
+    process.stderr.write(`Simulated bulb bridge not started on port ${args['light-bridge-port']}: ${String(error)}\n`);
+    return undefined;
+  });
+  if (bridge) process.stdout.write(`Simulated bulb bridge (${bridge.bulbs.size} bulbs) at ${bridge.url}\n`);
+}
+
+const cameras = args.cameras
+  ? playCameras(SimulatedCamerasSchema.parse(JSON.parse(readFileSync(args.cameras, 'utf8'))), (line) => process.stdout.write(`${line}\n`))
+  : undefined;
 
 const stop = () => {
   for (const timer of timers) clearTimeout(timer);
   for (const h of handlers) h.stop();
-  Promise.all(connections.map((c) => c.close())).then(
+  Promise.all([...connections.map((c) => c.close()), bridge?.close(), cameras?.stop()]).then(
     () => process.exit(0),
     () => process.exit(1),
   );

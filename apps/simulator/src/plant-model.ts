@@ -78,7 +78,24 @@ export interface StepOptions {
   /** Devices producing nothing (switched off by a command, or in a fault). */
   shutdown: ReadonlySet<string>;
   powerLimitPct: ReadonlyMap<string, number>;
+  /** The battery settings written to the bank (BMS or hybrid inverter): they narrow what the hardware allows. */
+  battery?: BatteryLimits;
+  /** Heat pumps set to standby: they draw only their controller's standby power. */
+  standby?: ReadonlySet<string>;
 }
+
+/** Settings a device takes over the protocol that bound the bank's dispatch (SOC window, power limits). */
+export interface BatteryLimits {
+  minSocPct?: number;
+  maxSocPct?: number;
+  maxChargeW?: number;
+  maxDischargeW?: number;
+  /** A demand-response discharge at this power (W) instead of self-consumption; 0 or absent: self-consumption. */
+  forceDischargeW?: number;
+}
+
+/** A heat pump controller's own draw in standby, W. */
+const STANDBY_W = 12;
 
 const CELLS = 16;
 const CELL_SENSORS = 8;
@@ -113,6 +130,8 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
         roundTripEfficiency: 0.92,
       }
     : undefined;
+  /** What the bank's hardware allows; written settings only narrow it. */
+  const hardware = battery ? { ...battery } : undefined;
   let batteryTempC: number | undefined;
   const trackers = new Map(pvDevices.map((d) => [d.sn, d.family === 'micro_inverter' ? 4 : trackerCount(d.protocolId)]));
   // Each inverter's strings have their own length and orientation (fixed per device), plus a little jitter.
@@ -171,13 +190,24 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
       let pvW = 0;
       let pvDcW = 0;
       let moduleC = ambientC;
+      // Optimizers sit under the first inverter's panels: a shaded (or switched-off) panel's loss is the array's loss,
+      // and each optimizer reports its panel's share of what that inverter feeds, so the layout's logical tree
+      // (inverter = Σ its optimizers) reconciles with the inverter's own power.
+      const optimizers = others.filter((d) => d.family === 'optimizer');
+      const lit = (d: (typeof others)[number]) => (options.shutdown.has(d.sn) ? 0 : (d.ratedPowerW ?? 450) * (1 - (d.shading ?? 0)));
+      const optimizerRatedW = optimizers.reduce((a, d) => a + (d.ratedPowerW ?? 450), 0);
+      const optimizerLitW = optimizers.reduce((a, d) => a + lit(d), 0);
+      const firstPv = pvDevices[0];
+      const firstCapacityW = firstPv ? (plant.capacityKwp * 1000 * (firstPv.ratedPowerW ?? 0)) / totalRated : 0;
+      const covered = firstCapacityW > 0 ? Math.min(1, optimizerRatedW / firstCapacityW) : 0;
+      const shadedShare = optimizerRatedW > 0 ? covered * (1 - optimizerLitW / optimizerRatedW) : 0;
       for (const device of pvDevices) {
         const share = (device.ratedPowerW ?? 0) / totalRated;
         const limit = options.powerLimitPct.get(device.sn) ?? 100;
         const out = pvPower({
           poaIrradiance: poa,
           ambientTempC: ambientC,
-          capacityKwp: plant.capacityKwp * share,
+          capacityKwp: plant.capacityKwp * share * (device === firstPv ? 1 - shadedShare : 1),
           windSpeed: windMs,
           inverterMaxW: ((device.ratedPowerW ?? 1000) * limit) / 100,
         });
@@ -208,10 +238,24 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
       const loadW = loadPower(plant.load, hour, localDayOfWeek(at, plant.timezone), baseLoadKw, noise);
       let batteryW = 0;
       let batterySnapshot: BatterySnapshot | undefined;
-      if (battery) {
+      if (battery && hardware) {
+        const limits = options.battery ?? {};
+        battery = {
+          ...battery,
+          minSocPct: Math.max(hardware.minSocPct, limits.minSocPct ?? hardware.minSocPct),
+          maxSocPct: Math.min(hardware.maxSocPct, limits.maxSocPct ?? hardware.maxSocPct),
+          maxChargeW: Math.min(hardware.maxChargeW, limits.maxChargeW ?? hardware.maxChargeW),
+          maxDischargeW: Math.min(hardware.maxDischargeW, limits.maxDischargeW ?? hardware.maxDischargeW),
+        };
         // A bank in a fault (or disconnected) neither charges nor discharges.
         const idle = batteryDevice !== undefined && options.shutdown.has(batteryDevice.sn);
-        const plan = idle ? { batteryW: 0 } : dispatchSelfConsumption({ pvW, loadW, battery, dtSeconds: Math.max(dt, 1) });
+        // A demand-response event discharges at the asked power (stepBattery still keeps the SOC floor and limits).
+        const forced = limits.forceDischargeW ?? 0;
+        const plan = idle
+          ? { batteryW: 0 }
+          : forced > 0
+            ? { batteryW: forced }
+            : dispatchSelfConsumption({ pvW, loadW, battery, dtSeconds: Math.max(dt, 1) });
         const result = stepBattery(battery, plan.batteryW, dt);
         battery = result.state;
         batteryW = result.actualW;
@@ -237,12 +281,14 @@ export function createPlantModel(gateway: SimulatedGateway, random: Random) {
       for (const device of others) {
         let w = 0;
         if (device.family === 'optimizer') {
-          const rated = device.ratedPowerW ?? 450;
-          const light = poa * (1 - (device.shading ?? 0));
-          w = options.shutdown.has(device.sn) || poa < 5 ? 0 : Math.min(rated, (light / 1000) * rated * (0.92 + noise.normal(0, 0.01)));
+          // Its panel's share of the covered part of the first inverter's output, within ±0.2 % measuring noise.
+          const fed = (firstInverter?.acW ?? 0) * covered;
+          w = optimizerLitW > 0 ? Math.max(0, ((fed * lit(device)) / optimizerLitW) * (1 + noise.normal(0, 0.002))) : 0;
         } else if (device.family === 'combiner_box') {
           // The combiner gathers the strings of the plant's first inverter.
           w = firstInverter?.dcW ?? pvDcW;
+        } else if (options.standby?.has(device.sn)) {
+          w = STANDBY_W;
         } else {
           w = Math.max(0, loadW * (device.family === 'heat_pump' ? 0.3 : 0.15) + noise.normal(0, 20));
         }

@@ -5,13 +5,15 @@ import { initI18n } from './lib/i18n';
 import { loadStoredUserSchema, StorageKey } from './lib/storage';
 import { keepTablesKeyboardFriendly } from './theme/table-keyboard';
 
-// The signed-in user's look (personal settings) from the first paint; the shell keeps it in step with the server.
-if (localStorage.getItem(StorageKey.user) && localStorage.getItem(StorageKey.styleType) === 'dark')
-  document.documentElement.dataset.theme = 'dark';
-
-// A signed-in start reads the stored user (checked with its contract's schema) on the first paint.
-await Promise.all([initI18n(), localStorage.getItem(StorageKey.user) ? loadStoredUserSchema() : undefined]);
+// No root: public/browser-check.js found this browser unable to run the console and shows its notice instead.
 const root = document.getElementById('root');
-if (!root) throw new Error('#root missing from index.html');
-createRoot(root).render(<App />);
-keepTablesKeyboardFriendly();
+if (root) {
+  // The signed-in user's look (personal settings) from the first paint; the shell keeps it in step with the server.
+  if (localStorage.getItem(StorageKey.user) && localStorage.getItem(StorageKey.styleType) === 'dark')
+    document.documentElement.dataset.theme = 'dark';
+
+  // A signed-in start reads the stored user (checked with its contract's schema) on the first paint.
+  await Promise.all([initI18n(), localStorage.getItem(StorageKey.user) ? loadStoredUserSchema() : undefined]);
+  createRoot(root).render(<App />);
+  keepTablesKeyboardFriendly();
+}

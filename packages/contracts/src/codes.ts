@@ -175,6 +175,10 @@ export const Code = {
   PROTOCOL_VERSION_STALE: 4205,
   /** Sunward: the file is not a protocol export (or a SunSpec model) this product can read. */
   PROTOCOL_FILE_INVALID: 4206,
+  /** Spec 02 §5 "add fails if the configuration version already has a script": one script per protocol and configuration version. */
+  PROTOCOL_SCRIPT_EXISTS: 4207,
+  /** Sunward: the hardware list already has this manufacturer and model (case-insensitive). */
+  HARDWARE_MODEL_EXISTS: 4220,
   // Plant layout (issue 20), 4300-4309: Sunward's, documented in docs/decisions.md "Plant layout".
   /** Sunward: someone saved the layout since this editor opened it; reload (your changes are kept to re-apply). */
   LAYOUT_VERSION_STALE: 4300,
@@ -193,6 +197,162 @@ export const Code = {
   DISPLAY_LINK_EXPIRED: 4311,
   /** Sunward: the caller already holds the most active display links (DISPLAY_LIMITS.linksPerUserMax). */
   DISPLAY_LINK_LIMIT: 4312,
+  // The open plant API (issue 25), 4320-4329: Sunward's, documented in docs/open-api.md.
+  /** Sunward: the API key is missing, unknown or revoked (or its creator no longer sees its plants); HTTP 401. */
+  API_KEY_INVALID: 4320,
+  /** Sunward: the API key's expiry has passed; HTTP 401. */
+  API_KEY_EXPIRED: 4321,
+  /** Sunward: the caller already holds the most active API keys (OPEN_API_LIMITS.keysPerUserMax). */
+  API_KEY_LIMIT: 4322,
+  /** Sunward: the company already has the most webhooks (OPEN_API_LIMITS.webhooksPerCompanyMax). */
+  WEBHOOK_LIMIT: 4323,
+  /** Sunward: no such webhook in the caller's company. */
+  WEBHOOK_NOT_FOUND: 4324,
+  /** Sunward: the webhook URL is, or resolves to, an address that is not public (private, loopback, link-local, unique-local, multicast, unspecified, reserved). */
+  WEBHOOK_URL_REFUSED: 4325,
+  // Application centre, smart bulbs and smart rules (issue 22 parts 2-4), 4400-4419: Sunward's, documented in
+  // docs/decisions.md "Smart home".
+  /** Sunward: the app is not enabled for the caller's company (application centre). */
+  APP_NOT_ENABLED: 4400,
+  /** Sunward: the app cannot be enabled yet (cameras, energy hub). */
+  APP_NOT_AVAILABLE: 4401,
+  /** Sunward: the bulb bridge is not connected, or its authorisation was cancelled; connect it again. */
+  LIGHT_NOT_AUTHORISED: 4402,
+  /** Sunward: the bulb bridge refused the authorisation (expired or revoked there); connect it again. */
+  LIGHT_TOKEN_REFUSED: 4403,
+  /** Sunward: the bulb bridge did not answer. */
+  LIGHT_BRIDGE_UNREACHABLE: 4404,
+  /** Sunward: the authorisation answer is unknown, used or older than 10 minutes; start again. */
+  LIGHT_OAUTH_STATE_INVALID: 4405,
+  /** Sunward: no such bulb among the company's. */
+  LIGHT_NOT_FOUND: 4406,
+  /** Sunward: no such rule among those of the plants the caller sees. */
+  SMART_RULE_NOT_FOUND: 4410,
+  /** Sunward: the plant already has a rule with this name. */
+  SMART_RULE_NAME_EXISTS: 4411,
+  /** Spec 02 §5: the same device cannot take a value twice in a rule. */
+  SMART_RULE_DEVICE_TWICE: 4412,
+  /** Sunward: a rule's action names a bulb or AC switch that is not bound to the rule's plant. */
+  SMART_RULE_DEVICE_INVALID: 4413,
+  /** Sunward: the account a rule acts for may no longer switch the device (gone, disabled, right or plant lost); save it again. */
+  SMART_RULE_ACTOR_INVALID: 4414,
+  // Smart AC switches (issue 22 part 1), 4420-4439: Sunward's, documented in docs/decisions.md "AC switches".
+  /** Sunward: no such AC switch among those the caller sees. */
+  AC_SWITCH_NOT_FOUND: 4420,
+  /** Sunward: an AC switch with this SN is already registered. */
+  AC_SWITCH_REGISTERED: 4421,
+  /** Sunward: the SN and key of the AC switch do not match. */
+  AC_SWITCH_KEY_WRONG: 4422,
+  /** Sunward: the AC switch is already bound to a plant (unbind it there first). */
+  AC_SWITCH_BOUND: 4423,
+  /** Sunward: an AC switch bound to a plant cannot be deleted; unbind it from the plant first. */
+  AC_SWITCH_IN_PLANT: 4424,
+  /** Sunward: a master switch with sub switches cannot be deleted; delete or move its sub switches first. */
+  AC_SWITCH_HAS_SUBS: 4425,
+  /** Sunward: a sub switch needs a registered master switch the caller reaches, which is not itself a sub switch. */
+  AC_SWITCH_MASTER_INVALID: 4426,
+  /** Spec 02 §4: the switch was turned off locally, so it can only be turned on locally. */
+  AC_SWITCH_OFF_LOCALLY: 4427,
+  /** Sunward: no gateway reports the switch yet, so it cannot be switched or set from the console. */
+  AC_SWITCH_NOT_REPORTING: 4428,
+  /** Sunward: the account is not a customer or member of the switch's company. */
+  AC_SWITCH_USER_INVALID: 4429,
+  /** Spec 02 §5: a switch limit's open (trip) value must exceed its closed (reclose) value; under-voltage the other way round. */
+  AC_SWITCH_LIMIT_PAIR: 4430,
+  /** Sunward: a timed task's date and time have already passed in the plant's time zone. */
+  AC_SWITCH_TASK_PAST: 4431,
+  /** Sunward: another task of the switch already runs at this time on one of these days. */
+  AC_SWITCH_TASK_OVERLAP: 4432,
+  /** Sunward: no such task of this switch. */
+  AC_SWITCH_TASK_NOT_FOUND: 4433,
+  /** Sunward: timed tasks follow the plant's time zone, so the switch must be in a plant first. */
+  AC_SWITCH_NOT_IN_PLANT: 4434,
+  /** Sunward: a switch has at most 20 tasks. */
+  AC_SWITCH_TASKS_MAX: 4435,
+  /** Sunward (task history): the server was not running at the task's time and came back too late to run it. */
+  AC_SWITCH_TASK_MISSED: 4436,
+  /** Sunward (task history): the switch did not confirm the command in time. */
+  AC_SWITCH_TASK_UNCONFIRMED: 4437,
+  /** Sunward: the self-check needs the switch on (closed): there is no circuit to test while it is open. */
+  AC_SWITCH_SELFCHECK_OFF: 4438,
+  /** Sunward (task history): the switch did not report the self-check's result in time. */
+  AC_SWITCH_SELFCHECK_NO_RESULT: 4439,
+  // Energy hub (issue 23 parts 4-6), 4630-4679: spec 02 "Energy hub" codes, documented in docs/decisions.md "Energy hub".
+  /** Spec 02 (enrollment missing): no such enrollment among the caller's plants'. */
+  ENERGY_HUB_ENROLLMENT_NOT_FOUND: 4630,
+  /** Spec 02 (device exists or not): no battery with this SN in the plant. */
+  ENERGY_HUB_DEVICE_NOT_FOUND: 4631,
+  /** Spec 02 (device already used): the battery is already enrolled in another programme or plant. */
+  ENERGY_HUB_DEVICE_USED: 4632,
+  /** Spec 02 (customer account bound): the plant already has an enrollment that is pending or accepted. */
+  ENERGY_HUB_CUSTOMER_BOUND: 4633,
+  /** Spec 02 (SN repeated): the same SN twice in one enrollment. */
+  ENERGY_HUB_SN_REPEATED: 4634,
+  /** Spec 02 (account already bound): the utility account number is already bound in this programme. */
+  ENERGY_HUB_ACCOUNT_BOUND: 4635,
+  /** Spec 02: the utility account number is lowercase letters, digits, underscore or dash, at most 20. */
+  ENERGY_HUB_UTILITY_ACCOUNT_INVALID: 4636,
+  /** Spec 02: the source account number is digits only. */
+  ENERGY_HUB_SOURCE_ACCOUNT_INVALID: 4637,
+  /** Sunward: the enrollment is not in a state that allows this (an event for a site not accepted, a second review). */
+  ENERGY_HUB_ENROLLMENT_STATE: 4638,
+  /** Sunward: no such event for the caller's enrollments. */
+  ENERGY_HUB_EVENT_NOT_FOUND: 4639,
+  /** Sunward: the event has completed or was cancelled; it can no longer be answered. */
+  ENERGY_HUB_EVENT_STATE: 4640,
+  /** Sunward: the battery is at or below the SOC to keep; it does not discharge. */
+  ENERGY_HUB_BELOW_SOC_FLOOR: 4641,
+  /** Sunward: the device is not a battery (or its model cannot be told to discharge). */
+  ENERGY_HUB_NOT_BATTERY: 4642,
+  /** Sunward: an event with this id already exists for the enrollment. */
+  ENERGY_HUB_EVENT_EXISTS: 4643,
+  /** Sunward: the battery has not reported a state of charge yet. */
+  ENERGY_HUB_NO_READING: 4644,
+  /** Sunward: the VTN did not answer (address, network or TLS). */
+  ENERGY_HUB_VTN_UNREACHABLE: 4645,
+  /** Sunward: the VTN answered with an error or a payload that is not OpenADR 2.0b. */
+  ENERGY_HUB_VTN_REFUSED: 4646,
+  /** Sunward: no VTN is set for this enrollment. */
+  ENERGY_HUB_VTN_NOT_SET: 4647,
+  /** Sunward: the response settings name a battery that is not enrolled. */
+  ENERGY_HUB_SETTINGS_DEVICE: 4648,
+  // Video surveillance (issue 23 parts 1, 2, 6), 4600-4629: Sunward's, documented in docs/decisions.md "Video".
+  /** Sunward: no such video space among the caller's company's. */
+  VIDEO_SPACE_NOT_FOUND: 4600,
+  /** Spec 02: a company has at most 10 video spaces. */
+  VIDEO_SPACES_MAX: 4601,
+  /** Spec 02: the customer already has a video space. */
+  VIDEO_CUSTOMER_HAS_SPACE: 4602,
+  /** Spec 02: a video space holds at most 9 devices. */
+  VIDEO_DEVICES_MAX: 4603,
+  /** Sunward: no such camera among the caller's company's. */
+  VIDEO_DEVICE_NOT_FOUND: 4604,
+  /** Sunward: a camera with this SIP ID is already registered on the platform. */
+  VIDEO_SIP_ID_EXISTS: 4605,
+  /** Spec 02: the video space is deactivated; activate it first. */
+  VIDEO_SPACE_INACTIVE: 4606,
+  /** Spec 02: the camera is disabled; enable it first. */
+  VIDEO_DEVICE_DISABLED: 4607,
+  /** Sunward: the camera is not registered (unregistered or inactive), so the platform cannot reach it. */
+  VIDEO_DEVICE_OFFLINE: 4608,
+  /** Sunward: no such channel on this camera (refresh its channels first). */
+  VIDEO_CHANNEL_NOT_FOUND: 4609,
+  /** Sunward: no such stream, or it has stopped. */
+  VIDEO_STREAM_NOT_FOUND: 4610,
+  /** Sunward: the camera did not answer in time. */
+  VIDEO_DEVICE_NO_ANSWER: 4611,
+  /** Sunward: the camera refused to send the stream (its SIP answer is given). */
+  VIDEO_INVITE_REFUSED: 4612,
+  /** Spec 02: the video service must be enabled for the company by the platform administrator first. */
+  VIDEO_SERVICE_NOT_GRANTED: 4613,
+  /** Sunward: the platform's SIP server is switched off (SIP_PORT=off). */
+  VIDEO_SIP_OFF: 4614,
+  /** Sunward: the customer is not one of the company's customers. */
+  VIDEO_CUSTOMER_INVALID: 4615,
+  /** Sunward: a video space with cameras cannot be deleted; delete its cameras first. */
+  VIDEO_SPACE_HAS_DEVICES: 4616,
+  /** Sunward: the media server could not prepare to receive the stream. */
+  VIDEO_MEDIA_FAILED: 4617,
   // Download centre and event descriptions (issue 21), 1020-1039: Sunward's, documented in docs/decisions.md.
   /** Sunward: no such file among the caller's download records (another user's or company's file alike). */
   DOWNLOAD_NOT_FOUND: 1020,
@@ -250,6 +410,8 @@ export function httpStatusForCode(code: ResponseCode): number {
     case Code.COORDINATES_INVALID:
       return 400;
     case Code.TOKEN_INVALID:
+    case Code.API_KEY_INVALID:
+    case Code.API_KEY_EXPIRED:
       return 401;
     case Code.NO_PERMISSION:
       return 403;

@@ -146,6 +146,64 @@ export const SETTINGS_FAMILIES = [
 ] as const;
 export type SettingsFamily = (typeof SETTINGS_FAMILIES)[number];
 
+/**
+ * The families that are battery settings (the battery setting pages, /device/batt-setting and
+ * /plants/batt-setting); every other family shows on the device setting pages.
+ */
+export const BATTERY_SETTINGS_FAMILIES: readonly SettingsFamily[] = ['dy/store/single', 'dy/store/threePhase', 'gy/setting'];
+
+/** Which setting pages a family shows on. */
+export const SETTINGS_SCOPES = ['device', 'battery'] as const;
+export type SettingsScope = (typeof SETTINGS_SCOPES)[number];
+
+export function settingsScopeOf(family: string): SettingsScope {
+  return (BATTERY_SETTINGS_FAMILIES as readonly string[]).includes(family) ? 'battery' : 'device';
+}
+
+/** GET settings/devices: the devices of the caller's plants that carry a settings family of the page's scope. */
+export const SettingsDevicesQuerySchema = z.object({
+  scope: z.enum(SETTINGS_SCOPES).default('device'),
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(50).default(10),
+  plantId: z.coerce.number().int().min(1).optional(),
+  /** SN or alias, substring, case-insensitive. */
+  keyword: z.string().trim().max(64).optional(),
+});
+export type SettingsDevicesQuery = z.infer<typeof SettingsDevicesQuerySchema>;
+
+/**
+ * A limit written as an open (trip) and a closed (reclose) value (spec 02 §5): `above`, the device opens above
+ * the open value, so open must exceed closed; `below` (under-voltage), it opens below it, so closed must
+ * exceed open. Both are positive integers; the server refuses a pair in the wrong order with 4430.
+ */
+export const SettingPairSchema = z.object({ open: z.string(), closed: z.string(), trip: z.enum(['above', 'below']) });
+export type SettingPair = z.infer<typeof SettingPairSchema>;
+
+export const SettingsGroupSchema = z.object({
+  family: z.enum(SETTINGS_FAMILIES),
+  /** Its points with the device's last reported values, ranges, units and choices (from the protocol). */
+  params: z.array(WritableParamSchema),
+  /** The group's limits that go in open/closed pairs (the protocol's settingPairs), shown side by side. */
+  pairs: z.array(SettingPairSchema),
+});
+export type SettingsGroup = z.infer<typeof SettingsGroupSchema>;
+
+export const SettingsDeviceRowSchema = z.object({
+  sn: z.string(),
+  alias: z.string().nullable(),
+  family: z.string(),
+  protocolId: z.string(),
+  plantId: z.number().nullable(),
+  plantName: z.string().nullable(),
+  status: z.number(),
+  lastReportAt: z.string().nullable(),
+  /** Whether the caller may write (plant level operate); a guest sees the settings only. */
+  canWrite: z.boolean(),
+  groups: z.array(SettingsGroupSchema),
+});
+export type SettingsDeviceRow = z.infer<typeof SettingsDeviceRowSchema>;
+export const SettingsDevicePageSchema = z.object({ infos: z.array(SettingsDeviceRowSchema), total: z.number() });
+
 export const SettingsWriteSchema = CommandBodySchema.extend({
   sn: z.string().min(1).max(64),
   values: z.record(z.string().min(1).max(64), z.number()).refine((v) => Object.keys(v).length > 0 && Object.keys(v).length <= 40),

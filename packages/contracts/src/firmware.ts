@@ -76,6 +76,14 @@ export const FirmwareFieldsSchema = z.object({
   type: z.enum(LIBRARY_FIRMWARE_TYPES),
   mode: z.enum(FIRMWARE_MODES),
   changeLog: optionalText(FIRMWARE_LIMITS.changeLogMax),
+  /**
+   * Issue 24 (channel hierarchy): the company the image is authorised for (offered only within its
+   * subtree); null or blank: every company. Absent on an edit: unchanged. Multipart sends it as text.
+   */
+  companyId: z.preprocess(
+    (v) => (v === '' || v === 'null' ? null : typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v),
+    IdSchema.nullable().optional(),
+  ),
 });
 export type FirmwareFields = z.infer<typeof FirmwareFieldsSchema>;
 
@@ -124,6 +132,9 @@ export const FirmwareRowSchema = z.object({
   changeLog: z.string().nullable(),
   creator: z.string().nullable(),
   createdAt: z.string(),
+  /** The company the image is authorised for (issue 24); null: every company. */
+  companyId: z.number().nullable(),
+  companyName: z.string().nullable(),
 });
 export type FirmwareRow = z.infer<typeof FirmwareRowSchema>;
 

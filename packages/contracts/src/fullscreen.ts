@@ -40,6 +40,8 @@ export const DisplayLinkCreateSchema = z
     name: z.string().trim().min(1).max(DISPLAY_LIMITS.nameMax),
     scope: z.enum(DISPLAY_LINK_SCOPES),
     plantIds: z.array(z.number().int().positive()).max(DISPLAY_LIMITS.plantsMax).default([]),
+    /** A company display for another company than the caller's: platform administrators only (700 otherwise). */
+    companyId: z.number().int().positive().optional(),
     expiresInDays: z.number().int().min(DISPLAY_LIMITS.expiresDaysMin).max(DISPLAY_LIMITS.expiresDaysMax),
   })
   .superRefine((v, ctx) => {
@@ -53,6 +55,8 @@ export const DisplayLinkRowSchema = z.object({
   name: z.string(),
   scope: z.enum(DISPLAY_LINK_SCOPES),
   companyId: z.number().nullable(),
+  /** The company a company display shows. */
+  companyName: z.string().nullable(),
   plantIds: z.array(z.number()),
   /** Names of the chosen plants the creator still sees, for the list. */
   plantNames: z.array(z.string()),
@@ -64,6 +68,10 @@ export const DisplayLinkRowSchema = z.object({
   state: z.enum(DISPLAY_LINK_STATES),
 });
 export type DisplayLinkRow = z.infer<typeof DisplayLinkRowSchema>;
+
+/** A company a platform administrator may make a company display for (the picker's options). */
+export const DisplayCompanySchema = z.object({ id: z.number(), name: z.string() });
+export type DisplayCompany = z.infer<typeof DisplayCompanySchema>;
 
 /** The answer to a creation: the token is shown this once; the server keeps only its hash. */
 export const DisplayLinkCreatedSchema = z.object({ link: DisplayLinkRowSchema, token: z.string() });

@@ -79,6 +79,9 @@ export const StatusPayloadSchema = z.object({
   online: z.boolean(),
   fw: z.string().max(32).optional(),
   hw: z.string().max(32).optional(),
+  /** The gateway's maker and model as the hardware list names them: its firmware range applies to upgrades. */
+  make: z.string().trim().min(1).max(64).optional(),
+  model: z.string().trim().min(1).max(64).optional(),
   rssi: z.number().int().min(-150).max(0).optional(),
   comm: z.enum(['4G', 'WiFi', 'Ethernet', 'NB-IoT']).optional(),
   iccid: z.string().max(24).optional(),
@@ -211,6 +214,8 @@ export const REPORT_REFUSAL_REASONS = [
   'value_out_of_range',
   'deleted_device',
   'unstorable',
+  /** The protocol's script (issue 19) threw, overran its time or memory, or returned a point the protocol lacks. */
+  'script_failed',
 ] as const;
 export type ReportRefusalReason = (typeof REPORT_REFUSAL_REASONS)[number];
 

@@ -80,6 +80,11 @@ export const PERMISSIONS = [
   menu('smart.acSwitch', 'equip.view'),
   button('smart.acSwitch.edit', 'smart.acSwitch', 'manage', DEVICE_EDITORS),
   button('smart.acSwitch.delete', 'smart.acSwitch', 'manage', DEVICE_DELETERS),
+  button('smart.acSwitch.control', 'smart.acSwitch', 'operate', ['inverter.control']),
+  // Video surveillance (issue 23): spaces and cameras, live video and playback; behind the company's camera app.
+  menu('video.view', 'equip.view'),
+  button('video.edit', 'video.view', 'manage', DEVICE_EDITORS),
+  button('video.control', 'video.view', 'operate', ['inverter.control']),
   // The families spec 01 §2 gives no page of their own: listed under equip.view, edited with their own keys.
   button('meter.edit', 'equip.view', 'manage', DEVICE_EDITORS),
   button('meter.delete', 'equip.view', 'manage', DEVICE_DELETERS),

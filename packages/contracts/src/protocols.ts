@@ -127,6 +127,15 @@ export const ProtocolContentSchema = z.object({
   points: z.array(RegisterPointSchema).min(1).max(PROTOCOL_MAX_POINTS),
   events: z.array(EventDefinitionSchema).max(5000),
   settingsFamilies: z.record(z.string().max(40), z.array(z.string().max(40))).optional(),
+  /**
+   * Limits written as an open (trip) and a closed (reclose) value (spec 02 §5): `above`, open must exceed
+   * closed; `below` (an under-limit), closed must exceed open. Both writable; the console refuses a write
+   * that breaks a pair (4430) and shows each pair side by side in its settings form.
+   */
+  settingPairs: z
+    .array(z.object({ open: z.string().max(40), closed: z.string().max(40), trip: z.enum(['above', 'below']) }))
+    .max(100)
+    .optional(),
 });
 export type ProtocolContent = z.infer<typeof ProtocolContentSchema>;
 
@@ -236,7 +245,9 @@ const isFixed = (type: ProtocolDataType): type is Exclude<ProtocolDataType, 'str
  * overlap within a function code, widths that fit the data type, point ids unique, events on bit fields
  * with bits inside them, settings groups of writable points. The first problem of each field only.
  */
-export function protocolDraftProblems(content: Pick<ProtocolContent, 'points' | 'events' | 'settingsFamilies'>): DraftProblem[] {
+export function protocolDraftProblems(
+  content: Pick<ProtocolContent, 'points' | 'events' | 'settingsFamilies' | 'settingPairs'>,
+): DraftProblem[] {
   const problems: DraftProblem[] = [];
   const seen = new Set<string>();
   const add = (p: DraftProblem) => {
@@ -298,6 +309,15 @@ export function protocolDraftProblems(content: Pick<ProtocolContent, 'points' | 
       if (!point) add({ field: `settingsFamilies.${family}.${index}`, key: 'unknownPoint', params: { id } });
       else if (point.operation === 'r') add({ field: `settingsFamilies.${family}.${index}`, key: 'notWritable', params: { id } });
     });
+  // A limit pair names two writable points.
+  (content.settingPairs ?? []).forEach((pair, index) => {
+    for (const half of ['open', 'closed'] as const) {
+      const id = pair[half];
+      const point = byId.get(id)?.point;
+      if (!point) add({ field: `settingPairs.${index}.${half}`, key: 'unknownPoint', params: { id } });
+      else if (point.operation === 'r') add({ field: `settingPairs.${index}.${half}`, key: 'notWritable', params: { id } });
+    }
+  });
   return problems;
 }
 
@@ -350,3 +370,60 @@ export function diffRegisters(before: readonly RegisterPointDraft[], after: read
   for (const point of before) if (!now.has(point.id)) diff.push({ id: point.id, change: 'removed', fields: [] });
   return diff;
 }
+
+// ---- Scripts (spec 02 §3 Script: protocol identifier, language type, function definition; issue 19) ----
+
+export const SCRIPT_LANGUAGES = ['javascript'] as const;
+export const SCRIPT_SOURCE_MAX = 64 * 1024;
+/** Wall time a script may take per reading (the sandbox stops it beyond). */
+export const SCRIPT_TIME_LIMIT_MS = 50;
+
+/** One script per protocol and configuration version (spec 02 §5: a second one is refused, 4207). */
+export const ProtocolScriptSchema = z.object({
+  id: z.number().int(),
+  protocolId: z.number().int(),
+  configurationVersion: z.string(),
+  language: z.enum(SCRIPT_LANGUAGES),
+  source: z.string(),
+  /** Whether the protocol's current version has this configuration version (so the decoder runs it). */
+  active: z.boolean(),
+  creator: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ProtocolScript = z.infer<typeof ProtocolScriptSchema>;
+
+/** Adding (POST) names the configuration version; editing (PUT) changes only the source. */
+export const ProtocolScriptSaveSchema = z.object({
+  configurationVersion: z.string().trim().min(1).max(20),
+  language: z.enum(SCRIPT_LANGUAGES).default('javascript'),
+  source: z.string().min(1).max(SCRIPT_SOURCE_MAX),
+});
+export type ProtocolScriptSave = z.infer<typeof ProtocolScriptSaveSchema>;
+
+/** A register block as a gateway reports it: function code, start address, registers as hex (4 digits each). */
+export const ScriptBlockSchema = z.object({
+  fc: z.union([z.literal(3), z.literal(4)]),
+  addr: z.number().int().min(0).max(65535),
+  hex: z
+    .string()
+    .trim()
+    .max(2000)
+    .regex(/^([0-9a-fA-F]{4}\s*)+$/, 'whole registers of 4 hex digits'),
+});
+
+/** The test console: a source (saved or not) run on registers the administrator types; nothing is stored. */
+export const ProtocolScriptTestSchema = z.object({
+  source: z.string().min(1).max(SCRIPT_SOURCE_MAX),
+  blocks: z.array(ScriptBlockSchema).min(1).max(20),
+});
+export type ProtocolScriptTest = z.infer<typeof ProtocolScriptTestSchema>;
+
+export const ProtocolScriptTestResultSchema = z.object({
+  /** Null when the script ran; else why not (syntax error with its line, overrun, out of memory, unknown point). */
+  error: z.string().nullable(),
+  elapsedMs: z.number(),
+  /** Every numeric point decoded or set: as the registers decode, and after the script. */
+  points: z.array(z.object({ id: z.string(), unit: z.string().nullable(), decoded: z.number().nullable(), output: z.number().nullable() })),
+});
+export type ProtocolScriptTestResult = z.infer<typeof ProtocolScriptTestResultSchema>;

@@ -57,6 +57,7 @@ const DEVICE_OPERATE: readonly PermissionKey[] = [
   'battery.upgrade',
   'smart.acSwitch.edit',
   'smart.acSwitch.delete',
+  'smart.acSwitch.control',
   'meter.edit',
   'meter.delete',
   'optimizer.edit',
@@ -70,6 +71,9 @@ const DEVICE_OPERATE: readonly PermissionKey[] = [
   'event.export',
 ];
 
+/** Video surveillance (issue 23): spaces are the company's, so only its own roles get them by default. */
+const VIDEO: readonly PermissionKey[] = ['video.view', 'video.edit', 'video.control'];
+
 const COMPANY_RUN: readonly PermissionKey[] = ['company.management', 'company.info', 'company.edit', ...COMPANY_MEMBER_PERMISSIONS];
 
 const LOGS: readonly PermissionKey[] = ['logger.management', 'logger.upgrade.record', 'workdata.view'];
@@ -80,10 +84,11 @@ const LOGS: readonly PermissionKey[] = ['logger.management', 'logger.upgrade.rec
  */
 export const ROLE_GRANTS: Record<BuiltInRole, readonly PermissionKey[]> = {
   platform_admin: PERMISSION_KEYS,
-  company_admin: [...PLANT_OWNER, ...DEVICE_OPERATE, ...COMPANY_RUN, ...LOGS],
-  company_staff: [...PLANT_OWNER, ...DEVICE_OPERATE, ...LOGS],
+  company_admin: [...PLANT_OWNER, ...DEVICE_OPERATE, ...VIDEO, ...COMPANY_RUN, ...LOGS],
+  company_staff: [...PLANT_OWNER, ...DEVICE_OPERATE, ...VIDEO, ...LOGS],
   owner: [...PLANT_OWNER, ...DEVICE_OPERATE, ...LOGS],
-  customer: ['station.view', 'report.view', ...DEVICE_READ, 'event.export', 'workdata.view'],
+  // video.view: a customer reads the video space assigned to them and watches its cameras live (features/video).
+  customer: ['station.view', 'report.view', ...DEVICE_READ, 'event.export', 'workdata.view', 'video.view'],
   agent: [...PLANT_OWNER, ...DEVICE_OPERATE, 'user.producer', 'customer.list.view', 'customer.edit', ...LOGS],
   guest: ['station.view', 'report.view', ...DEVICE_READ],
   maintainer: [

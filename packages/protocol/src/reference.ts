@@ -70,6 +70,24 @@ export function registerMapReference(protocol: ProtocolDefinition): string {
       );
     }
   }
+  if (protocol.settingPairs && protocol.settingPairs.length > 0) {
+    lines.push(
+      '',
+      '## Limit pairs',
+      '',
+      'Each limit is written as an open (trip) and a closed (reclose) value, positive integers; the console refuses',
+      'a write that leaves a pair in the wrong order (code 4430).',
+      '',
+      '| open (trip) | closed (reclose) | the device opens | rule |',
+      '|---|---|---|---|',
+    );
+    for (const pair of protocol.settingPairs)
+      lines.push(
+        pair.trip === 'above'
+          ? `| \`${pair.open}\` | \`${pair.closed}\` | above the open value, closes again below the closed value | open > closed |`
+          : `| \`${pair.open}\` | \`${pair.closed}\` | below the open value, closes again above the closed value | closed > open |`,
+      );
+  }
   lines.push('', '## Events', '');
   if (protocol.events.length === 0) lines.push('This map raises no events.');
   else {

@@ -24,6 +24,7 @@ const BY_ID: Record<string, number> = {
   PF: 99.5,
   Hz: 50.01,
   WMaxLimPct: 80,
+  OutPFSet: 1,
   BatW: -2680,
   BatA: -52.3,
   GridW: -1250,
@@ -33,11 +34,16 @@ const BY_ID: Record<string, number> = {
   SoC: 76.5,
   SoH: 98.2,
   SoCRsvMin: 20,
+  SocRsvMax: 95,
+  BatChaWMax: 5000,
+  BatDisWMax: 5000,
   // battery system
   AHRtg: 200,
   WHRtg: 10240,
   WChaRteMax: 5000,
   WDisChaRteMax: 5000,
+  // no demand-response discharge under way
+  DrDisW: 0,
   // weather
   GHI: 812,
   POAI: 905,
@@ -54,12 +60,24 @@ const BY_ID: Record<string, number> = {
   SetTmp: 45,
   TankSetTmp: 55,
   WLim: 30000,
+  WLimRcl: 27000,
   ALim: 40,
-  VLimHi: 264.5,
+  ALimRcl: 36,
+  VLimHi: 265,
+  VLimHiRcl: 253,
   VLimLo: 184,
+  VLimLoRcl: 196,
   LeakA: 12,
   LeakLim: 30,
+  LeakLimRcl: 15,
   TmpLim: 85,
+  TmpLimRcl: 75,
+  // the switch's self-check (idle, none yet) and its report interval in minutes
+  LeakTest: 0,
+  LeakTestRes: 0,
+  LeakTestMa: 0,
+  LeakTestCnt: 0,
+  RptIntv: 5,
 };
 
 /** Nominal value of a numeric point before it is put on the map's resolution. */
@@ -134,8 +152,21 @@ function typeLimit(point: RegisterPoint): number {
   }
 }
 
+/** What sample (and simulated) devices name on their nameplate; the hardware list is seeded with these models. */
+export const SIMULATED_NAMEPLATE = {
+  brand: 'Sunward',
+  model: (family: string) => `SW-${family}`,
+  firmware: '1.4.2',
+} as const;
+
 function sampleString(protocol: ProtocolDefinition, point: RegisterPoint): string {
-  const text: Record<string, string> = { Mn: 'Sunward', Md: `SW-${protocol.family}`, Opt: 'std', Vr: '1.4.2', SN: 'SW2024000123' };
+  const text: Record<string, string> = {
+    Mn: SIMULATED_NAMEPLATE.brand,
+    Md: SIMULATED_NAMEPLATE.model(protocol.family),
+    Opt: 'std',
+    Vr: SIMULATED_NAMEPLATE.firmware,
+    SN: 'SW2024000123',
+  };
   const capacity = point.count * 2 - (point.skipBytes ?? 0);
   return (text[point.id] ?? point.id).slice(0, capacity);
 }
@@ -154,9 +185,11 @@ export function sampleValues(protocol: ProtocolDefinition): Record<string, Decod
   // The smallest exponent at or above the preferred one that lets every dependant fit its type.
   const exponents = new Map<string, number>();
   for (const [id, points] of dependants) {
-    // Cell voltages need millivolts; everything else takes the unit's usual resolution.
+    // Cell voltages and the power factor setpoint need thousandths; everything else takes the unit's usual resolution.
     let exponent = Math.min(
-      ...points.map((point) => (point.id.startsWith('CellV') ? -3 : (PREFERRED_SCALE_FACTOR[point.unit ?? ''] ?? 0))),
+      ...points.map((point) =>
+        point.id.startsWith('CellV') || point.id === 'OutPFSet' ? -3 : (PREFERRED_SCALE_FACTOR[point.unit ?? ''] ?? 0),
+      ),
     );
     const tooBig = (point: RegisterPoint) =>
       (Math.abs(nominal(protocol, point)) * (HEADROOM[point.unit ?? ''] ?? 1)) / 10 ** exponent > typeLimit(point);

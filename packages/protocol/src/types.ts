@@ -95,6 +95,18 @@ export interface EventDefinition {
   solution: LocalisedText;
 }
 
+/**
+ * A limit as an open/closed pair. `trip: 'above'` (an over-limit): the device opens when the measured value
+ * passes `open` upwards and closes again once it has fallen below `closed`, so open must exceed closed.
+ * `trip: 'below'` (an under-limit such as under-voltage): it opens below `open` and closes again above
+ * `closed`, so closed must exceed open. Both values are positive integers in the point's unit.
+ */
+export interface SettingPair {
+  open: string;
+  closed: string;
+  trip: 'above' | 'below';
+}
+
 export interface ProtocolDefinition {
   /** Identifier a gateway sends with each device report, e.g. "sunspec-inverter-3p". */
   id: string;
@@ -112,6 +124,12 @@ export interface ProtocolDefinition {
    * answers 601 to it.
    */
   settingsFamilies?: Record<string, readonly string[]>;
+  /**
+   * Limits written as an open (trip) and a closed (reclose) value (spec 02 §5, issue 22), both writable
+   * points of the same settings family. The server refuses a write that leaves a pair in the wrong order
+   * (4430) or a paired value that is not a positive integer, and the settings form checks the same first.
+   */
+  settingPairs?: readonly SettingPair[];
   /**
    * Numeric point ids in the order a reading stores them, when the map has been edited: append-only across
    * versions (a point keeps its position, a removed one leaves its slot empty), so readings stored by an

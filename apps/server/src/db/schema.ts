@@ -22,23 +22,39 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
-export const companies = pgTable('companies', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  name: text('name').notNull().unique(),
-  logoUrl: text('logo_url'),
-  iconUrl: text('icon_url'),
-  themeColor: text('theme_color').notNull().default('#E6002D'),
-  /** Devices its users may command per minute (remote operation safety; issue 6). */
-  commandCapPerMinute: integer('command_cap_per_minute').notNull().default(100),
-  createdAt: createdAt(),
-  // Company information (issue 7, spec 02 §3 company: contact name, e-mail, phone, address).
-  contactName: text('contact_name'),
-  email: text('email'),
-  phone: text('phone'),
-  address: text('address'),
-  /** Accounts (issue 7): staff must sign in with a second factor (TOTP); those without one enrol right after sign-in. */
-  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
-});
+export const companies = pgTable(
+  'companies',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull().unique(),
+    logoUrl: text('logo_url'),
+    iconUrl: text('icon_url'),
+    themeColor: text('theme_color').notNull().default('#E6002D'),
+    /** Devices its users may command per minute (remote operation safety; issue 6). */
+    commandCapPerMinute: integer('command_cap_per_minute').notNull().default(100),
+    createdAt: createdAt(),
+    // Company information (issue 7, spec 02 §3 company: contact name, e-mail, phone, address).
+    contactName: text('contact_name'),
+    email: text('email'),
+    phone: text('phone'),
+    address: text('address'),
+    /** Accounts (issue 7): staff must sign in with a second factor (TOTP); those without one enrol right after sign-in. */
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+    /**
+     * Channel hierarchy (issue 24): the company that created this one (maker → distributor → installer →
+     * owner). Set once at creation and never changed, so the tree has no cycles; subtree checks are one
+     * recursive query (lib/company-tree.ts).
+     */
+    parentId: integer('parent_id').references((): AnyPgColumn => companies.id),
+    /** maker, distributor, installer or owner; a child's kind is always below its parent's. */
+    kind: text('kind').notNull().default('maker'),
+    /** Its children may use their own logo and colour instead of inheriting this company's branding. */
+    childBranding: boolean('child_branding').notNull().default(false),
+    /** Its users are told about alarms in the plants of its whole subtree, not only its own. */
+    notifySubtree: boolean('notify_subtree').notNull().default(false),
+  },
+  (t) => [index('companies_parent').on(t.parentId)],
+);
 
 /** The permission catalogue, synced at start from packages/contracts so ids stay stable. */
 export const permissions = pgTable('permissions', {
@@ -373,6 +389,9 @@ export const gateways = pgTable(
     iccid: text('iccid'),
     hwVersion: text('hw_version'),
     fwVersion: text('fw_version'),
+    /** The gateway's maker and model as its status says (issue 19: the hardware list's firmware range applies). */
+    manufacturer: text('manufacturer'),
+    model: text('model'),
     reportIntervalS: integer('report_interval_s').notNull().default(300),
     lastSeq: integer('last_seq'),
     gapCount: integer('gap_count').notNull().default(0),
@@ -640,6 +659,8 @@ export const firmware = pgTable(
     /** Battery images only: the secondary battery type and the battery product the image is for. */
     batteryTypeId: integer('battery_type_id').references(() => batteryTypes.id),
     batteryProductId: integer('battery_product_id').references(() => batteryProducts.id),
+    /** Issue 24: the company (and its subtree) the image is authorised for; null: every company. */
+    companyId: integer('company_id').references(() => companies.id),
   },
   (t) => [uniqueIndex('firmware_type_version').on(t.type, t.swVersion)],
 );
@@ -1364,4 +1385,547 @@ export const displayLinks = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('display_links_token').on(t.tokenHash), index('display_links_creator').on(t.createdBy)],
+);
+
+/**
+ * API keys of the open plant API (issue 25, /open/v1): a key acts for its creator with the creator's access
+ * of now, narrowed to its plants ('all' or plant_ids) and to reads unless it is an operator key. Only the
+ * SHA-256 of the key is kept; the prefix is the visible part that names it in lists and logs.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    /** 'all' (every plant the creator sees) or 'plants' (plant_ids). */
+    scope: text('scope').notNull(),
+    plantIds: jsonb('plant_ids').$type<number[]>().notNull().default([]),
+    /** 'read' or 'operator' (commands too). */
+    access: text('access').notNull(),
+    quotaPerMinute: integer('quota_per_minute').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('api_keys_secret').on(t.secretHash),
+    uniqueIndex('api_keys_prefix').on(t.prefix),
+    index('api_keys_creator').on(t.createdBy),
+  ],
+);
+
+/** A company's webhook (issue 25): its URL, the events it takes and the secret its deliveries are signed with. */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    url: text('url').notNull(),
+    /** The HMAC-SHA256 key of the Sunward-Signature header (shown once; kept to sign). */
+    secret: text('secret').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('webhooks_company').on(t.companyId)],
+);
+
+/** Webhook deliveries: the persisted queue (pending, retried with backoff) and the delivery log. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    webhookId: integer('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    payload: jsonb('payload').notNull(),
+    /** pending, delivered, failed */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    responseStatus: integer('response_status'),
+    error: text('error'),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [index('webhook_deliveries_due').on(t.status, t.nextAttemptAt), index('webhook_deliveries_hook').on(t.webhookId, t.createdAt)],
+);
+
+/**
+ * Protocol scripts (spec 02 §3 Script: protocol identifier, language type, function definition; issue 19):
+ * at most one per protocol and configuration version (spec 02 §5, 4207). The decoder runs the script of the
+ * current version's configuration version in a QuickJS sandbox (ingest/protocol-scripts.ts).
+ */
+export const protocolScripts = pgTable(
+  'protocol_scripts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    protocolId: integer('protocol_id')
+      .notNull()
+      .references(() => protocols.id, { onDelete: 'cascade' }),
+    configurationVersion: text('configuration_version').notNull(),
+    /** The language type; only "javascript" (QuickJS, ES2023) for now. */
+    language: text('language').notNull().default('javascript'),
+    /** The function definition: source defining `function transform(input)`. */
+    source: text('source').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('protocol_scripts_version').on(t.protocolId, t.configurationVersion)],
+);
+
+/**
+ * The hardware list (calls.tsv families `hardware`, `products`; issue 19): the device models the platform knows,
+ * by manufacturer and model, with their kind, protocol and the firmware versions they can run. Seeded from the
+ * shipped maps as the simulated devices name themselves (built_in); platform administrators add the rest.
+ */
+export const hardwareModels = pgTable(
+  'hardware_models',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    manufacturer: text('manufacturer').notNull(),
+    model: text('model').notNull(),
+    /** A device family (contracts DEVICE_FAMILIES) or "gateway". */
+    kind: text('kind').notNull(),
+    /** protocols.identifier the model speaks (null for gateways). */
+    protocolIdentifier: text('protocol_identifier'),
+    /** Firmware versions the model can run, e.g. ">=1.0.0 <3.0.0" (contracts firmware-compat); null: any. */
+    firmwareCompatible: text('firmware_compatible'),
+    builtIn: boolean('built_in').notNull().default(false),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('hardware_models_name').on(sql`lower(${t.manufacturer})`, sql`lower(${t.model})`)],
+);
+
+/** The application centre (issue 22): which apps a company enabled for its plants; absent row: not enabled. */
+export const companyApps = pgTable(
+  'company_apps',
+  {
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    app: text('app').notNull(),
+    enabled: boolean('enabled').notNull(),
+    changedBy: integer('changed_by').references(() => users.id, { onDelete: 'set null' }),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.app] })],
+);
+
+/**
+ * A company's bulb bridge authorisation (issue 22): OAuth 2.0 tokens sealed with AES-256-GCM (lib/secret-box.ts);
+ * revokedAt set when the authorisation is cancelled (tokens wiped).
+ */
+export const lightBridges = pgTable('light_bridges', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  accessToken: text('access_token'),
+  refreshToken: text('refresh_token'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  connectedBy: integer('connected_by').references(() => users.id, { onDelete: 'set null' }),
+  connectedAt: timestamp('connected_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  /** The last failure talking to the bridge (expired, revoked, unreachable), shown to the user. */
+  lastError: text('last_error'),
+});
+
+/** A pending authorisation: the state parameter (hashed) and the PKCE verifier (sealed), 10 minutes. */
+export const lightOauthStates = pgTable('light_oauth_states', {
+  stateHash: text('state_hash').primaryKey(),
+  companyId: integer('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  verifier: text('verifier').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Bulbs the bridge reported, kept per company with their plant binding and last settings. */
+export const lights = pgTable(
+  'lights',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** The bridge's own id of the bulb. */
+    bridgeLightId: text('bridge_light_id').notNull(),
+    name: text('name').notNull(),
+    plantId: integer('plant_id').references(() => plants.id, { onDelete: 'set null' }),
+    on: boolean('on').notNull().default(false),
+    brightness: smallint('brightness').notNull().default(0),
+    colorTemperature: integer('color_temperature').notNull().default(2700),
+    reachable: boolean('reachable').notNull().default(true),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('lights_company_bridge_id').on(t.companyId, t.bridgeLightId), index('lights_plant').on(t.plantId)],
+);
+
+/** Smart rules per plant (issue 22): conditions on live data, actions on bulbs (and later switches). */
+export const smartRules = pgTable(
+  'smart_rules',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    plantId: integer('plant_id')
+      .notNull()
+      .references(() => plants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    conditions: jsonb('conditions').notNull(),
+    actions: jsonb('actions').notNull(),
+    /** Seconds between two firings at least. */
+    minIntervalSeconds: integer('min_interval_seconds').notNull().default(300),
+    /** Since when every condition holds (null: not holding). */
+    holdingSince: timestamp('holding_since', { withTimezone: true }),
+    /** Fired and not yet released (the conditions fell past their hysteresis). */
+    active: boolean('active').notNull().default(false),
+    lastFiredAt: timestamp('last_fired_at', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * The account the rule's AC switch actions act for: whoever saved it last (with their password when it switches
+     * circuits), re-checked at each firing (docs/decisions.md "Smart rules on AC switches"). Null: nobody (refused).
+     */
+    actsFor: integer('acts_for').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('smart_rules_plant_name').on(t.plantId, t.name), index('smart_rules_plant').on(t.plantId)],
+);
+
+/** Each firing of a rule: what it did to each device and how that went. */
+export const smartRuleRuns = pgTable(
+  'smart_rule_runs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    ruleId: integer('rule_id')
+      .notNull()
+      .references(() => smartRules.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    outcome: text('outcome').notNull(),
+    /** The live values the conditions saw. */
+    values: jsonb('values').notNull(),
+    results: jsonb('results').notNull(),
+  },
+  (t) => [index('smart_rule_runs_rule_at').on(t.ruleId, t.at)],
+);
+
+/**
+ * Smart AC switches (issue 22 part 1): the registry by SN and key (hashed like a gateway key). In no company:
+ * platform stock, claimed with bindBySn. A sub switch points at its master. The switch's readings arrive as a
+ * device (family ac_switch) reported by a gateway of its plant, linked by SN.
+ */
+export const acSwitches = pgTable(
+  'ac_switches',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    sn: text('sn').notNull().unique(),
+    keyHash: text('key_hash').notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    /** The customer (an account of the company's customers) the switch was imported for. */
+    customerId: integer('customer_id').references(() => users.id, { onDelete: 'set null' }),
+    plantId: integer('plant_id').references(() => plants.id, { onDelete: 'set null' }),
+    masterId: integer('master_id'),
+    alias: text('alias'),
+    /** Data upload frequency in minutes. */
+    frequency: integer('frequency').notNull().default(5),
+    associateUserId: integer('associate_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ac_switches_company').on(t.companyId),
+    index('ac_switches_plant').on(t.plantId),
+    index('ac_switches_master').on(t.masterId),
+    uniqueIndex('ac_switches_sn_lower').on(sql`lower(${t.sn})`),
+  ],
+);
+
+/**
+ * Timed tasks of a smart AC switch (issue 22 part 1): switch on or off once (a plant-local date and time) or on
+ * chosen weekdays at a time, in the plant's time zone; `selfcheck` is the monthly leakage test on a day of the
+ * month. `next_run_at` is the instant of the next occurrence (null once a single task has run or while disabled);
+ * a scheduler pass claims a due task by moving it on (a conditional update), so it runs once per occurrence.
+ */
+export const acSwitchTasks = pgTable(
+  'ac_switch_tasks',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    switchId: integer('switch_id')
+      .notNull()
+      .references(() => acSwitches.id, { onDelete: 'cascade' }),
+    /** single | repeat | selfcheck */
+    kind: text('kind').notNull(),
+    /** Switch on (true) or off (false); a self-check leaves the switch as it was. */
+    on: boolean('on').notNull().default(false),
+    /** single: the plant-local date, YYYY-MM-DD. */
+    date: text('date'),
+    /** The plant-local time, HH:MM. */
+    time: text('time').notNull(),
+    /** repeat: ISO weekdays as bits (bit 1 Monday … bit 7 Sunday). */
+    weekdays: integer('weekdays').notNull().default(0),
+    /** selfcheck: the day of the month (1–28). */
+    monthDay: integer('month_day'),
+    enabled: boolean('enabled').notNull().default(true),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    /** Who made the task: the commands run on their behalf, at their level on the switch's plant then. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ac_switch_tasks_switch').on(t.switchId), index('ac_switch_tasks_due').on(t.nextRunAt)],
+);
+
+/** What each occurrence of a switch task did: done, refused (a code), failed (no confirmation) or missed. */
+export const acSwitchTaskRuns = pgTable(
+  'ac_switch_task_runs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    taskId: integer('task_id').references(() => acSwitchTasks.id, { onDelete: 'set null' }),
+    switchId: integer('switch_id')
+      .notNull()
+      .references(() => acSwitches.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    on: boolean('on').notNull(),
+    scheduledFor: timestamp('scheduled_for', { withTimezone: true }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** done | refused | failed | missed | running (under way, or a self-check awaiting its verdict) */
+    outcome: text('outcome').notNull(),
+    /** The response code of a refusal or failure. */
+    code: integer('code'),
+    commandId: integer('command_id'),
+    /** A self-check's result: the switch's own verdict (passed, failed) and the leakage current it measured. */
+    result: jsonb('result'),
+  },
+  (t) => [index('ac_switch_task_runs_switch_at').on(t.switchId, t.at)],
+);
+
+/**
+ * Video surveillance (issue 23): the platform administrator's grant of the video service to a company (spec 02:
+ * "video service must be enabled by the administrator"); the company's camera app can be enabled only with it.
+ */
+export const videoGrants = pgTable('video_grants', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  grantedBy: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
+  grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A company's video space (spec: namespace): at most 10 per company, one per customer (the unique index). */
+export const videoSpaces = pgTable(
+  'video_spaces',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    customerId: integer('customer_id').references(() => companyCustomers.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    storageGb: integer('storage_gb').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index('video_spaces_company').on(t.companyId), uniqueIndex('video_spaces_customer').on(t.customerId)],
+);
+
+/**
+ * A GB28181 camera (spec: device, deviceId = sip_id, unique on the platform: it is the SIP user name). The password
+ * is the digest secret, sealed (lib/secret-box.ts: the digest needs it back). `online` follows REGISTER, its expiry
+ * and keepalives (the sweep clears it); the state shown is derived from enabled, registered_at and online.
+ */
+export const videoDevices = pgTable(
+  'video_devices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id')
+      .notNull()
+      .references(() => videoSpaces.id, { onDelete: 'cascade' }),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sipId: text('sip_id').notNull().unique(),
+    passwordSealed: text('password_sealed').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    online: boolean('online').notNull().default(false),
+    remoteAddress: text('remote_address'),
+    manufacturer: text('manufacturer'),
+    model: text('model'),
+    registeredAt: timestamp('registered_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    lastKeepaliveAt: timestamp('last_keepalive_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('video_devices_space').on(t.spaceId), index('video_devices_company').on(t.companyId)],
+);
+
+/** A camera's channels (spec: channel, gbId), replaced by each catalog answer. */
+export const videoChannels = pgTable(
+  'video_channels',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => videoDevices.id, { onDelete: 'cascade' }),
+    gbId: text('gb_id').notNull(),
+    name: text('name').notNull(),
+    /** online | offline (the catalog's Status ON/OFF). */
+    status: text('status').notNull(),
+    manufacturer: text('manufacturer'),
+    model: text('model'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.gbId] })],
+);
+
+/**
+ * Energy hub (issue 23 part 4): a plant enrolled in a demand-response programme. Pending → accepted or rejected
+ * by the programme, unenrolled by the user. `active` (pending or accepted) carries the partial unique indexes that
+ * keep one live enrollment per plant and one per utility account in a programme, even under concurrent requests.
+ */
+export const energyHubEnrollments = pgTable(
+  'energy_hub_enrollments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    plantId: integer('plant_id')
+      .notNull()
+      .references(() => plants.id, { onDelete: 'cascade' }),
+    /** Who enrolled: the dispatch's commands act for them, the results' notification goes to them. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    programId: text('program_id').notNull(),
+    sourceAccount: text('source_account').notNull(),
+    utilityAccount: text('utility_account').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    serviceAddress: jsonb('service_address').notNull(),
+    mailingAddress: jsonb('mailing_address').notNull(),
+    /** pending | accepted | rejected | unenrolled */
+    state: text('state').notNull().default('pending'),
+    active: boolean('active').notNull().default(true),
+    /** Response settings: the SOC every battery keeps, the most one battery discharges (W, null: no cap). */
+    minSocPct: integer('min_soc_pct').notNull().default(20),
+    maxDischargeW: integer('max_discharge_w'),
+    /** OpenADR 2.0b (part 5): the VTN, this VEN's name, and what the VTN gave at registration. */
+    vtnUrl: text('vtn_url'),
+    venName: text('ven_name'),
+    venId: text('ven_id'),
+    registrationId: text('registration_id'),
+    lastPollAt: timestamp('last_poll_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('energy_hub_enrollments_plant').on(t.plantId),
+    uniqueIndex('energy_hub_enrollments_live_plant').on(t.plantId).where(sql`${t.active}`),
+    uniqueIndex('energy_hub_enrollments_live_account').on(t.programId, t.utilityAccount).where(sql`${t.active}`),
+  ],
+);
+
+/** The batteries of an enrollment; a battery is in at most one live enrollment (`active` mirrors the enrollment's). */
+export const energyHubDevices = pgTable(
+  'energy_hub_devices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    enrollmentId: integer('enrollment_id')
+      .notNull()
+      .references(() => energyHubEnrollments.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    sn: text('sn').notNull(),
+    manufacturer: text('manufacturer').notNull(),
+    model: text('model').notNull(),
+    installDate: date('install_date', { mode: 'string' }).notNull(),
+    storageKwh: doublePrecision('storage_kwh').notNull(),
+    chargeKw: doublePrecision('charge_kw').notNull(),
+    /** Response settings: whether this battery answers events. */
+    participates: boolean('participates').notNull().default(true),
+    active: boolean('active').notNull().default(true),
+  },
+  (t) => [
+    index('energy_hub_devices_enrollment').on(t.enrollmentId),
+    uniqueIndex('energy_hub_devices_live_device').on(t.deviceId).where(sql`${t.active}`),
+  ],
+);
+
+/**
+ * A programme's event for an enrollment: pending (not started), active, completed, cancelled; the site's answer
+ * (none, optIn, optOut). The scheduler moves pending → active and active → completed with conditional updates, so
+ * each start and stop is claimed once across server processes.
+ */
+export const energyHubEvents = pgTable(
+  'energy_hub_events',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    enrollmentId: integer('enrollment_id')
+      .notNull()
+      .references(() => energyHubEnrollments.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    participationLevel: integer('participation_level').notNull().default(0),
+    startAt: timestamp('start_at', { withTimezone: true }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true }).notNull(),
+    durationMinutes: integer('duration_minutes').notNull(),
+    powerW: integer('power_w').notNull(),
+    state: text('state').notNull().default('pending'),
+    response: text('response').notNull().default('none'),
+    /** console | openadr */
+    source: text('source').notNull().default('console'),
+    /** OpenADR: the VTN's modification number and request id (to answer oadrCreatedEvent). */
+    modificationNumber: integer('modification_number').notNull().default(0),
+    requestId: text('request_id'),
+    /** The response not yet told to the VTN (OpenADR oadrCreatedEvent), cleared once it is. */
+    responsePending: boolean('response_pending').notNull().default(false),
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('energy_hub_events_event').on(t.enrollmentId, t.eventId), index('energy_hub_events_due').on(t.state, t.startAt)],
+);
+
+/**
+ * What one battery did in an event. The row is the claim of that battery's dispatch (unique per event and
+ * device): whoever inserts it sends the discharge command. Delivered energy is the rise of the battery's
+ * discharged-energy counter from `start_counter_wh`.
+ */
+export const energyHubResults = pgTable(
+  'energy_hub_results',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => energyHubEvents.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    sn: text('sn').notNull(),
+    /** discharging | done | skipped | failed */
+    outcome: text('outcome').notNull(),
+    code: integer('code'),
+    askedW: doublePrecision('asked_w').notNull(),
+    askedWh: doublePrecision('asked_wh').notNull(),
+    startCounterWh: doublePrecision('start_counter_wh'),
+    deliveredWh: doublePrecision('delivered_wh').notNull().default(0),
+    startSocPct: real('start_soc_pct'),
+    socPct: real('soc_pct'),
+    commandId: integer('command_id'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('energy_hub_results_device').on(t.eventId, t.deviceId)],
 );

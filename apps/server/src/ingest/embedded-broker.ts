@@ -260,7 +260,16 @@ export async function startEmbeddedBroker(deps: {
     return typeof address === 'object' && address ? address.port : fallback;
   };
   // Every connection, plain or TLS, is closed at the header of a packet larger than any report.
+  // Connections still open at close (one accepted after the broker closed is answered by nobody and never ends by
+  // itself) are ended, so that closing the listeners cannot wait for ever.
+  const sockets = new Set<Duplex>();
   const handle = (socket: Duplex) => {
+    if (broker.closed) {
+      socket.destroy();
+      return;
+    }
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
     guardFrameSizes(socket, MAX_MQTT_PACKET_BYTES, (reason) =>
       warnings.warn('packet_too_large', { event: 'packet_too_large', reason }, 'MQTT connection closed: packet too large'),
     );
@@ -298,20 +307,40 @@ export async function startEmbeddedBroker(deps: {
     async close() {
       warnings.flush();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (tlsServer) await new Promise<void>((resolve) => tlsServer.close(() => resolve()));
+      await bound.release(sockets);
     },
   };
 }
 
 /** The broker on ports bound before the database opened (lib/listeners.ts). */
-function attachBroker(
-  handle: (socket: Duplex) => void,
-  listeners: { plain: Server; tls: TlsServer | undefined },
-): { server: Server; tlsServer: Server | undefined } {
+function attachBroker(handle: (socket: Duplex) => void, listeners: { plain: Server; tls: TlsServer | undefined }): BoundBroker {
   listeners.plain.on('connection', handle);
   listeners.tls?.on('secureConnection', handle);
-  return { server: listeners.plain, tlsServer: listeners.tls };
+  return {
+    server: listeners.plain,
+    tlsServer: listeners.tls,
+    // The ports are the listeners' (lib/listeners.ts closes them, ending what is still connected): the broker only
+    // stops taking connections, and ends the ones it took.
+    async release(sockets) {
+      listeners.plain.off('connection', handle);
+      listeners.tls?.off('secureConnection', handle);
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
+
+interface BoundBroker {
+  server: Server;
+  tlsServer: Server | undefined;
+  /** After the broker closed: frees its ports, ending the connections still open. */
+  release(sockets: Set<Duplex>): Promise<void>;
+}
+
+/** Closes ports the broker bound itself, ending the connections still open (server.close() alone waits for them). */
+async function closeOwnPorts(servers: (Server | undefined)[], sockets: Set<Duplex>): Promise<void> {
+  const closed = servers.flatMap((on) => (on?.listening ? [new Promise<void>((resolve) => on.close(() => resolve()))] : []));
+  for (const socket of sockets) socket.destroy();
+  await Promise.all(closed);
 }
 
 /** The broker binds its own ports (tests that run it alone); a taken default port tries the following ones. */
@@ -323,7 +352,7 @@ async function listenBroker(
   fallbackPorts: number,
   tls: { port: number; cert: Buffer; key: Buffer } | undefined,
   log: FastifyBaseLogger,
-): Promise<{ server: Server; tlsServer: Server | undefined }> {
+): Promise<BoundBroker> {
   const server: Server = createServer(handle);
   const listen = (on: Server, port: number) =>
     new Promise<void>((resolve, reject) => {
@@ -347,7 +376,7 @@ async function listenBroker(
     }
   }
   // The same broker behind TLS: gateways that can, connect with mqtts:// and the registry's credentials.
-  if (!tls) return { server, tlsServer: undefined };
+  if (!tls) return { server, tlsServer: undefined, release: (sockets) => closeOwnPorts([server], sockets) };
   const tlsServer = createTlsServer({ cert: tls.cert, key: tls.key }, handle);
   try {
     await listen(tlsServer, tls.port);
@@ -356,5 +385,5 @@ async function listenBroker(
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw Object.assign(error as Error, { setting: 'MQTT_TLS_PORT', port: tls.port });
   }
-  return { server, tlsServer };
+  return { server, tlsServer, release: (sockets) => closeOwnPorts([server, tlsServer], sockets) };
 }

@@ -27,6 +27,8 @@ export async function recordGatewayStatus(
     await repository.setGatewayInfo(gatewayId, {
       fw: status.fw,
       hw: status.hw,
+      make: status.make,
+      model: status.model,
       rssi: status.rssi,
       comm: status.comm,
       iccid: status.iccid,
@@ -43,7 +45,7 @@ export async function recordGatewayStatus(
 
 /** Printable text only (PostgreSQL refuses NUL) and a password time a date can hold, from 2000 on. */
 function statusInRange(status: StatusPayload): boolean {
-  const texts = [status.fw, status.hw, status.iccid, status.config?.serverAddress];
+  const texts = [status.fw, status.hw, status.make, status.model, status.iccid, status.config?.serverAddress];
   if (texts.some((t) => t !== undefined && [...t].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))) return false;
   const setAt = status.config?.passwordSetAt;
   return setAt === undefined || (setAt >= REPORT_LIMITS.minTs && Number.isFinite(new Date(setAt).getTime()));

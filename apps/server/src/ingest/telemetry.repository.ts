@@ -532,6 +532,8 @@ export function createTelemetryRepository(db: Database) {
       info: {
         fw?: string;
         hw?: string;
+        make?: string;
+        model?: string;
         rssi?: number;
         comm?: string;
         iccid?: string;
@@ -544,6 +546,8 @@ export function createTelemetryRepository(db: Database) {
         .set({
           ...(info.fw !== undefined ? { fwVersion: info.fw } : {}),
           ...(info.hw !== undefined ? { hwVersion: info.hw } : {}),
+          ...(info.make !== undefined ? { manufacturer: info.make } : {}),
+          ...(info.model !== undefined ? { model: info.model } : {}),
           ...(info.rssi !== undefined ? { rssi: info.rssi } : {}),
           ...(info.comm !== undefined ? { commType: info.comm } : {}),
           ...(info.iccid !== undefined ? { iccid: info.iccid } : {}),

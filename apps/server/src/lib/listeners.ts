@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type Server as NetServer } from 'node:net';
-import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createTlsServer, Server as TlsServer } from 'node:tls';
 import { Code } from '@sunward/contracts/codes';
 import { DEFAULT_LANGUAGE, languageFromAcceptLanguage } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
@@ -65,6 +65,7 @@ export async function bindPort<S extends NetServer>(
     if (port > 65535) continue;
     try {
       await listenOnce(server, port, wanted.host);
+      if (!openSockets.has(server)) trackConnections(server);
       return { server, port: portOf(server, port), insteadOf: port === wanted.port ? undefined : wanted.port };
     } catch (error) {
       if (!inUse(error) || port === candidates.at(-1)) throw Object.assign(error as Error, { setting: wanted.setting, port: wanted.port });
@@ -73,11 +74,39 @@ export async function bindPort<S extends NetServer>(
   throw new Error('unreachable: the last candidate either binds or throws');
 }
 
-function closeServer(server: NetServer): Promise<void> {
+/** Every connection a bound server holds, so closing it can end them (a broker client never hangs up by itself). */
+const openSockets = new WeakMap<NetServer, Set<Socket>>();
+
+/** Whether nothing takes this server's connections yet (the broker's ports until the broker is attached). */
+function unanswered(server: NetServer): boolean {
+  return server instanceof TlsServer ? server.listenerCount('secureConnection') === 0 : server.listenerCount('connection') <= 1;
+}
+
+function trackConnections(server: NetServer): void {
+  const open = new Set<Socket>();
+  openSockets.set(server, open);
+  server.on('connection', (socket: Socket) => {
+    // A gateway connecting while the database still opens would wait, answered by nobody, until its keep-alive ran
+    // out (and kept a shutdown waiting): it is ended at once and retries, as the HTTP port answers 503 "starting".
+    if (unanswered(server)) {
+      socket.destroy();
+      return;
+    }
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+}
+
+/**
+ * Stops accepting, then ends every connection still open: `server.close()` alone waits for each client to hang
+ * up, and a gateway that reconnected after the broker closed (its connection accepted by the listener, answered by
+ * nobody) kept a shutdown waiting for ever.
+ */
+export function closeServer(server: NetServer): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
-    if ('closeAllConnections' in server && typeof server.closeAllConnections === 'function') server.closeAllConnections();
     server.close(() => resolve());
+    for (const socket of openSockets.get(server) ?? []) socket.destroy();
   });
 }
 

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { Code, httpStatusForCode, type ResponseCode } from '@sunward/contracts/codes';
@@ -9,6 +10,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError } from '../lib/envelope.js';
 import { isConsoleRoute } from './console.js';
+import { choiceProblem, type IssueContext, issuePath, typeProblem } from './validation-problem.js';
 
 interface ZodLikeIssue {
   keyword: string;
@@ -17,14 +19,17 @@ interface ZodLikeIssue {
   params?: Record<string, unknown>;
 }
 
-/** Turns one schema issue into the localised phrase shown beside the field. */
-export function describeIssue(language: Language, issue: ZodLikeIssue): ValidationIssue {
+/**
+ * Turns one schema issue into the localised phrase shown beside the field; with the request's part and the
+ * route's schema of it, a wrong type says what was expected (validation-problem.ts).
+ */
+export function describeIssue(language: Language, issue: ZodLikeIssue, context?: IssueContext): ValidationIssue {
   const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body';
   const p = issue.params ?? {};
   const problem = ((): string => {
     switch (issue.keyword) {
       case 'invalid_type':
-        return translate(language, p.input === undefined ? 'validation.required' : 'validation.invalidType');
+        return typeProblem(language, p.expected, issuePath(issue.instancePath), context);
       case 'too_small':
         return p.origin === 'string' || p.origin === 'array'
           ? translate(language, p.origin === 'string' && p.minimum === 1 ? 'validation.required' : 'validation.tooShort', {
@@ -38,6 +43,7 @@ export function describeIssue(language: Language, issue: ZodLikeIssue): Validati
       case 'invalid_format':
         return translate(language, 'validation.invalidFormat');
       case 'invalid_value':
+        return choiceProblem(language, p.values) ?? translate(language, 'validation.invalidValue');
       case 'invalid_union':
         return translate(language, 'validation.invalidValue');
       case 'unrecognized_keys':
@@ -50,6 +56,14 @@ export function describeIssue(language: Language, issue: ZodLikeIssue): Validati
     }
   })();
   return { field, message: problem };
+}
+
+/** The request's part that failed validation, as sent, and the route's schema of it. */
+function issueContext(request: FastifyRequest, part: string | undefined): IssueContext | undefined {
+  const parts = { body: request.body, querystring: request.query, params: request.params, headers: request.headers };
+  if (part === undefined || !(part in parts)) return undefined;
+  const schema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[part];
+  return { input: parts[part as keyof typeof parts], schema };
 }
 
 // Refusals bypass the route's response schema, which describes only the success payload.
@@ -74,19 +88,24 @@ function sendFieldProblem(reply: FastifyReply, language: Language, field: string
 /**
  * The first text (value or key) in a parsed query, path or body that holds a NUL character, as the field
  * path a schema refusal would name (`keyword`, `gateways.0.sn`); undefined when there is none. PostgreSQL
- * cannot store NUL in text or jsonb, so it is refused before any route sees it. Files (Buffers) are bytes,
- * not text, and are not looked into.
+ * cannot store NUL in text or jsonb, so it is refused before any route sees it. Only parsed data is looked
+ * into (each object once): files are bytes, not text, whether a Buffer or the raw upload stream a route
+ * reads itself (an IncomingMessage, an EventEmitter: its socket, server and their cycles were walked without
+ * end before, growing the queue until the process ran out of memory on the first upload over a socket).
  */
 export function fieldWithNul(value: unknown): string | undefined {
   // Breadth first, so the shallowest field is named, as a reader scans the form.
   const pending: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  const seen = new WeakSet<object>();
   for (let i = 0, next = pending[0]; next; next = pending[++i]) {
     const { value: v, path } = next;
     if (typeof v === 'string') {
       if (v.includes('\u0000')) return path.join('.') || 'body';
       continue;
     }
-    if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) continue;
+    if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || v instanceof ArrayBuffer || v instanceof EventEmitter) continue;
+    if (seen.has(v)) continue;
+    seen.add(v);
     for (const [key, inner] of Object.entries(v)) {
       if (key.includes('\u0000')) return [...path, key].join('.');
       pending.push({ value: inner, path: [...path, key] });
@@ -176,7 +195,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return send(reply, error.responseCode, translate(language, `code.${error.responseCode}` as MessageKey, error.params), error.data);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const errors = error.validation.map((issue) => describeIssue(language, issue));
+      const context = issueContext(request, error.validationContext);
+      const errors = error.validation.map((issue) => describeIssue(language, issue, context));
       const first = errors[0];
       const message = first
         ? translate(language, 'validation.field', { field: first.field, problem: first.message })

@@ -16,7 +16,10 @@ export const HSTS = 'max-age=15552000; includeSubDomains';
  * TRUST_PROXY believes): over plain HTTP by host name or LAN address they would send every asset to an https
  * port nothing answers, and the console would stay blank (issue 17).
  */
-export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
+export const securityHeadersPlugin = fp<{ mediaOrigins?: string[] }>(async (app: FastifyInstance, options) => {
+  // Camera video (issue 23): hls.js feeds the <video> through Media Source Extensions (a blob: URL); an external
+  // media server (ZLMediaKit, ZLM_PLAY_URL) serves the HLS from its own origin.
+  const mediaOrigins = options.mediaOrigins ?? [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -25,7 +28,8 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
         styleSrc: ["'self'", "'unsafe-inline'"],
         // Map tiles of the plant map: OpenStreetMap, and AutoNavi where OSM is not reachable (China).
         imgSrc: ["'self'", 'data:', 'blob:', 'https://tile.openstreetmap.org', 'https://*.is.autonavi.com'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...mediaOrigins],
+        mediaSrc: ["'self'", 'blob:', ...mediaOrigins],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],

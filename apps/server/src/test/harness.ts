@@ -14,8 +14,9 @@ import { createUsersRepository } from '../features/users/users.repository.js';
 import { hashGatewayKey } from '../ingest/gateway-auth.js';
 import { type RunningServer, startServer } from '../server.js';
 
-/** The machine's PostgreSQL for the second run of the API suites (trust auth, database `test`). */
-export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { TEST_POSTGRES_URL } from './postgres-url.js';
+
+export { TEST_POSTGRES_URL };
 
 export const ADMIN = { account: 'admin@test.local', password: 'Admin-Password-1' };
 
@@ -42,6 +43,21 @@ export interface TestServer extends RunningServer {
   };
 }
 
+/** Closes a test server, and says on stderr which step a close still waits on after a minute (tests log nothing else). */
+async function closeWatched(server: RunningServer): Promise<void> {
+  const started = Date.now();
+  const watch = setInterval(
+    () => console.error(`server close still waiting on "${server.closeStep}" after ${Math.round((Date.now() - started) / 1000)} s`),
+    60_000,
+  );
+  watch.unref();
+  try {
+    await server.close();
+  } finally {
+    clearInterval(watch);
+  }
+}
+
 /**
  * A real server on an ephemeral port with a fresh database: PGlite in a temporary DATA_DIR, or a new
  * database on the machine's PostgreSQL when TEST_DATABASE=postgres. Dropped again by close().
@@ -54,7 +70,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
   if (process.env.TEST_DATABASE === 'postgres') {
-    const scratch = await createScratchDatabase(TEST_POSTGRES_URL, 'sunward_t');
+    const scratch = await createScratchDatabase(TEST_POSTGRES_URL, 'sunward_t', inject('postgresTemplate'));
     databaseUrl = scratch.url;
     dropDatabase = scratch.drop;
   }
@@ -67,6 +83,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'silent',
     MQTT_PORT: '0',
+    SIP_PORT: '0',
     MQTT_HOST: '127.0.0.1',
     // Suites that make thousands of requests (API fuzz, tenant sweeps) are not throttled; rate-limit.api.test.ts sets low limits.
     RATE_LIMIT_PER_TOKEN: '10000000',
@@ -112,11 +129,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
         return row.id;
       },
       async restart() {
-        await server.close();
+        await closeWatched(server);
         return wrap(await startServer(config, { logger: false }));
       },
       async close() {
-        await server.close();
+        await closeWatched(server);
         await dropDatabase?.();
         rmSync(dataDir, { recursive: true, force: true });
       },

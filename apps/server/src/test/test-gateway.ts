@@ -1,4 +1,4 @@
-import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
+import { CommandPayloadSchema, gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import { sampleValues } from '@sunward/protocol/sample-values';
@@ -54,3 +54,49 @@ export async function connectTestGateway(mqttPort: number | undefined, sn: strin
 }
 
 export type TestGateway = Awaited<ReturnType<typeof connectTestGateway>>;
+
+/** An AC switch as a test gateway plays it: its contacts (St), trip and cause flags (Evt), and a forced refusal. */
+export interface EmulatedSwitch {
+  sn: string;
+  St: number;
+  Evt: number;
+  /** Refuse every Conn write with `locked`, as a switch whose report saying so is not in yet. */
+  refuse?: boolean;
+  /** Every Conn value written to it, in order, when given. */
+  writes?: number[];
+}
+
+/**
+ * Makes a test gateway answer on/off commands for one AC switch as the vendor-ac-switch device would: a `set Conn`
+ * opens or closes the contacts (Evt bit 9 while opened remotely) and is confirmed, then the switch reports; a switch
+ * opened with its own button (Evt bit 8) refuses to close with `locked`; anything else is `unsupported`.
+ */
+export async function emulateSwitch(wire: TestGateway, gatewaySn: string, device: EmulatedSwitch): Promise<() => Promise<void>> {
+  const report = () =>
+    wire.report(Date.now(), [{ sn: device.sn, proto: 'vendor-ac-switch', values: { St: device.St, Evt: device.Evt, Conn: device.St } }]);
+  wire.client.on('message', (_topic, payload) => {
+    const command = CommandPayloadSchema.parse(JSON.parse(payload.toString('utf8')));
+    const conn = command.params?.Conn;
+    if (conn !== undefined) device.writes?.push(conn);
+    const offByHand = device.St === 0 && (device.Evt & (1 << 8)) !== 0;
+    const answer =
+      command.op !== 'set' || conn === undefined
+        ? { status: 'error', error: 'unsupported' }
+        : device.refuse || (conn === 1 && offByHand)
+          ? { status: 'error', error: 'locked' }
+          : { status: 'ok', values: { Conn: conn } };
+    if (answer.status === 'ok') {
+      device.St = conn ?? device.St;
+      device.Evt = conn === 0 ? 1 << 9 : 0;
+    }
+    void wire.client
+      .publishAsync(gatewayTopic(gatewaySn, 'reply'), JSON.stringify({ v: 1, id: command.id, ...answer }), { qos: 1 })
+      .then(report)
+      // The gateway may close (end of the file) with a report in flight.
+      .catch(() => undefined);
+  });
+  await wire.client.subscribeAsync(gatewayTopic(gatewaySn, 'cmd'), { qos: 1 });
+  return async () => {
+    await report();
+  };
+}

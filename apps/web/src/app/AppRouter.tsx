@@ -26,6 +26,7 @@ const FirmwareReleaseLogPage = lazyNamed(
 );
 const PublicLayoutPage = lazyNamed(() => withDates(import('../features/plants/layout/PublicLayoutPage')), 'PublicLayoutPage');
 const AppDownloadPage = lazyNamed(() => withDates(import('../features/oem/AppDownloadPage')), 'AppDownloadPage');
+const HelpPage = lazyNamed(() => import('../features/help/HelpPage'), 'HelpPage');
 const NotFoundPage = lazyNamed(() => withDates(import('../features/errors/NotFoundPage')), 'NotFoundPage');
 // Accounts (issue 7): registration, password reset, the agreement.
 const RegisterPage = lazyNamed(() => withDates(import('../features/account/RegisterPage')), 'RegisterPage');
@@ -37,11 +38,19 @@ const AppShell = lazyNamed(() => withDates(import('./AppShell')), 'AppShell');
 // The large-screen display (issue 20): a wall screen opens it through a display link, without a session.
 const FullscreenPage = lazyNamed(() => import('../features/fullscreen/FullscreenPage'), 'FullscreenPage');
 
+/** Where a sign-in leads: the page the user was sent from to sign in, else home. */
+function afterSignIn(state: unknown): string {
+  const from = typeof state === 'object' && state !== null && 'from' in state && typeof state.from === 'string' ? state.from : null;
+  return from && from !== '/login' ? from : '/';
+}
+
 function PublicPage({ route }: { route: PublicRoute }) {
   const { signedIn } = useSession();
+  const location = useLocation();
   useDocumentTitle(route.title);
-  // Spec 01 §2: a signed-in user opening /login goes to /. The sign-in page is the one page without antd.
-  if (route.page === 'login') return signedIn ? <Navigate to="/" replace /> : <LoginPage />;
+  // Spec 01 §2: a signed-in user opening /login goes to /, or to the page that sent them to sign in (a link opened
+  // signed out): the sign-in itself renders this first. The sign-in page is the one page without antd.
+  if (route.page === 'login') return signedIn ? <Navigate to={afterSignIn(location.state)} replace /> : <LoginPage />;
   return (
     <AntdScope>
       <AntdPublicPage route={route} />
@@ -63,6 +72,7 @@ function AntdPublicPage({ route }: { route: PublicRoute }) {
   if (route.page === 'firmwareReleases') return <FirmwareReleaseLogPage />;
   if (route.page === 'plantLayout') return <PublicLayoutPage />;
   if (route.page === 'appDownload') return <AppDownloadPage />;
+  if (route.page === 'help') return <HelpPage />;
   if (route.page === 'register') return <RegisterPage />;
   if (route.page === 'forget') return <ForgetPasswordPage />;
   if (route.page === 'resetSuccessful') return <ResetSuccessfulPage />;
@@ -77,7 +87,7 @@ function PrivateArea() {
   const location = useLocation();
   const known = findShellRoute(location.pathname) !== undefined;
   useDocumentTitle(known ? undefined : 'route.notFound');
-  if (!signedIn && known) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!signedIn && known) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
   return <AntdScope>{signedIn ? <AppShell /> : <NotFoundPage />}</AntdScope>;
 }
 

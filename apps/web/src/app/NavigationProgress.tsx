@@ -1,5 +1,6 @@
 import { LIMITS } from '@sunward/contracts/limits';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 
 /**
@@ -7,8 +8,9 @@ import { useLocation } from 'react-router';
  * antd's large spinner with CSS alone: it shows before antd has loaded (the sign-in page carries no antd).
  */
 export function LoadingOverlay() {
+  const { t } = useTranslation();
   return (
-    <div className="sw-overlay" data-testid="loading-overlay" role="progressbar" aria-busy="true">
+    <div className="sw-overlay" data-testid="loading-overlay" role="progressbar" aria-busy="true" aria-label={t('shell.loading')}>
       <span className="sw-spin" aria-hidden="true">
         <i />
         <i />

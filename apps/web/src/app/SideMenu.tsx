@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { oemBrand } from '../lib/brand';
+import { useEnabledApps } from './enabled-apps';
 import { MENU_ICONS } from './menu-icons';
 import { buildMenu, type MenuEntry, menuSelection } from './route-access';
 import { useSession } from './session';
@@ -16,7 +17,8 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const { has, user } = useSession();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const entries = useMemo(() => buildMenu(has), [has]);
+  const apps = useEnabledApps();
+  const entries = useMemo(() => buildMenu(has, undefined, apps), [has, apps]);
   const { selected, open } = menuSelection(pathname);
   const [openKeys, setOpenKeys] = useState<string[]>(open);
   const groupOfPage = open[0];

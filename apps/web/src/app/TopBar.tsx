@@ -1,17 +1,21 @@
 import {
+  AppstoreOutlined,
   BellOutlined,
   DownOutlined,
   GlobalOutlined,
   LogoutOutlined,
   MenuFoldOutlined,
   MenuUnfoldOutlined,
+  QuestionCircleOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { LANGUAGE_NAMES, LANGUAGES } from '@sunward/contracts/languages';
 import { LIMITS } from '@sunward/contracts/limits';
 import { Avatar, Badge, Button, Dropdown, Layout, Space, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { HELP_CHROME } from '../features/help/help-texts';
+import { helpUrl } from '../features/help/help-topics';
 import { useUnreadCount } from '../features/notifications/useUnreadCount';
 import { changeLanguage, currentLanguage } from '../lib/i18n';
 import { useSession } from './session';
@@ -59,12 +63,35 @@ function NotificationBell() {
   );
 }
 
+/** Spec 01 §2: the documentation of the page on show, in the user's language, in a new tab. */
+function HelpButton() {
+  useTranslation();
+  const { pathname } = useLocation();
+  const language = currentLanguage();
+  const label = HELP_CHROME[language].help;
+  return (
+    <Tooltip title={label}>
+      <Button
+        type="text"
+        icon={<QuestionCircleOutlined />}
+        href={helpUrl(pathname, language)}
+        target="_blank"
+        rel="noopener"
+        aria-label={label}
+        data-testid="help-button"
+      />
+    </Tooltip>
+  );
+}
+
 export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
   const { t } = useTranslation();
   const { user, signOut } = useSession();
   const navigate = useNavigate();
   const items = [
     ...(user?.readOnly ? [] : [{ key: 'edit', icon: <UserOutlined />, label: t('shell.personalSettings') }]),
+    // The application centre (issue 22) is a hidden route: reached from here.
+    { key: 'acenter', icon: <AppstoreOutlined />, label: t('route.appCenter') },
     { key: 'signOut', icon: <LogoutOutlined />, label: t('shell.signOut'), danger: true },
   ];
   return (
@@ -78,6 +105,7 @@ export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
       />
       <Space size="middle" className="sw-topbar-right">
         <LanguagePicker />
+        <HelpButton />
         <NotificationBell />
         <Dropdown
           trigger={['click']}
@@ -85,6 +113,7 @@ export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
             items,
             onClick: ({ key }) => {
               if (key === 'edit') void navigate('/edit');
+              else if (key === 'acenter') void navigate('/acenter');
               else void signOut();
             },
           }}

@@ -2,8 +2,11 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   BankOutlined,
+  BulbOutlined,
   CloudUploadOutlined,
+  ControlOutlined,
   DatabaseOutlined,
+  DeploymentUnitOutlined,
   DesktopOutlined,
   DownloadOutlined,
   FileSearchOutlined,
@@ -12,12 +15,17 @@ import {
   TeamOutlined,
   ThunderboltOutlined,
   ToolOutlined,
+  VideoCameraOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 
 /** Icons of the top-level menu entries, kept apart from the route table so sign-in does not load them. */
 export const MENU_ICONS: Record<string, ReactNode> = {
   '/plants': <ThunderboltOutlined />,
+  '/smart/lights': <BulbOutlined />,
+  '/smart/rules': <ControlOutlined />,
+  '/video': <VideoCameraOutlined />,
+  '/energy-hub': <DeploymentUnitOutlined />,
   '/device': <AppstoreOutlined />,
   '/firmware': <CloudUploadOutlined />,
   '/workdata': <DatabaseOutlined />,
@@ -25,6 +33,7 @@ export const MENU_ICONS: Record<string, ReactNode> = {
   '/customer': <TeamOutlined />,
   '/report': <FileTextOutlined />,
   '/fullscreen/links': <DesktopOutlined />,
+  '/open-api': <ApiOutlined />,
   '/log': <FileSearchOutlined />,
   '/system': <NotificationOutlined />,
   '/download-center': <DownloadOutlined />,

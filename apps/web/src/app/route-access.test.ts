@@ -27,6 +27,9 @@ describe('route table', () => {
         '/403',
         // Sunward: the large-screen display, opened by a display link without a session (issue 20).
         '/fullscreen',
+        // Sunward: the documentation the help button opens (spec 01 §2 "help button", issue 24), shipped with the console.
+        '/help',
+        '/help/:topic',
       ].sort(),
     );
   });
@@ -48,7 +51,7 @@ describe('buildMenu', () => {
       '/device/inverter',
       '/device/battery',
       '/device/other',
-      '/device/acSwitch',
+      // A guest is in no company, so no app is enabled for them: no AC switch entry (application centre).
       '/device/event',
     ]);
   });
@@ -61,6 +64,23 @@ describe('buildMenu', () => {
 
   it('marks the entry that opens in a new tab', () => {
     expect(buildMenu(holder([])).find((e) => e.key === '/api/docs')?.newTab).toBe(true);
+  });
+
+  it('shows the bulbs and rules entries only while the company enabled their app (issue 22)', () => {
+    const keys = (apps: Set<'smart_bulb' | 'smart_rule'>) => buildMenu(holder(['station.view']), undefined, apps).map((e) => e.key);
+    expect(keys(new Set())).not.toContain('/smart/lights');
+    expect(keys(new Set(['smart_bulb']))).toContain('/smart/lights');
+    expect(keys(new Set(['smart_bulb']))).not.toContain('/smart/rules');
+    expect(keys(new Set(['smart_bulb', 'smart_rule']))).toEqual(expect.arrayContaining(['/smart/lights', '/smart/rules']));
+  });
+
+  it('shows the AC switch entry only while the company enabled the smart switch app', () => {
+    const devices = (apps: Set<'smart_switch'>) =>
+      buildMenu(holder(['equip.view', 'smart.acSwitch']), undefined, apps)
+        .find((e) => e.key === '/device')
+        ?.children?.map((c) => c.key);
+    expect(devices(new Set())).not.toContain('/device/acSwitch');
+    expect(devices(new Set(['smart_switch']))).toContain('/device/acSwitch');
   });
 });
 

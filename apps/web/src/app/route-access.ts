@@ -1,4 +1,5 @@
 import type { PermissionKey } from '@sunward/contracts/permissions';
+import type { SmartApp } from '@sunward/contracts/smart-home';
 import { matchPath } from 'react-router';
 import { ALL_SHELL_ROUTES, type AppRoute, SHELL_ROUTES } from './route-table';
 
@@ -27,13 +28,20 @@ export interface MenuEntry {
   children?: MenuEntry[];
 }
 
-/** The menu: visible routes the user may open, groups without any open child dropped. */
-export function buildMenu(has: (key: PermissionKey) => boolean, routes: readonly AppRoute[] = SHELL_ROUTES): MenuEntry[] {
+/**
+ * The menu: visible routes the user may open, groups without any open child dropped; an app's entries only while
+ * the company enabled the app (application centre).
+ */
+export function buildMenu(
+  has: (key: PermissionKey) => boolean,
+  routes: readonly AppRoute[] = SHELL_ROUTES,
+  apps: ReadonlySet<SmartApp> = new Set(),
+): MenuEntry[] {
   const entries: MenuEntry[] = [];
   for (const route of routes) {
-    if (route.hidden || !canOpen(route, has)) continue;
+    if (route.hidden || !canOpen(route, has) || (route.app && !apps.has(route.app))) continue;
     if (route.children) {
-      const children = buildMenu(has, route.children);
+      const children = buildMenu(has, route.children, apps);
       if (children.length > 0) entries.push({ key: route.path, title: route.title, newTab: false, children });
       continue;
     }

@@ -1,4 +1,5 @@
 import type { PermissionKey } from '@sunward/contracts/permissions';
+import type { SmartApp } from '@sunward/contracts/smart-home';
 import type { UiKey } from '../locales/en';
 
 /**
@@ -22,14 +23,32 @@ export interface AppRoute {
   highlight?: string;
   page?: PageName;
   children?: AppRoute[];
+  /** In the menu only while the company enabled this app in the application centre (issue 22). */
+  app?: SmartApp;
 }
 
 export type PageName =
   | 'placeholder'
+  // Application centre, smart bulbs and rules (issue 22)
+  | 'appCenter'
+  | 'smartLights'
+  | 'smartRules'
+  // Video surveillance (issue 23)
+  | 'videoSpaces'
+  | 'videoDevices'
+  | 'videoPlayer'
+  | 'videoGrants'
+  // Energy hub (issue 23)
+  | 'energyHubEnrollment'
+  | 'energyHubEvents'
+  | 'energyHubDevices'
+  | 'energyHubSettings'
   // Company and customers (issue 7)
   | 'companyInfo'
   | 'companyStaff'
   | 'companyRoles'
+  // Channel hierarchy (issue 24)
+  | 'channel'
   | 'customerList'
   | 'customerTypes'
   | 'personalSettings'
@@ -58,6 +77,10 @@ export type PageName =
   | 'updateLog'
   | 'releaseNotes'
   | 'batteryFirmware'
+  | 'hardwareList'
+  // Setting pages (issue 19)
+  | 'deviceSettings'
+  | 'batterySettings'
   | 'notice'
   | 'smsRecords'
   // Dictionary and OEM (issue 24)
@@ -75,7 +98,9 @@ export type PageName =
   | 'reports'
   | 'eventDescriptions'
   // Large-screen display links (issue 20)
-  | 'displayLinks';
+  | 'displayLinks'
+  // Open plant API: API keys and webhooks (issue 25)
+  | 'openApi';
 
 export interface PublicRoute {
   path: string;
@@ -99,7 +124,9 @@ export interface PublicRoute {
     // Plant layout through a public link (issue 20)
     | 'plantLayout'
     // The brand's mobile app: APKs, store links, QR code (issue 24)
-    | 'appDownload';
+    | 'appDownload'
+    // The documentation shipped with the console, opened by the help button (spec 01 §2; issue 24)
+    | 'help';
   /** Text of an information page. */
   text?: UiKey;
 }
@@ -117,6 +144,8 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
   { path: '/resetSuccessful', title: 'route.resetSuccessful', page: 'resetSuccessful' },
   { path: '/authorizationFailed', title: 'route.authorizationFailed', page: 'authorizationFailed' },
   { path: '/app/download', title: 'route.appDownload', page: 'appDownload' },
+  { path: '/help', title: 'route.help', page: 'help' },
+  { path: '/help/:topic', title: 'route.help', page: 'help' },
   { path: '/firmwareLogging', title: 'route.firmwareLogging', page: 'firmwareReleases' },
   { path: '/success', title: 'route.success', page: 'info', text: 'public.successText' },
   { path: '/403', title: 'route.noAccess', page: 'noAccess' },
@@ -156,10 +185,61 @@ export const SHELL_ROUTES: AppRoute[] = [
     page: 'plantLayout',
   },
   { path: '/plants/edit/:id', title: 'route.plantEdit', hidden: true, cached: true, highlight: PLANTS, page: 'plantEdit' },
-  { path: '/plants/device/setting', title: 'route.plantDeviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
-  { path: '/plants/batt-setting', title: 'route.plantBatterySetting', hidden: true, highlight: PLANTS, page: 'placeholder' },
+  { path: '/plants/device/setting', title: 'route.plantDeviceSetting', hidden: true, highlight: INVERTERS, page: 'deviceSettings' },
+  { path: '/plants/batt-setting', title: 'route.plantBatterySetting', hidden: true, highlight: PLANTS, page: 'batterySettings' },
   { path: '/edit', title: 'route.personalSettings', hidden: true, page: 'personalSettings' },
-  { path: '/acenter', title: 'route.appCenter', hidden: true, page: 'placeholder' },
+  { path: '/acenter', title: 'route.appCenter', hidden: true, page: 'appCenter' },
+  { path: '/smart/lights', title: 'route.smartLights', permission: 'station.view', app: 'smart_bulb', page: 'smartLights' },
+  { path: '/smart/rules', title: 'route.smartRules', permission: 'station.view', app: 'smart_rule', page: 'smartRules' },
+  {
+    path: '/video',
+    title: 'route.video',
+    permission: 'video.view',
+    app: 'camera',
+    redirect: '/video/spaces',
+    children: [
+      { path: '/video/spaces', title: 'route.videoSpaces', permission: 'video.view', app: 'camera', page: 'videoSpaces' },
+      { path: '/video/devices', title: 'route.videoDevices', permission: 'video.view', app: 'camera', page: 'videoDevices' },
+      { path: '/video/player', title: 'route.videoPlayer', permission: 'video.view', app: 'camera', page: 'videoPlayer' },
+    ],
+  },
+  {
+    path: '/energy-hub',
+    title: 'route.energyHub',
+    permission: 'station.view',
+    app: 'energy_hub',
+    redirect: '/energy-hub/enrollment',
+    children: [
+      {
+        path: '/energy-hub/enrollment',
+        title: 'route.energyHubEnrollment',
+        permission: 'station.view',
+        app: 'energy_hub',
+        page: 'energyHubEnrollment',
+      },
+      {
+        path: '/energy-hub/events',
+        title: 'route.energyHubEvents',
+        permission: 'station.view',
+        app: 'energy_hub',
+        page: 'energyHubEvents',
+      },
+      {
+        path: '/energy-hub/devices',
+        title: 'route.energyHubDevices',
+        permission: 'station.view',
+        app: 'energy_hub',
+        page: 'energyHubDevices',
+      },
+      {
+        path: '/energy-hub/settings',
+        title: 'route.energyHubSettings',
+        permission: 'station.view',
+        app: 'energy_hub',
+        page: 'energyHubSettings',
+      },
+    ],
+  },
   { path: '/notice', title: 'route.notice', hidden: true, page: 'notice' },
   {
     path: '/device',
@@ -173,7 +253,7 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/device/battery', title: 'route.batteries', permission: 'battery.list.view', page: 'batteryList' },
       { path: '/device/other', title: 'route.otherDevices', permission: 'equip.view', page: 'otherDeviceList' },
       { path: '/device/detail/:kind/:sn', title: 'route.deviceDetail', permission: 'equip.view', hidden: true, page: 'deviceDetail' },
-      { path: '/device/acSwitch', title: 'route.acSwitches', permission: 'smart.acSwitch', page: 'acSwitchList' },
+      { path: '/device/acSwitch', title: 'route.acSwitches', permission: 'smart.acSwitch', app: 'smart_switch', page: 'acSwitchList' },
       { path: '/device/event', title: 'route.events', permission: 'event.view', page: 'eventList' },
       {
         path: '/device/event/description',
@@ -184,8 +264,8 @@ export const SHELL_ROUTES: AppRoute[] = [
         page: 'eventDescriptions',
       },
       { path: '/device/tasks', title: 'route.batchTasks', permission: 'inverter.upgrade', page: 'batchTasks' },
-      { path: '/device/setting', title: 'route.deviceSetting', hidden: true, highlight: INVERTERS, page: 'placeholder' },
-      { path: '/device/batt-setting', title: 'route.batterySetting', hidden: true, highlight: '/device/battery', page: 'placeholder' },
+      { path: '/device/setting', title: 'route.deviceSetting', hidden: true, highlight: INVERTERS, page: 'deviceSettings' },
+      { path: '/device/batt-setting', title: 'route.batterySetting', hidden: true, highlight: '/device/battery', page: 'batterySettings' },
     ],
   },
   {
@@ -196,6 +276,8 @@ export const SHELL_ROUTES: AppRoute[] = [
     children: [
       { path: '/firmware/list', title: 'route.firmwareList', permission: 'firmware.management', page: 'firmwareList' },
       { path: '/firmware/batt', title: 'route.batteryFirmware', permission: 'firmware.battery.view', page: 'batteryFirmware' },
+      // The hardware list (issue 19; spec 02 §1 beside the firmware list).
+      { path: '/firmware/hardware', title: 'route.hardwareList', permission: 'firmware.management', page: 'hardwareList' },
     ],
   },
   {
@@ -214,6 +296,7 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/enterprise/company', title: 'route.companyInfo', permission: 'company.info', page: 'companyInfo' },
       { path: '/enterprise/user', title: 'route.members', permission: 'company.user', page: 'companyStaff' },
       { path: '/enterprise/roles', title: 'route.roles', permission: 'company.role.list.view', page: 'companyRoles' },
+      { path: '/enterprise/channel', title: 'route.channel', permission: 'company.info', page: 'channel' },
     ],
   },
   {
@@ -231,6 +314,8 @@ export const SHELL_ROUTES: AppRoute[] = [
   { path: '/report/info', title: 'route.report', permission: 'report.view', hidden: true, highlight: '/report', page: 'reports' },
   // The large-screen display's links (issue 20; spec 01 §187 fullscreen family): the display itself is /fullscreen.
   { path: '/fullscreen/links', title: 'route.displayLinks', permission: 'station.view', page: 'displayLinks' },
+  // The open plant API (issue 25): API keys for other software and the company's webhooks.
+  { path: '/open-api', title: 'route.openApi', permission: 'station.edit', page: 'openApi' },
   {
     path: '/log',
     title: 'route.logs',
@@ -253,6 +338,7 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/system/versions', title: 'route.versionManagement', permission: 'system.version', page: 'versionList' },
       { path: '/system/dictionary', title: 'route.dictionary', permission: 'system.dict', page: 'dictionary' },
       { path: '/system/oem', title: 'route.oemProjects', permission: 'system.oem', page: 'oemProjects' },
+      { path: '/system/video-grants', title: 'route.videoGrants', permission: 'system.management', page: 'videoGrants' },
       // Protocol analysis (issue 19; spec 01 §2 management, no path in the route table).
       { path: '/system/protocol-analysis', title: 'route.protocolAnalysis', permission: 'system.protocol', page: 'protocolAnalysis' },
       // Device protocols (issue 19; spec 01 §2 management: device protocols, no path in the route table).

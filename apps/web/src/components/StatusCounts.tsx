@@ -8,9 +8,11 @@ import { STATUS_STYLE } from '../lib/format';
 interface CountCard {
   /** null: every plant. */
   status: number | null;
-  field: 'total' | 'normal' | 'offline' | 'warning' | 'fault';
+  field: 'total' | 'normal' | 'offline' | 'warning' | 'fault' | 'upgrading' | 'protect';
   label: string;
   color: string;
+  /** Shown only while some plant has this status (or it is the filter), so the shown counts add up to Total. */
+  whenAny?: true;
 }
 
 const CARDS: CountCard[] = [
@@ -19,6 +21,8 @@ const CARDS: CountCard[] = [
   { status: 2, field: 'offline', label: 'plants.statusOffline', color: STATUS_STYLE[2].color },
   { status: 3, field: 'warning', label: 'plants.statusWarning', color: STATUS_STYLE[3].color },
   { status: 4, field: 'fault', label: 'plants.statusFault', color: STATUS_STYLE[4].color },
+  { status: 5, field: 'upgrading', label: 'plants.statusUpgrading', color: STATUS_STYLE[5].color, whenAny: true },
+  { status: 6, field: 'protect', label: 'plants.statusProtect', color: STATUS_STYLE[6].color, whenAny: true },
 ];
 
 interface Props {
@@ -38,6 +42,7 @@ export function StatusCounts({ counts, activeStatus, locale, hrefFor, onPick }: 
     <nav className="sw-plant-counts" aria-label={t('plants.countsLabel')}>
       {CARDS.map((card) => {
         const isActive = card.status === active;
+        if (card.whenAny && !isActive && !(counts && counts[card.field] > 0)) return null;
         const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
           if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
           event.preventDefault();

@@ -6,6 +6,8 @@ import { defineTexts } from '../lib/feature-texts';
  */
 export const sharedTexts = defineTexts({
   en: {
+    'shared.appNotEnabled': 'This app is not enabled for your company. Enable it in the application centre.',
+    'shared.openAppCenter': 'Open the application centre',
     'shared.details': 'Details',
     'shared.required': 'Required',
     'shared.invalidAccount': 'An e-mail address or a phone number',
@@ -37,6 +39,8 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Actions',
   },
   cn: {
+    'shared.appNotEnabled': '您的公司未启用此应用，请在应用中心启用。',
+    'shared.openAppCenter': '打开应用中心',
     'shared.details': '详情',
     'shared.required': '必填',
     'shared.invalidAccount': '邮箱地址或手机号',
@@ -68,6 +72,8 @@ export const sharedTexts = defineTexts({
     'shared.actions': '操作',
   },
   vi: {
+    'shared.appNotEnabled': 'Ứng dụng này chưa được bật cho công ty. Hãy bật trong trung tâm ứng dụng.',
+    'shared.openAppCenter': 'Mở trung tâm ứng dụng',
     'shared.details': 'Chi tiết',
     'shared.required': 'Bắt buộc',
     'shared.invalidAccount': 'Địa chỉ e-mail hoặc số điện thoại',
@@ -99,6 +105,8 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Thao tác',
   },
   es: {
+    'shared.appNotEnabled': 'Esta aplicación no está activada para su empresa. Actívela en el centro de aplicaciones.',
+    'shared.openAppCenter': 'Abrir el centro de aplicaciones',
     'shared.details': 'Detalles',
     'shared.required': 'Obligatorio',
     'shared.invalidAccount': 'Una dirección de correo o un número de teléfono',
@@ -130,6 +138,8 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Acciones',
   },
   de: {
+    'shared.appNotEnabled': 'Diese Anwendung ist für Ihr Unternehmen nicht aktiviert. Aktivieren Sie sie im Anwendungszentrum.',
+    'shared.openAppCenter': 'Anwendungszentrum öffnen',
     'shared.details': 'Einzelheiten',
     'shared.required': 'Pflichtfeld',
     'shared.invalidAccount': 'Eine E-Mail-Adresse oder Telefonnummer',
@@ -161,6 +171,8 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Aktionen',
   },
   cz: {
+    'shared.appNotEnabled': 'Tato aplikace není pro vaši společnost povolena. Povolte ji v centru aplikací.',
+    'shared.openAppCenter': 'Otevřít centrum aplikací',
     'shared.details': 'Podrobnosti',
     'shared.required': 'Povinné',
     'shared.invalidAccount': 'E-mailová adresa nebo telefonní číslo',
@@ -192,6 +204,8 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Akce',
   },
   po: {
+    'shared.appNotEnabled': 'Ta aplikacja nie jest włączona dla firmy. Włącz ją w centrum aplikacji.',
+    'shared.openAppCenter': 'Otwórz centrum aplikacji',
     'shared.details': 'Szczegóły',
     'shared.required': 'Wymagane',
     'shared.invalidAccount': 'Adres e-mail lub numer telefonu',
@@ -223,6 +237,8 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Akcje',
   },
   tr: {
+    'shared.appNotEnabled': 'Bu uygulama şirketiniz için etkin değil. Uygulama merkezinden etkinleştirin.',
+    'shared.openAppCenter': 'Uygulama merkezini aç',
     'shared.details': 'Ayrıntılar',
     'shared.required': 'Zorunlu',
     'shared.invalidAccount': 'Bir e-posta adresi veya telefon numarası',
@@ -254,6 +270,8 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'İşlemler',
   },
   el: {
+    'shared.appNotEnabled': 'Η εφαρμογή δεν είναι ενεργή για την εταιρεία σας. Ενεργοποιήστε την στο κέντρο εφαρμογών.',
+    'shared.openAppCenter': 'Άνοιγμα κέντρου εφαρμογών',
     'shared.details': 'Λεπτομέρειες',
     'shared.required': 'Υποχρεωτικό',
     'shared.invalidAccount': 'Διεύθυνση e-mail ή αριθμός τηλεφώνου',
@@ -285,6 +303,8 @@ export const sharedTexts = defineTexts({
     'shared.actions': 'Ενέργειες',
   },
   pt: {
+    'shared.appNotEnabled': 'Esta aplicação não está ativada para a sua empresa. Ative-a no centro de aplicações.',
+    'shared.openAppCenter': 'Abrir o centro de aplicações',
     'shared.details': 'Detalhes',
     'shared.required': 'Obrigatório',
     'shared.invalidAccount': 'Um endereço de e-mail ou número de telefone',

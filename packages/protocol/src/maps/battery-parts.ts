@@ -1,6 +1,6 @@
 /** Battery texts shared by the hybrid inverters and the BMS map (SunSpec model 802, Apache-2.0). */
 import type { LocalisedText } from '../types.js';
-import { type EventText, ev, t } from './builder.js';
+import { type EventText, ev, type PointSpec, t } from './builder.js';
 
 /** Model 802 ChaSt. */
 export const CHARGE_STATES: Record<number, LocalisedText> = {
@@ -136,3 +136,18 @@ export const BATTERY_EVENT_TEXTS: readonly EventText[] = [
 
 /** The battery events a hybrid inverter raises itself; warnings stay with the BMS. */
 export const HYBRID_BATTERY_EVENT_BITS: readonly number[] = [0, 1, 3, 5, 7, 9, 11, 13, 17, 20, 22];
+
+/**
+ * Model 802's SocRsvMax (writable): the SOC at which charging stops, one of the battery settings (the BMS's
+ * gy/setting, the hybrids' storage form).
+ */
+export const SOC_RESERVE_MAX: PointSpec = {
+  id: 'SocRsvMax',
+  label: t('Maximum SOC (charging stops)', '最高SOC（停止充电）'),
+  type: 'u16',
+  unit: '%',
+  scaleFactorPoint: 'SoC_SF',
+  operation: 'rw',
+  min: 50,
+  max: 100,
+};

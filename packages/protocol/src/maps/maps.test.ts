@@ -254,7 +254,44 @@ describe('family specifics', () => {
     for (const id of ['WaterInTmp', 'WaterOutTmp', 'TankTmp', 'AmbTmp', 'SetTmp', 'W', 'WH', 'COP', 'Evt']) byId(heatPump, id);
     const acSwitch = get('vendor-ac-switch');
     for (const id of ['Conn', 'WLim', 'ALim', 'VLimHi', 'VLimLo', 'LeakLim', 'TmpLim']) expect(byId(acSwitch, id).operation).toBe('rw');
+    // Each limit's closed (reclose) value after 262: rw, with its open value's unit, scale and range, in its family.
+    expect(acSwitch.settingPairs?.map((pair) => [pair.open, pair.closed, pair.trip])).toEqual([
+      ['WLim', 'WLimRcl', 'above'],
+      ['ALim', 'ALimRcl', 'above'],
+      ['VLimHi', 'VLimHiRcl', 'above'],
+      ['VLimLo', 'VLimLoRcl', 'below'],
+      ['LeakLim', 'LeakLimRcl', 'above'],
+      ['TmpLim', 'TmpLimRcl', 'above'],
+    ]);
+    for (const [n, pair] of (acSwitch.settingPairs ?? []).entries()) {
+      const open = byId(acSwitch, pair.open);
+      const closed = byId(acSwitch, pair.closed);
+      expect(closed).toMatchObject({ functionCode: 3, address: 263 + n, operation: 'rw', type: open.type, unit: open.unit, min: open.min });
+      expect([closed.scale, closed.max]).toEqual([open.scale, open.max]);
+      expect(open.min).toBeGreaterThan(0);
+      expect(acSwitch.settingsFamilies?.['setting/switch']).toEqual(expect.arrayContaining([pair.open, pair.closed]));
+    }
+    // The built-in samples (the simulator's first values) already keep every pair in order, as whole numbers.
+    const sample = sampleValues(acSwitch);
+    for (const pair of acSwitch.settingPairs ?? []) {
+      const [open, closed] = [Number(sample[pair.open]), Number(sample[pair.closed])];
+      expect(Number.isInteger(open) && Number.isInteger(closed)).toBe(true);
+      expect(pair.trip === 'above' ? open > closed : closed > open).toBe(true);
+    }
     for (const id of ['PhVphA', 'AphB', 'WphC', 'LeakA', 'Tmp', 'WH', 'Evt']) byId(acSwitch, id);
+    // The self-check (write 1 to start; the outcome in input registers) and the report interval, appended so
+    // the stored readings keep their order; an idle sample (no test started, none done).
+    expect(byId(acSwitch, 'LeakTest')).toMatchObject({ functionCode: 3, address: 269, operation: 'rw', min: 0, max: 1 });
+    expect(byId(acSwitch, 'RptIntv')).toMatchObject({ functionCode: 3, address: 270, operation: 'rw', unit: 'min', min: 1, max: 60 });
+    expect(['LeakTestRes', 'LeakTestMa', 'LeakTestCnt'].map((id) => [byId(acSwitch, id).functionCode, byId(acSwitch, id).address])).toEqual(
+      [
+        [4, 24],
+        [4, 25],
+        [4, 26],
+      ],
+    );
+    expect(acSwitch.points.slice(-3).map((p) => p.id)).toEqual(['LeakTestRes', 'LeakTestMa', 'LeakTestCnt']);
+    expect(sample).toMatchObject({ LeakTest: 0, LeakTestRes: 0, LeakTestCnt: 0 });
   });
 
   it('places SunSpec models from 40002, after "SunS" at 40000', () => {

@@ -3,7 +3,7 @@
  * to vendors (system state, relays, per-cell voltages and temperatures, energy counters, BMS alarms).
  */
 import type { LocalisedText, ProtocolDefinition } from '../types.js';
-import { BATTERY_EVENT_TEXTS, CHARGE_STATES } from './battery-parts.js';
+import { BATTERY_EVENT_TEXTS, CHARGE_STATES, SOC_RESERVE_MAX } from './battery-parts.js';
 import { ev, eventsOf, RegisterMapBuilder, sf, t } from './builder.js';
 import { addCommonModel } from './sunspec-parts.js';
 
@@ -47,6 +47,17 @@ function bmsPoints() {
     type: 'u16',
     unit: 'W',
     scaleFactorPoint: 'WChaDisChaMax_SF',
+  });
+  m(7, SOC_RESERVE_MAX);
+  m(8, {
+    id: 'SoCRsvMin',
+    label: t('Minimum SOC (discharging stops)', '最低SOC（停止放电）'),
+    type: 'u16',
+    unit: '%',
+    scaleFactorPoint: 'SoC_SF',
+    operation: 'rw',
+    min: 0,
+    max: 50,
   });
   m(9, {
     id: 'SoC',
@@ -149,6 +160,17 @@ function bmsPoints() {
   for (let n = 1; n <= CELL_SENSORS; n++) {
     v(24 + n, { id: `CellT${n}`, label: t(`Cell temperature ${n}`, `单体温度${n}`), type: 's16', unit: '°C', scale: 0.1 });
   }
+  // Demand response (issue 23, energy hub): a forced discharge at this power until written back to 0, down to
+  // SoCRsvMin at most; 0 leaves the pack to the site's own dispatch (self-consumption).
+  v(33, {
+    id: 'DrDisW',
+    label: t('Demand-response discharge power (0 = own dispatch)', '需求响应放电功率（0为自主调度）'),
+    type: 'u16',
+    unit: 'W',
+    operation: 'rw',
+    min: 0,
+    max: 30000,
+  });
   return b.points;
 }
 
@@ -160,6 +182,8 @@ export const SUNSPEC_BATTERY_BMS: ProtocolDefinition = {
   manufacturer: 'Generic SunSpec',
   source: 'SunSpec models 1, 802 (Apache-2.0, sunspec/models); vendor model 64901 for system state, relays, cells and counters',
   points: bmsPoints(),
+  // The pack's SOC window and its connection: the gy/setting form (battery settings).
+  settingsFamilies: { 'gy/setting': ['SoCRsvMin', 'SocRsvMax', 'SetOp'] },
   events: [
     ...eventsOf('Evt1', 3001, BATTERY_EVENT_TEXTS),
     ...eventsOf('BmsAlm', 3101, [

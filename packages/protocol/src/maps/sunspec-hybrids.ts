@@ -3,9 +3,9 @@
  * model 802 and a vendor model for the energy flows SunSpec does not cover (grid, load, counters).
  */
 import type { LocalisedText, ProtocolDefinition, RegisterPoint } from '../types.js';
-import { BANK_STATES, BATTERY_EVENT_TEXTS, CHARGE_STATES, HYBRID_BATTERY_EVENT_BITS } from './battery-parts.js';
+import { BANK_STATES, BATTERY_EVENT_TEXTS, CHARGE_STATES, HYBRID_BATTERY_EVENT_BITS, SOC_RESERVE_MAX } from './battery-parts.js';
 import { eventsOf, RegisterMapBuilder, sf, t } from './builder.js';
-import { addCommonModel, addControlsModel, addInverterModel, addMpptModel, inverterEvents } from './sunspec-parts.js';
+import { addCommonModel, addControlsModel, addInverterModel, addMpptModel, GRID_SETTINGS, inverterEvents } from './sunspec-parts.js';
 
 const WORK_MODES: Record<number, LocalisedText> = {
   0: t('Self-consumption', '自发自用'),
@@ -21,6 +21,7 @@ const WORK_MODES: Record<number, LocalisedText> = {
  */
 function addBatteryModel(b: RegisterMapBuilder, voltage: 'lv' | 'hv'): void {
   const m = b.model(62);
+  m(7, { ...SOC_RESERVE_MAX, section: 'battery' });
   m(8, {
     id: 'SoCRsvMin',
     label: t('Backup reserve SOC', '备电保留SOC'),
@@ -81,9 +82,12 @@ function addBatteryModel(b: RegisterMapBuilder, voltage: 'lv' | 'hv'): void {
   m(61, sf('BatW_SF', t('Battery power scale factor', '电池功率比例因子')));
 }
 
-/** Vendor model 64900 (L = 20): grid and load flows and the energy counters of a hybrid system. */
+/**
+ * Vendor model 64900 (L = 21): grid and load flows and the energy counters of a hybrid system, its work
+ * mode and the battery's charge and discharge power limits.
+ */
 function addEnergyFlowModel(b: RegisterMapBuilder): void {
-  const m = b.model(20);
+  const m = b.model(21);
   const counter = (id: string, label: LocalisedText, role?: RegisterPoint['role']) => ({
     id,
     label,
@@ -104,7 +108,36 @@ function addEnergyFlowModel(b: RegisterMapBuilder): void {
   m(15, { id: 'BatTmp', label: t('Battery temperature', '电池温度'), type: 's16', unit: '°C', scale: 0.1 });
   m(16, { id: 'WorkMode', label: t('Work mode', '工作模式'), type: 'u16', operation: 'rw', min: 0, max: 3, enumeration: WORK_MODES });
   m(17, counter('PvWH', t('PV lifetime energy', '光伏累计发电量')));
+  m(19, {
+    id: 'BatChaWMax',
+    label: t('Battery charge power limit', '电池充电功率限值'),
+    type: 'u16',
+    unit: 'W',
+    operation: 'rw',
+    min: 0,
+    max: 20000,
+    section: 'battery',
+  });
+  m(20, {
+    id: 'BatDisWMax',
+    label: t('Battery discharge power limit', '电池放电功率限值'),
+    type: 'u16',
+    unit: 'W',
+    operation: 'rw',
+    min: 0,
+    max: 20000,
+    section: 'battery',
+  });
 }
+
+/**
+ * The hybrids' settings groups: grid (power limit, power factor) and three-phase storage (work mode, SOC
+ * window, charge and discharge power limits).
+ */
+const HYBRID_SETTINGS = {
+  'dy/grid': GRID_SETTINGS,
+  'dy/store/threePhase': ['WorkMode', 'SoCRsvMin', 'SocRsvMax', 'BatChaWMax', 'BatDisWMax'],
+};
 
 function hybridPoints(voltage: 'lv' | 'hv') {
   const b = RegisterMapBuilder.sunspec();
@@ -135,6 +168,7 @@ export const SUNSPEC_HYBRID_LV: ProtocolDefinition = {
   source: SOURCE,
   points: hybridPoints('lv'),
   events: [...inverterEvents(), ...BATTERY_EVENTS],
+  settingsFamilies: HYBRID_SETTINGS,
 };
 
 export const SUNSPEC_HYBRID_HV: ProtocolDefinition = {
@@ -146,4 +180,5 @@ export const SUNSPEC_HYBRID_HV: ProtocolDefinition = {
   source: SOURCE,
   points: hybridPoints('hv'),
   events: [...inverterEvents(), ...BATTERY_EVENTS],
+  settingsFamilies: HYBRID_SETTINGS,
 };

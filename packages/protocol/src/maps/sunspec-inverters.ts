@@ -1,7 +1,7 @@
 /** Grid-tied PV inverters: single and three phase string inverters and micro inverters (SunSpec). */
 import type { ProtocolDefinition } from '../types.js';
 import { RegisterMapBuilder, t } from './builder.js';
-import { addCommonModel, addControlsModel, addInverterModel, addMpptModel, inverterEvents } from './sunspec-parts.js';
+import { addCommonModel, addControlsModel, addInverterModel, addMpptModel, GRID_SETTINGS, inverterEvents } from './sunspec-parts.js';
 
 const MPPT = t('MPPT', 'MPPT');
 
@@ -23,6 +23,7 @@ export const SUNSPEC_INVERTER_1P: ProtocolDefinition = {
   source: 'SunSpec models 1, 101, 123, 160 with 2 MPPT (Apache-2.0, sunspec/models)',
   points: inverterPoints(1, 2),
   events: inverterEvents(),
+  settingsFamilies: { 'dy/grid': GRID_SETTINGS },
 };
 
 export const SUNSPEC_INVERTER_3P: ProtocolDefinition = {
@@ -34,6 +35,7 @@ export const SUNSPEC_INVERTER_3P: ProtocolDefinition = {
   source: 'SunSpec models 1, 103, 123, 160 with 3 MPPT (Apache-2.0, sunspec/models)',
   points: inverterPoints(3, 3),
   events: inverterEvents(),
+  settingsFamilies: { 'dy/grid': GRID_SETTINGS },
 };
 
 export const SUNSPEC_MICRO_INVERTER: ProtocolDefinition = {
@@ -45,4 +47,5 @@ export const SUNSPEC_MICRO_INVERTER: ProtocolDefinition = {
   source: 'SunSpec models 1, 101, 123, 160 with 4 PV inputs (Apache-2.0, sunspec/models)',
   points: inverterPoints(1, 4, t('PV input', '光伏输入')),
   events: inverterEvents(),
+  settingsFamilies: { 'dy/grid': GRID_SETTINGS },
 };

@@ -161,8 +161,33 @@ export function addControlsModel(b: RegisterMapBuilder): void {
     max: 1,
     enumeration: ENABLED,
   });
+  m(8, {
+    id: 'OutPFSet',
+    label: t('Power factor setpoint', '功率因数设定值'),
+    type: 's16',
+    scaleFactorPoint: 'OutPFSet_SF',
+    operation: 'rw',
+    min: 0.8,
+    max: 1,
+  });
+  m(12, {
+    id: 'OutPFSet_Ena',
+    label: t('Power factor setpoint enabled', '功率因数设定使能'),
+    type: 'u16',
+    operation: 'rw',
+    min: 0,
+    max: 1,
+    enumeration: ENABLED,
+  });
   m(21, sf('WMaxLimPct_SF', t('Power limit scale factor', '功率限值比例因子')));
+  m(22, sf('OutPFSet_SF', t('Power factor scale factor', '功率因数比例因子')));
 }
+
+/**
+ * The grid settings group every inverter map carries (model 123): the active power limit and the power
+ * factor, each with its enable switch; the console's dy/grid form.
+ */
+export const GRID_SETTINGS: readonly string[] = ['WMaxLim_Ena', 'WMaxLimPct', 'OutPFSet_Ena', 'OutPFSet'];
 
 export interface MpptOptions {
   /** Number of MPPT trackers (inverters) or PV inputs (micro inverters). */

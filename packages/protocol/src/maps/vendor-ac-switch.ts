@@ -48,7 +48,7 @@ function switchPoints() {
     max: 1,
     enumeration: { 0: t('Off', '分闸'), 1: t('On', '合闸') },
   });
-  holding.place(257, { id: 'WLim', label: t('Power limit', '功率限值'), type: 'u16', unit: 'W', operation: 'rw', min: 0, max: 45000 });
+  holding.place(257, { id: 'WLim', label: t('Power limit', '功率限值'), type: 'u16', unit: 'W', operation: 'rw', min: 1, max: 45000 });
   holding.place(258, {
     id: 'ALim',
     label: t('Current limit', '电流限值'),
@@ -98,8 +98,71 @@ function switchPoints() {
     min: 40,
     max: 100,
   });
-  return [...inputs.points, ...holding.points];
+  // The closed (reclose) value of each limit (spec 02 §5): rw, the unit, scale and range of its open value.
+  // Over-limits close again below it; the under-voltage limit closes again above it (see settingPairs).
+  const reclose = (address: number, open: string, label: LocalisedText) => {
+    const of = holding.points.find((p) => p.id === open);
+    if (!of) throw new Error(`no open value ${open}`);
+    holding.place(address, {
+      id: `${open}Rcl`,
+      label,
+      type: of.type,
+      ...(of.unit ? { unit: of.unit } : {}),
+      ...(of.scale ? { scale: of.scale } : {}),
+      operation: 'rw',
+      ...(of.min !== undefined ? { min: of.min } : {}),
+      ...(of.max !== undefined ? { max: of.max } : {}),
+    });
+  };
+  reclose(263, 'WLim', t('Power limit, reclose value', '功率限值（恢复合闸值）'));
+  reclose(264, 'ALim', t('Current limit, reclose value', '电流限值（恢复合闸值）'));
+  reclose(265, 'VLimHi', t('Over-voltage limit, reclose value', '过压限值（恢复合闸值）'));
+  reclose(266, 'VLimLo', t('Under-voltage limit, reclose value', '欠压限值（恢复合闸值）'));
+  reclose(267, 'LeakLim', t('Leakage current limit, reclose value', '漏电流限值（恢复合闸值）'));
+  reclose(268, 'TmpLim', t('Temperature limit, reclose value', '温度限值（恢复合闸值）'));
+  // The residual-current self-check (issue 22): writing 1 starts a leakage test; the switch answers the write at
+  // once (as any Modbus write) and reports the outcome in LeakTestRes/LeakTestMa/LeakTestCnt when it is done.
+  holding.place(269, {
+    id: 'LeakTest',
+    label: t('Start leakage self-test', '启动漏电自检'),
+    type: 'u16',
+    operation: 'rw',
+    min: 0,
+    max: 1,
+    enumeration: { 0: t('Idle', '空闲'), 1: t('Start', '启动') },
+  });
+  // How often the switch reports, in minutes (the console's upload frequency, written to the switch).
+  holding.place(270, {
+    id: 'RptIntv',
+    label: t('Report interval', '上报间隔'),
+    type: 'u16',
+    unit: 'min',
+    operation: 'rw',
+    min: 1,
+    max: 60,
+  });
+  // Appended after the holding registers: the stored readings keep the order of the first version.
+  const results = new RegisterMapBuilder(4, 24);
+  results.place(24, {
+    id: 'LeakTestRes',
+    label: t('Last leakage self-test', '上次漏电自检结果'),
+    type: 'u16',
+    enumeration: { 0: t('None yet', '尚未自检'), 1: t('Passed', '通过'), 2: t('Failed', '失败'), 3: t('Under way', '进行中') },
+  });
+  results.place(25, { id: 'LeakTestMa', label: t('Self-test leakage current', '自检漏电流'), type: 'u16', unit: 'mA' });
+  results.place(26, { id: 'LeakTestCnt', label: t('Self-tests done', '自检次数'), type: 'u16' });
+  return [...inputs.points, ...holding.points, ...results.points];
 }
+
+/** Each limit's open (trip) value beside its closed (reclose) value; under-voltage trips below its limit. */
+const LIMIT_PAIRS = [
+  { open: 'WLim', closed: 'WLimRcl', trip: 'above' },
+  { open: 'ALim', closed: 'ALimRcl', trip: 'above' },
+  { open: 'VLimHi', closed: 'VLimHiRcl', trip: 'above' },
+  { open: 'VLimLo', closed: 'VLimLoRcl', trip: 'below' },
+  { open: 'LeakLim', closed: 'LeakLimRcl', trip: 'above' },
+  { open: 'TmpLim', closed: 'TmpLimRcl', trip: 'above' },
+] as const;
 
 export const VENDOR_AC_SWITCH: ProtocolDefinition = {
   id: 'vendor-ac-switch',
@@ -109,7 +172,8 @@ export const VENDOR_AC_SWITCH: ProtocolDefinition = {
   manufacturer: 'Generic',
   source: 'Vendor-style map (no SunSpec model exists for AC switches)',
   points: switchPoints(),
-  settingsFamilies: { 'setting/switch': ['WLim', 'ALim', 'VLimHi', 'VLimLo', 'LeakLim', 'TmpLim'] },
+  settingsFamilies: { 'setting/switch': LIMIT_PAIRS.flatMap((pair) => [pair.open, pair.closed]) },
+  settingPairs: LIMIT_PAIRS,
   events: eventsOf('Evt', 7001, [
     ev(
       0,

@@ -88,6 +88,8 @@ export const VENDOR_HEAT_PUMP: ProtocolDefinition = {
   manufacturer: 'Generic',
   source: 'Vendor-style map (no SunSpec model exists for heat pumps)',
   points: heatPumpPoints(),
+  // Its mode (standby, heating, cooling, hot water, automatic) and temperature setpoints: the mt/setting form.
+  settingsFamilies: { 'mt/setting': ['Mode', 'SetTmp', 'TankSetTmp'] },
   events: eventsOf('Evt', 6001, [
     ev(
       0,

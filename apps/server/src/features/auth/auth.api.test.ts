@@ -1,14 +1,22 @@
 import { Code } from '@sunward/contracts/codes';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signIn, type Tokens } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
 import { setAccountDisabled } from '../users/users.service.js';
+import { hashToken } from './tokens.js';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({ SIGN_IN_SLOW_AFTER: '2', SIGN_IN_LOCK_AFTER: '4', SIGN_IN_MAX_DELAY_MS: '300' });
 });
 afterAll(async () => server?.close());
+
+/** Moves a refresh token's retirement into the past, as if `seconds` had gone by since its exchange. */
+const retiredAgo = (token: string, seconds: number) =>
+  server.database.db.execute(
+    sql`update session_tokens set retired_at = retired_at - make_interval(secs => ${seconds}) where token_hash = ${hashToken(token)}`,
+  );
 
 describe('POST /oauth/token (password grant)', () => {
   it('signs in with form fields and returns an OAuth token pair', async () => {
@@ -149,11 +157,12 @@ describe('refresh rotation and reuse detection', () => {
     expect((await call(server.app, 'GET', '/api/v1/user', { token: rotated.body.data.access_token })).body.code).toBe(0);
   });
 
-  it('revokes the whole session when a retired refresh token is presented again', async () => {
+  it('revokes the whole session when a refresh token retired longer ago than the grace is presented again', async () => {
     const first = await signIn(server.app, ADMIN.account, ADMIN.password);
     const second = (
       await call<Tokens>(server.app, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: first.refresh_token } })
     ).body.data;
+    await retiredAgo(first.refresh_token, 11);
     const reuse = await call(server.app, 'POST', '/oauth/token', {
       form: { grant_type: 'refresh_token', refresh_token: first.refresh_token },
     });
@@ -164,6 +173,24 @@ describe('refresh rotation and reuse detection', () => {
       form: { grant_type: 'refresh_token', refresh_token: second.refresh_token },
     });
     expect(next.body.code).toBe(Code.REFRESH_INVALID);
+  });
+
+  it('within the grace (10 s) a just-retired token exchanges once more for a sibling pair: a reload or a second tab mid-refresh stays signed in', async () => {
+    const first = await signIn(server.app, ADMIN.account, ADMIN.password);
+    const exchange = (token: string) =>
+      call<Tokens>(server.app, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: token } });
+    // Two tabs refresh with the same token at once: both get a pair, the session goes on.
+    const [a, b] = await Promise.all([exchange(first.refresh_token), exchange(first.refresh_token)]);
+    expect([a.body.code, b.body.code]).toEqual([0, 0]);
+    expect(a.body.data.refresh_token).not.toBe(b.body.data.refresh_token);
+    for (const pair of [a.body.data, b.body.data]) {
+      expect((await call(server.app, 'GET', '/api/v1/user', { token: pair.access_token })).body.code).toBe(0);
+      expect((await exchange(pair.refresh_token)).body.code).toBe(0);
+    }
+    // After the grace the same token is a copy: the session ends.
+    await retiredAgo(first.refresh_token, 11);
+    expect((await exchange(first.refresh_token)).body.code).toBe(Code.REFRESH_INVALID);
+    expect((await call(server.app, 'GET', '/api/v1/user', { token: a.body.data.access_token })).status).toBe(401);
   });
 
   it('refuses an unknown refresh token with code 111', async () => {

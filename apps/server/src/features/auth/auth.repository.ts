@@ -81,6 +81,11 @@ export function createAuthRepository(db: Database) {
       });
     },
 
+    /** More tokens for a live session (the refresh grace's sibling pair). */
+    async addSessionTokens(sessionId: string, tokens: IssuedToken[]): Promise<void> {
+      await db.insert(sessionTokens).values(tokens.map((t) => ({ tokenHash: t.hash, sessionId, kind: t.kind, expiresAt: t.expiresAt })));
+    },
+
     async findSessionOfToken(hash: string): Promise<string | undefined> {
       const [row] = await db.select({ sessionId: sessionTokens.sessionId }).from(sessionTokens).where(eq(sessionTokens.tokenHash, hash));
       return row?.sessionId;

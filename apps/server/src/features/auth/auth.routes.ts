@@ -1,4 +1,5 @@
 import { TokenRequestSchema, TokenResponseSchema } from '@sunward/contracts/auth';
+import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,6 +16,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ service: AuthService }> = async
         access: { kind: 'public-write', reason: 'sign-in: the password or refresh token is the proof; throttled per account and address' },
       },
       schema: {
+        'x-codes': [
+          Code.WRONG_CREDENTIALS,
+          Code.ACCOUNT_DISABLED,
+          Code.SIGN_IN_LOCKED,
+          Code.REFRESH_INVALID,
+          Code.SECOND_FACTOR_REQUIRED,
+          Code.SECOND_FACTOR_EXPIRED,
+          Code.VERIFICATION_CODE_WRONG,
+        ],
         tags: ['Authentication and account'],
         summary: 'Sign in (grant_type=password) or exchange a refresh token (grant_type=refresh_token)',
         description:

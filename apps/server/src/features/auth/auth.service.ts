@@ -11,6 +11,11 @@ import { hashToken, newSessionId, newToken } from './tokens.js';
 export interface AuthSettings {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /**
+   * A refresh token retired less than this long ago still exchanges, for a sibling pair of the same session: the
+   * console reloaded while its refresh was in flight, or two tabs refreshed at once. Older reuse revokes the session.
+   */
+  refreshReuseGraceSeconds?: number;
 }
 
 /** Two-factor sign-in (features/account/two-factor.service.ts), seen from the sign-in. */
@@ -49,6 +54,14 @@ export function createAuthService(deps: AuthDeps) {
         { hash: hashToken(refresh), kind: 'refresh', expiresAt: new Date(at.getTime() + settings.refreshTokenTtlSeconds * 1000) },
       ],
     };
+  }
+
+  /** A second pair for a session whose refresh token was just exchanged (the reuse grace): the session goes on. */
+  async function sibling(sessionId: string, userId: number, at: Date): Promise<TokenResponse> {
+    const pair = issuePair(at);
+    await repository.addSessionTokens(sessionId, pair.tokens);
+    log.info({ event: 'refresh_grace', sessionId, userId }, 'refresh token exchanged again within the grace: sibling pair issued');
+    return pair.response;
   }
 
   return {
@@ -133,8 +146,9 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     /**
-     * Refresh grant with rotation. A retired refresh token presented again means it was copied:
-     * the whole session is revoked (RFC 9700 §4.14.2), so the thief and the owner both sign in again.
+     * Refresh grant with rotation. A retired refresh token presented again after the grace means it was copied:
+     * the whole session is revoked (RFC 9700 §4.14.2), so the thief and the owner both sign in again. Within the
+     * grace (default 10 s) it exchanges once more for a sibling pair: a reload cutting a refresh off, or two tabs.
      */
     async refresh(refreshToken: string): Promise<TokenResponse> {
       const hash = hashToken(refreshToken);
@@ -142,6 +156,9 @@ export function createAuthService(deps: AuthDeps) {
       const row = await repository.findRefreshToken(hash);
       if (!row || row.revokedAt || row.expiresAt.getTime() <= at.getTime()) throw new ApiError(Code.REFRESH_INVALID);
       if (row.disabledAt) throw new ApiError(Code.ACCOUNT_DISABLED);
+      const graceMs = (settings.refreshReuseGraceSeconds ?? 0) * 1000;
+      const withinGrace = (retiredAt: Date) => at.getTime() - retiredAt.getTime() <= graceMs;
+      if (row.retiredAt && withinGrace(row.retiredAt)) return sibling(row.sessionId, row.userId, at);
       if (row.retiredAt) {
         await repository.revokeSession(row.sessionId, 'refresh_token_reuse', at);
         log.warn(
@@ -152,6 +169,8 @@ export function createAuthService(deps: AuthDeps) {
       }
       const pair = issuePair(at);
       const rotated = await repository.rotateRefreshToken(hash, row.sessionId, at, pair.tokens);
+      // Retired by a concurrent exchange a moment ago: within the grace as well.
+      if (!rotated && graceMs > 0) return sibling(row.sessionId, row.userId, at);
       if (!rotated) {
         await repository.revokeSession(row.sessionId, 'refresh_token_reuse', at);
         log.warn({ event: 'refresh_reuse', sessionId: row.sessionId, userId: row.userId }, 'concurrent refresh: session revoked');

@@ -2,6 +2,7 @@ import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { computed, sqlRows, tableRows } from '../../db/rows.js';
 import { batchTaskItems, batchTasks, deviceCommands } from '../../db/schema.js';
+import { companySubtree, inCompanySubtree } from '../../lib/company-tree.js';
 
 /** A batch task as stored: the schema's own row type. */
 export type TaskRecord = typeof batchTasks.$inferSelect;
@@ -35,6 +36,9 @@ export function createBatchTasksRepository(db: Database) {
       });
     },
 
+    /** The caller's company and those below it (issue 24: a company runs its subtree's tasks). */
+    subtree: (companyId: number | null) => companySubtree(db, companyId),
+
     async byId(id: number): Promise<TaskRecord | undefined> {
       const [row] = await db.select().from(batchTasks).where(eq(batchTasks.id, id));
       return row;
@@ -45,7 +49,7 @@ export function createBatchTasksRepository(db: Database) {
         ? sql`true`
         : filter.companyId === null
           ? sql`t.user_id = ${filter.userId}`
-          : sql`t.company_id = ${filter.companyId}`;
+          : inCompanySubtree(sql`t.company_id`, filter.companyId);
       const [rows, total] = await Promise.all([
         tableRows(
           db,

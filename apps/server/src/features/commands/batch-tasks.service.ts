@@ -240,7 +240,9 @@ export function createBatchTasksService(deps: {
     const task = await repository.byId(id);
     const mine =
       task &&
-      (auth.roleKey === 'platform_admin' || task.userId === auth.userId || (task.companyId !== null && task.companyId === auth.companyId));
+      (auth.roleKey === 'platform_admin' ||
+        task.userId === auth.userId ||
+        (task.companyId !== null && (await repository.subtree(auth.companyId)).has(task.companyId)));
     if (!task || !mine) throw new ApiError(Code.NOT_FOUND);
     return task;
   }

@@ -467,7 +467,8 @@ describe('settings families', () => {
     for (const [method, path] of rows)
       expect(server.app.hasRoute({ method: method as 'GET' | 'POST', url: path ?? '' }), `${method} ${path}`).toBe(true);
     const { sn } = inverterOf(0);
-    expect((await get(`/api/v1/dy/grid?sn=${sn}`)).code).toBe(Code.SETTING_NOT_SUPPORTED);
+    // A string inverter carries the grid group (dy/grid), not a brand's form (settings.api.test.ts covers all ten).
+    expect((await get(`/api/v1/asw?sn=${sn}`)).code).toBe(Code.SETTING_NOT_SUPPORTED);
     expect(
       (await post('/api/v1/mt/setting', { sn, values: { WMaxLimPct: 50 }, idempotencyKey: key(), password: ADMIN.password })).code,
     ).toBe(Code.SETTING_NOT_SUPPORTED);
@@ -486,10 +487,14 @@ describe('settings families', () => {
       { timeout: 15_000, interval: 200 },
     );
     const form = await get<WritableParam[]>(`/api/v1/setting/switch?sn=${sw}`);
-    expect(form.data.map((p) => p.id)).toEqual(['WLim', 'ALim', 'VLimHi', 'VLimLo', 'LeakLim', 'TmpLim']);
+    expect(form.data.map((p) => p.id)).toEqual([
+      ...['WLim', 'WLimRcl', 'ALim', 'ALimRcl', 'VLimHi', 'VLimHiRcl'],
+      ...['VLimLo', 'VLimLoRcl', 'LeakLim', 'LeakLimRcl', 'TmpLim', 'TmpLimRcl'],
+    ]);
+    // Open and closed values of a limit together (spec 02 §5: open above closed).
     const written = await post<CommandResult>('/api/v1/setting/switch', {
       sn: sw,
-      values: { WLim: 20_000 },
+      values: { WLim: 20_000, WLimRcl: 18_000 },
       idempotencyKey: key(),
       password: ADMIN.password,
     });

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { computed, nullable, sqlRows } from '../../db/rows.js';
 import { companies, deviceCommands, users } from '../../db/schema.js';
+import { inCompanySubtree } from '../../lib/company-tree.js';
 
 export interface CommandRecord {
   id: number;
@@ -230,7 +231,12 @@ export function createCommandsRepository(db: Database) {
 
     async page(filter: CommandLogFilter, page: number, size: number) {
       const parts = [
-        filter.all ? sql`true` : filter.companyId === null ? sql`user_id = ${filter.userId}` : sql`company_id = ${filter.companyId}`,
+        // A company sees the commands given in its subtree of the channel hierarchy (issue 24).
+        filter.all
+          ? sql`true`
+          : filter.companyId === null
+            ? sql`user_id = ${filter.userId}`
+            : inCompanySubtree(sql`company_id`, filter.companyId),
         filter.sn ? sql`device_sn = ${filter.sn}` : sql`true`,
         filter.op ? sql`op = any(${sql.param(filter.op.split(','))}::text[])` : sql`true`,
         filter.status ? sql`status = any(${sql.param(filter.status.split(','))}::text[])` : sql`true`,

@@ -11,6 +11,8 @@ import {
   ParamsWriteSchema,
   SETTINGS_FAMILIES,
   SettingSupportSchema,
+  SettingsDevicePageSchema,
+  SettingsDevicesQuerySchema,
   SettingsWriteSchema,
   UpgradeProgressSchema,
   WritableParamSchema,
@@ -30,6 +32,10 @@ const EXPORT_ROWS_MAX = 20_000;
 
 const SnParams = z.object({ sn: z.string().min(1).max(64) });
 const Result = envelopeSchema(CommandResultSchema);
+/** The business codes of a command sent to a device (the document lists them per operation, `x-codes`). */
+const SENT = [Code.DEVICE_OFFLINE, Code.DEVICE_UPGRADING, Code.COMMAND_CAP_REACHED, Code.TIMEOUT];
+const INVERTER_COMMAND = [Code.INVERTER_NOT_FOUND, Code.CONFIRM_PASSWORD_WRONG, ...SENT];
+const UPGRADE = [Code.CONFIRM_PASSWORD_WRONG, Code.FIRMWARE_ALREADY_LATEST, Code.FIRMWARE_INCOMPATIBLE, ...SENT];
 
 /** Spec 01 §7 writes boot and shutdown as GET: those read the key and password from headers, never the query string. */
 const HeaderBody = z.object({
@@ -63,7 +69,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
       `/api/v1/inverter/:sn/${op}`,
       {
         config: { access: { kind: 'operate', key: 'inverter.control' } },
-        schema: { tags: TAGS, summary, params: SnParams, body: CommandBodySchema, response: { 200: Result } },
+        schema: { tags: TAGS, summary, 'x-codes': INVERTER_COMMAND, params: SnParams, body: CommandBodySchema, response: { 200: Result } },
       },
       async (request) => ok(request, await run(request, request.params.sn, request.body ?? {})),
     );
@@ -74,6 +80,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
         schema: {
           tags: TAGS,
           summary: `${summary} (GET as the spec writes it: key and password in headers)`,
+          'x-codes': INVERTER_COMMAND,
           params: SnParams,
           headers: HeaderBody,
           response: { 200: Result },
@@ -95,6 +102,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: { kind: 'operate', key: 'inverter.setting' } },
       schema: {
+        'x-codes': [Code.INVERTER_NOT_FOUND, Code.SETTING_NOT_SUPPORTED],
         tags: TAGS,
         summary: 'The inverter’s writable parameters with their values, ranges and choices',
         params: SnParams,
@@ -109,6 +117,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: { kind: 'operate', key: 'inverter.setting' } },
       schema: {
+        'x-codes': [Code.SETTING_NOT_SUPPORTED, Code.AC_SWITCH_LIMIT_PAIR, ...INVERTER_COMMAND],
         tags: TAGS,
         summary: 'Writes parameters (ranges checked first), then confirms them from the device’s reply; password needed',
         params: SnParams,
@@ -124,6 +133,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: { kind: 'operate', key: 'inverter.setting' } },
       schema: {
+        'x-codes': [Code.INVERTER_NOT_FOUND, Code.SETTING_NOT_SUPPORTED],
         tags: TAGS,
         summary: 'Which settings the model supports (601 when none)',
         params: SnParams,
@@ -138,6 +148,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: { kind: 'operate', key: 'inverter.debug' } },
       schema: {
+        'x-codes': INVERTER_COMMAND,
         tags: TAGS,
         summary: 'A raw Modbus read (01–04) or write (05/06/15/16, password needed) through the gateway; the reply decoded',
         params: SnParams,
@@ -157,6 +168,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
       schema: {
         tags: TAGS,
         summary: 'The stored result of a debug command (also a reply that came after the timeout)',
+        'x-codes': [Code.NOT_FOUND],
         params: SnParams,
         querystring: ReplyQuery,
       },
@@ -168,6 +180,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
       schema: {
+        'x-codes': [Code.INVERTER_NOT_FOUND, ...UPGRADE],
         tags: TAGS,
         summary: 'Upgrades an inverter with a firmware record (firmId; method remote); answers pending, progress follows',
         params: SnParams,
@@ -188,6 +201,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
       schema: {
+        'x-codes': [Code.CONFIRM_PASSWORD_WRONG],
         tags: TAGS,
         summary: 'Upgrades several inverters with one image: password once; each device started or listed with why not',
         body: CommandBodySchema.extend({ sns: z.array(z.string().min(1).max(64)).min(1).max(500), firmId: IdSchema }),
@@ -202,6 +216,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: { kind: 'operate', key: 'battery.upgrade' } },
       schema: {
+        'x-codes': [Code.DEVICE_NOT_FOUND, Code.BATTERY_SLAVE, ...UPGRADE],
         tags: TAGS,
         summary: 'Upgrades a battery (master pack; a slave answers 605) with a battery firmware record (firmId); answers pending',
         params: SnParams,
@@ -238,6 +253,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: { kind: 'operate', key: 'battery.upgrade' } },
       schema: {
+        'x-codes': [Code.CONFIRM_PASSWORD_WRONG],
         tags: TAGS,
         summary: 'Upgrades several batteries with one image: password once; each started or listed with why not',
         body: BatchUpgradeBodySchema,
@@ -252,6 +268,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: { kind: 'manage', key: 'gateway.edit' } },
       schema: {
+        'x-codes': [Code.GATEWAY_NOT_FOUND, ...UPGRADE],
         tags: TAGS,
         summary: 'Upgrades a gateway with a gateway firmware record; an offline gateway is upgraded once it is online (queued)',
         params: SnParams,
@@ -268,6 +285,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: 'gateway.view' },
       schema: {
+        'x-codes': [Code.GATEWAY_NOT_FOUND],
         tags: TAGS,
         summary: 'The gateway’s latest upgrade: waiting (offline), upgrading, successful, failed or cancelled; null when none',
         params: SnParams,
@@ -282,6 +300,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: 'inverter.view' },
       schema: {
+        'x-codes': [Code.INVERTER_NOT_FOUND],
         tags: TAGS,
         summary: 'The inverter’s (or battery’s) latest upgrade: upgrading (with progress), successful, failed or cancelled; null when none',
         params: SnParams,
@@ -307,6 +326,21 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
       ok(request, await service.cutUpgrade(request.requireAuth(), request.language, request.params.sn, request.body ?? {})),
   );
 
+  // The setting pages' list (/device/setting, /device/batt-setting and their plant forms).
+  app.get(
+    '/api/v1/settings/devices',
+    {
+      config: { access: { kind: 'operate', key: 'inverter.setting' } },
+      schema: {
+        tags: TAGS,
+        summary: 'Devices of the caller’s plants with the settings families of a page’s scope, their forms and current values',
+        querystring: SettingsDevicesQuerySchema,
+        response: { 200: envelopeSchema(SettingsDevicePageSchema) },
+      },
+    },
+    async (request) => ok(request, await service.settingsDevices(request.requireAuth(), request.language, request.query)),
+  );
+
   // Device settings families (spec 01 §7): read with GET ?sn=, written with POST; 601 where the model lacks one.
   for (const family of SETTINGS_FAMILIES) {
     app.get(
@@ -316,6 +350,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
         schema: {
           tags: TAGS,
           summary: `The ${family} settings form of a device (points, values, ranges); 601 when its model has none`,
+          'x-codes': [Code.DEVICE_NOT_FOUND, Code.SETTING_NOT_SUPPORTED],
           querystring: z.object({ sn: z.string().min(1).max(64) }),
           response: { 200: envelopeSchema(z.array(WritableParamSchema)) },
         },
@@ -329,6 +364,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
         schema: {
           tags: TAGS,
           summary: `Writes the ${family} settings of a device (ranges checked, password needed) and confirms them`,
+          'x-codes': [Code.DEVICE_NOT_FOUND, Code.SETTING_NOT_SUPPORTED, Code.CONFIRM_PASSWORD_WRONG, Code.AC_SWITCH_LIMIT_PAIR, ...SENT],
           body: SettingsWriteSchema,
           response: { 200: Result },
         },
@@ -359,6 +395,7 @@ export const commandsRoutes: FastifyPluginAsyncZod<CommandsRoutesOptions> = asyn
     {
       config: { access: 'logger.upgrade.record' },
       schema: {
+        'x-codes': [Code.TOO_MANY_RECORDS],
         tags: TAGS,
         summary: 'The upgrade records under the page’s filters as .xlsx (at most 20,000 rows, newest first)',
         querystring: CommandLogQuerySchema.omit({ page: true, size: true }),

@@ -4,13 +4,16 @@ import type {
   CommandLogQuery,
   CommandResult,
   DebugRequest,
+  SettingsDeviceRow,
+  SettingsDevicesQuery,
   SettingsFamily,
   UpgradeTarget,
   WritableParam,
 } from '@sunward/contracts/commands';
 import { DeviceStatus } from '@sunward/contracts/device-status';
 import { DEVICE_KIND_INFO } from '@sunward/contracts/devices';
-import { compareVersions, firmwareFits } from '@sunward/contracts/firmware-compat';
+import { DISCHARGE_POINT } from '@sunward/contracts/energy-hub';
+import { compareVersions, firmwareFits, versionInRange } from '@sunward/contracts/firmware-compat';
 import type { CommandPayload, ReplyPayload } from '@sunward/contracts/gateway-protocol';
 import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
@@ -28,6 +31,7 @@ import { catalogueOf, writableParams } from '../devices/device-catalogue.js';
 import type { DeviceRecord, DevicesRepository } from '../devices/devices.repository.js';
 import type { GatewayRecord } from '../gateways/gateways.repository.js';
 import type { CommandLogFilter, CommandsRepository, StoredOutcome } from './commands.repository.js';
+import { assertLimitPairs, familiesOf, familyPointIds, protocolsWithSettings, settingPairsOf, unconfirmed } from './settings-forms.js';
 
 type Op = 'boot' | 'shutdown' | 'set' | 'read' | 'write' | 'upgrade' | 'cancel_upgrade';
 
@@ -107,7 +111,14 @@ export function createCommandsService(deps: {
   /** Counts wrong confirmation passwords with sign-in's (135 once locked). */
   throttle: SecretThrottle;
   /** Firmware records and the signed links devices fetch images from (upgrades). */
-  firmware?: { byId(id: number): Promise<UpgradeImage | undefined>; imagePath(id: number): string };
+  firmware?: {
+    byId(id: number): Promise<UpgradeImage | undefined>;
+    /** Whether the caller may use the image (one authorised for a company: that company's subtree only). */
+    offeredTo(id: number, auth: AuthContext): Promise<boolean>;
+    imagePath(id: number): string;
+    /** The firmware versions the hardware list says a model can run (null: not listed, or any). */
+    modelRange?(brand: string, model: string): Promise<string | null>;
+  };
   /** Gateways by SN (their own upgrades). */
   gateways?: { find(by: { sn: string }): Promise<GatewayRecord | undefined> };
   /** Where devices reach this server over HTTP (the image link's origin). */
@@ -198,6 +209,8 @@ export function createCommandsService(deps: {
     /** The password was already confirmed for a batch of which this command is one item. */
     confirmed?: boolean;
     decode?: (reply: ReplyPayload) => Record<string, number | string> | null;
+    /** The command's own reading of a device's refusals, before the general ones (an AC switch's `locked`). */
+    refusals?: Partial<Record<NonNullable<ReplyPayload['error']>, ResponseCode>>;
   }
 
   /**
@@ -242,9 +255,14 @@ export function createCommandsService(deps: {
   }
 
   /** Records a gateway's final reply and answers it as the console's result or refusal. */
-  async function conclude(commandId: number, reply: ReplyPayload, decode?: RunOptions['decode']): Promise<CommandResult> {
+  async function conclude(
+    commandId: number,
+    reply: ReplyPayload,
+    decode?: RunOptions['decode'],
+    refusals?: RunOptions['refusals'],
+  ): Promise<CommandResult> {
     if (reply.status !== 'ok') {
-      const code = (reply.error && REFUSALS[reply.error]) ?? Code.TIMEOUT;
+      const code = (reply.error && (refusals?.[reply.error] ?? REFUSALS[reply.error])) ?? Code.TIMEOUT;
       const outcome = outcomeOf(code, reply, reply.message ?? reply.error ?? null);
       await repository.finish(commandId, 'error', outcome);
       throw new ApiError(code, {}, { commandId, message: outcome.message });
@@ -285,7 +303,7 @@ export function createCommandsService(deps: {
     } finally {
       inFlight.delete(commandId);
     }
-    return conclude(commandId, reply, options.decode);
+    return conclude(commandId, reply, options.decode, options.refusals);
   }
 
   function replay(commandId: number, status: string, outcome: StoredOutcome | null): CommandResult {
@@ -298,12 +316,16 @@ export function createCommandsService(deps: {
     return writableParams(device.protocolId, device.values, language);
   }
 
-  /** An enabled, remotely installable image of the target's type; else code 4 naming firmId. */
-  async function upgradeImage(language: Language, firmId: number, kind: UpgradeTarget): Promise<UpgradeImage> {
+  /**
+   * An enabled, remotely installable image of the target's type that the caller's company may use (the
+   * pickers offer no other, and the server does not take one anyway); else code 4 naming firmId.
+   */
+  async function upgradeImage(auth: AuthContext, language: Language, firmId: number, kind: UpgradeTarget): Promise<UpgradeImage> {
     const record = deps.firmware ? await deps.firmware.byId(firmId) : undefined;
     const refuse = (key: 'commands.firmwareUnavailable' | 'commands.firmwareLocalOnly') =>
       new ApiError(Code.VALIDATION, {}, { errors: [{ field: 'firmId', message: translate(language, key) }] });
     if (!record?.enabled || record.type !== kind || !deps.firmware || !deps.baseUrl) throw refuse('commands.firmwareUnavailable');
+    if (!(await deps.firmware.offeredTo(record.id, auth))) throw refuse('commands.firmwareUnavailable');
     if (record.mode !== 'remote') throw refuse('commands.firmwareLocalOnly');
     return record;
   }
@@ -322,7 +344,8 @@ export function createCommandsService(deps: {
 
   /**
    * The device an upgrade addresses, once the caller may operate it: not a battery slave (605), not on
-   * the image's version already (4001), and fitting the image's hardware and software range (4010).
+   * the image's version already (4001), and fitting the image's hardware and software range and the
+   * firmware range the hardware list gives its model (4010).
    */
   async function upgradable(auth: AuthContext, sn: string, kind: Exclude<UpgradeTarget, 'gateway'>, record: UpgradeImage) {
     const device = await target(auth, sn, UPGRADE_FAMILIES[kind], kind === 'inverter' ? Code.INVERTER_NOT_FOUND : Code.DEVICE_NOT_FOUND);
@@ -331,6 +354,9 @@ export function createCommandsService(deps: {
       throw new ApiError(Code.FIRMWARE_ALREADY_LATEST);
     if (!firmwareFits(record, { hwVersion: null, firmwareVersion: device.firmwareVersion }).fits)
       throw new ApiError(Code.FIRMWARE_INCOMPATIBLE);
+    // The hardware list's range for the device's model: the image's version must be one the model can run.
+    const range = device.brand && device.model ? await deps.firmware?.modelRange?.(device.brand, device.model) : null;
+    if (range && versionInRange(record.swVersion, range) === false) throw new ApiError(Code.FIRMWARE_INCOMPATIBLE);
     return device;
   }
 
@@ -347,6 +373,9 @@ export function createCommandsService(deps: {
     if (found.fwVersion && compareVersions(found.fwVersion, record.swVersion) === 0) throw new ApiError(Code.FIRMWARE_ALREADY_LATEST);
     if (!firmwareFits(record, { hwVersion: found.hwVersion, firmwareVersion: found.fwVersion }).fits)
       throw new ApiError(Code.FIRMWARE_INCOMPATIBLE);
+    // The hardware list's range for the gateway's model (its status names maker and model), as for devices.
+    const range = found.manufacturer && found.model ? await deps.firmware?.modelRange?.(found.manufacturer, found.model) : null;
+    if (range && versionInRange(record.swVersion, range) === false) throw new ApiError(Code.FIRMWARE_INCOMPATIBLE);
     return found;
   }
 
@@ -442,8 +471,21 @@ export function createCommandsService(deps: {
     boot: (auth: AuthContext, language: Language, sn: string, body: { idempotencyKey?: string }) =>
       run(auth, language, sn, 'boot', {}, { idempotencyKey: body.idempotencyKey, destructive: false }),
 
-    shutdown: (auth: AuthContext, language: Language, sn: string, body: { idempotencyKey?: string; password?: string }) =>
-      run(auth, language, sn, 'shutdown', {}, { idempotencyKey: body.idempotencyKey, password: body.password, destructive: true }),
+    /** `confirmed`: the caller proved itself otherwise (an operator API key of the open API); never from the console's body. */
+    shutdown: (
+      auth: AuthContext,
+      language: Language,
+      sn: string,
+      body: { idempotencyKey?: string; password?: string; confirmed?: boolean },
+    ) =>
+      run(
+        auth,
+        language,
+        sn,
+        'shutdown',
+        {},
+        { idempotencyKey: body.idempotencyKey, password: body.password, destructive: true, confirmed: body.confirmed },
+      ),
 
     async params(auth: AuthContext, language: Language, sn: string): Promise<WritableParam[]> {
       return writable(await target(auth, sn), language);
@@ -454,12 +496,13 @@ export function createCommandsService(deps: {
       auth: AuthContext,
       language: Language,
       sn: string,
-      body: { params: Record<string, number>; idempotencyKey?: string; password?: string },
+      body: { params: Record<string, number>; idempotencyKey?: string; password?: string; confirmed?: boolean },
     ): Promise<CommandResult> {
       const device = await target(auth, sn);
       const points = writable(device, language);
       if (points.length === 0) throw new ApiError(Code.SETTING_NOT_SUPPORTED);
       checkValues(points, body.params, language, 'params');
+      assertLimitPairs(device.protocolId, body.params, points, language, 'params');
       const result = await run(
         auth,
         language,
@@ -470,16 +513,104 @@ export function createCommandsService(deps: {
           idempotencyKey: body.idempotencyKey,
           password: body.password,
           destructive: true,
+          confirmed: body.confirmed,
         },
       );
-      // Read back: the device's reply carries its values after the write; each must be what was asked.
-      const differs = Object.entries(body.params).filter(([id, value]) => {
-        const now = result.values?.[id];
-        return typeof now !== 'number' || Math.abs(now - value) > 1e-6;
-      });
-      if (result.status === 'ok' && differs.length > 0)
-        return { ...result, message: translate(language, 'commands.notConfirmed', { points: differs.map(([id]) => id).join(', ') }) };
-      return result;
+      return confirmed(result, body.params, language);
+    },
+
+    /**
+     * Switches an AC switch on or off (its Conn point) and answers what the switch confirms. Cutting or
+     * restoring a circuit asks for the password again, unless a scheduler acting for its creator says it was
+     * confirmed; a switch turned off with its own button refuses `locked`, read as 4427.
+     */
+    async switchAcSwitch(
+      auth: AuthContext,
+      language: Language,
+      sn: string,
+      on: boolean,
+      options: { password?: string; idempotencyKey?: string; confirmed?: boolean },
+    ): Promise<CommandResult> {
+      const result = await run(
+        auth,
+        language,
+        sn,
+        'set',
+        { params: { Conn: on ? 1 : 0 } },
+        {
+          idempotencyKey: options.idempotencyKey,
+          password: options.password,
+          destructive: true,
+          confirmed: options.confirmed,
+          families: ['ac_switch'],
+          refusals: { locked: Code.AC_SWITCH_OFF_LOCALLY },
+        },
+      );
+      return confirmed(result, { Conn: on ? 1 : 0 }, language);
+    },
+
+    /**
+     * A demand-response discharge (energy hub, issue 23): writes the battery's DrDisW point (W; 0 gives the pack
+     * back to its own dispatch) within the map's range, acting for the enrollment's owner at their level on the
+     * plant; the dispatch runs unattended, so no password (as a timed switch task). 4642 when the model has no
+     * such point.
+     */
+    async dischargeBattery(auth: AuthContext, language: Language, sn: string, watts: number): Promise<CommandResult> {
+      const device = await target(auth, sn, ['battery'], Code.ENERGY_HUB_DEVICE_NOT_FOUND);
+      const point = writable(device, language).find((p) => p.id === DISCHARGE_POINT);
+      if (!point) throw new ApiError(Code.ENERGY_HUB_NOT_BATTERY);
+      const value = Math.round(Math.min(point.max ?? watts, Math.max(point.min ?? 0, watts)));
+      const result = await run(
+        auth,
+        language,
+        sn,
+        'set',
+        { params: { [DISCHARGE_POINT]: value } },
+        { destructive: true, confirmed: true, families: ['battery'] },
+      );
+      return confirmed(result, { [DISCHARGE_POINT]: value }, language);
+    },
+
+    /**
+     * Starts an AC switch's leakage self-check (its LeakTest point, issue 22). The switch answers the write at once,
+     * as any Modbus write (the command timeout stays the write's), and reports the outcome in its next readings
+     * (LeakTestRes, LeakTestMa, LeakTestCnt). A healthy switch cuts the circuit for 10 s, so the password again
+     * unless a task acting for its creator says it was confirmed; an open switch refuses `locked`, read as 4438.
+     */
+    async selfCheckAcSwitch(
+      auth: AuthContext,
+      language: Language,
+      sn: string,
+      options: { password?: string; confirmed?: boolean },
+    ): Promise<CommandResult> {
+      const result = await run(
+        auth,
+        language,
+        sn,
+        'set',
+        { params: { LeakTest: 1 } },
+        {
+          password: options.password,
+          destructive: true,
+          confirmed: options.confirmed,
+          families: ['ac_switch'],
+          refusals: { locked: Code.AC_SWITCH_SELFCHECK_OFF },
+        },
+      );
+      return confirmed(result, { LeakTest: 1 }, language);
+    },
+
+    /** Writes an AC switch's report interval (its RptIntv point, minutes): the console's upload frequency. */
+    async reportIntervalAcSwitch(auth: AuthContext, language: Language, sn: string, minutes: number): Promise<CommandResult> {
+      const result = await run(
+        auth,
+        language,
+        sn,
+        'set',
+        { params: { RptIntv: minutes } },
+        { destructive: false, families: ['ac_switch'] },
+      );
+      return confirmed(result, { RptIntv: minutes }, language);
     },
 
     /** A raw Modbus read or write through the gateway, the reply decoded with the device's map. */
@@ -523,7 +654,7 @@ export function createCommandsService(deps: {
       if (!hasWritable) throw new ApiError(Code.SETTING_NOT_SUPPORTED);
       return {
         customParams: true,
-        families: Object.keys(protocolById(device.protocolId)?.settingsFamilies ?? {}),
+        families: familiesOf(device.protocolId),
         boot: true,
         debug: true,
       };
@@ -548,7 +679,7 @@ export function createCommandsService(deps: {
         const earlier = await repository.byIdempotencyKey(auth.userId, body.idempotencyKey);
         if (earlier) return replay(earlier.id, earlier.status, earlier.result);
       }
-      const record = await upgradeImage(language, body.firmId, kind);
+      const record = await upgradeImage(auth, language, body.firmId, kind);
       if (kind === 'gateway') return upgradeGateway(auth, sn, record, body);
       const device = await upgradable(auth, sn, kind, record);
       const firmware = firmwareFor(record);
@@ -581,7 +712,7 @@ export function createCommandsService(deps: {
       body: { sns: readonly string[]; firmId: number },
       kind: UpgradeTarget,
     ): Promise<BatchUpgradeCheck> {
-      const record = await upgradeImage(language, body.firmId, kind);
+      const record = await upgradeImage(auth, language, body.firmId, kind);
       const results: BatchUpgradeCheck['results'] = [];
       for (const sn of new Set(body.sns)) {
         try {
@@ -725,7 +856,8 @@ export function createCommandsService(deps: {
     ): Promise<CommandResult> {
       const device = await target(auth, body.sn, ALL_FAMILIES);
       checkValues(familyPoints(device, family, language), body.values, language, 'values');
-      return run(
+      assertLimitPairs(device.protocolId, body.values, writable(device, language), language, 'values');
+      const result = await run(
         auth,
         language,
         body.sn,
@@ -738,6 +870,61 @@ export function createCommandsService(deps: {
           families: ALL_FAMILIES,
         },
       );
+      return confirmed(result, body.values, language);
+    },
+
+    /**
+     * The setting pages' list: devices of the caller's plants whose protocol carries a family of the scope,
+     * each with its groups (the forms, with the values the device last reported) and whether the caller may
+     * write them (plant level operate).
+     */
+    async settingsDevices(
+      auth: AuthContext,
+      language: Language,
+      query: SettingsDevicesQuery,
+    ): Promise<{ infos: SettingsDeviceRow[]; total: number }> {
+      const protocols = protocolsWithSettings(query.scope);
+      if (protocols.length === 0) return { infos: [], total: 0 };
+      const { rows, total } = await devices.page(
+        auth,
+        {
+          families: ALL_FAMILIES,
+          query: { ...(query.plantId ? { plantId: query.plantId } : {}), ...(query.keyword ? { keyword: query.keyword } : {}) },
+          protocolsOfType: protocols,
+        },
+        'sn',
+        'asc',
+        query.page,
+        query.size,
+      );
+      const levels = await access.levelsFor(
+        auth,
+        rows.map((d) => ({ id: d.id, plantId: d.plantId, companyId: d.companyId })),
+      );
+      const infos = rows.map((device) => {
+        const params = writable(device, language);
+        const level = levels.get(device.id);
+        return {
+          sn: device.sn,
+          alias: device.alias,
+          family: device.family,
+          protocolId: device.protocolId,
+          plantId: device.plantId,
+          plantName: device.plantName,
+          status: device.status,
+          lastReportAt: device.lastReportAt ? device.lastReportAt.toISOString() : null,
+          canWrite: level === 'operate' || level === 'manage',
+          groups: familiesOf(device.protocolId, query.scope).map((family) => {
+            const ids = familyPointIds(device.protocolId, family) ?? [];
+            return {
+              family,
+              params: ids.flatMap((id) => params.filter((p) => p.id === id)),
+              pairs: settingPairsOf(device.protocolId, family),
+            };
+          }),
+        };
+      });
+      return { infos, total };
     },
 
     log: repository.page,
@@ -768,10 +955,19 @@ export function createCommandsService(deps: {
     }
   }
 
+  /** A family's form in the protocol's order of the group; 601 when the device's protocol has no such group. */
   function familyPoints(device: DeviceRecord, family: SettingsFamily, language: Language): WritableParam[] {
-    const ids = protocolById(device.protocolId)?.settingsFamilies?.[family];
+    const ids = familyPointIds(device.protocolId, family);
     if (!ids) throw new ApiError(Code.SETTING_NOT_SUPPORTED);
-    return writable(device, language).filter((p) => ids.includes(p.id));
+    const params = writable(device, language);
+    return ids.flatMap((id) => params.filter((p) => p.id === id));
+  }
+
+  /** Read back: the device's reply carries its values after the write; each must be what was asked. */
+  function confirmed(result: CommandResult, asked: Record<string, number>, language: Language): CommandResult {
+    const differs = result.status === 'ok' ? unconfirmed(asked, result.values) : [];
+    if (differs.length === 0) return result;
+    return { ...result, message: translate(language, 'commands.notConfirmed', { points: differs.join(', ') }) };
   }
 }
 

@@ -183,6 +183,8 @@ export const customersRoutes: FastifyPluginAsyncZod<{
       config: { access: 'customer.list.view' },
       schema: {
         tags: TAGS,
+        // Derived, it would be getCustomerTypes like the flat list at customerTypes.
+        operationId: 'getCustomerTypeTree',
         summary: 'Customer types as a tree: primary labels with their secondary labels',
         response: { 200: envelopeSchema(CustomerTypeTreeSchema) },
       },

@@ -4,14 +4,16 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { computed, nullable, sqlRows } from '../../db/rows.js';
 import { plants as plantTable } from '../../db/schema.js';
+import { companySubtree, inCompanySubtree } from '../../lib/company-tree.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { assignedToCustomer, levelOf, shareRoleColumn } from '../plants/plant-access.js';
+import { assignedToCustomer, levelOf, shareRoleColumn, subtreeColumn } from '../plants/plant-access.js';
 
 /*
  * The tenant boundary for devices and gateways, beside plant-access.ts (which it follows):
  * - a device or gateway in a plant is seen at the caller's level for that plant;
- * - one not (yet) in a plant belongs to the company of its gateway: that company's users manage it;
+ * - one not (yet) in a plant belongs to the company of its gateway: that company's users manage it, the
+ *   users of the companies above it in the channel hierarchy (issue 24) operate it;
  * - the platform administrator manages everything.
  * Anything else is answered as if it did not exist, so serial numbers of other tenants leak nothing.
  */
@@ -21,8 +23,9 @@ const RANK: Record<PlantAccessLevel, number> = { view: 1, operate: 2, manage: 3 
 /** SQL condition on a plant id column and a company id column (of the gateway) for the caller. */
 function visibleThrough(auth: AuthContext, plantId: SQL, gatewayCompanyId: SQL): SQL {
   if (auth.roleKey === 'platform_admin') return sql`true`;
-  const company = auth.companyId === null ? sql`false` : sql`p.company_id = ${auth.companyId}`;
-  const unbound = auth.companyId === null ? sql`false` : sql`(${plantId} is null and ${gatewayCompanyId} = ${auth.companyId})`;
+  const company = inCompanySubtree(sql`p.company_id`, auth.companyId);
+  const unbound =
+    auth.companyId === null ? sql`false` : sql`(${plantId} is null and ${inCompanySubtree(gatewayCompanyId, auth.companyId)})`;
   return sql`(exists (select 1 from plants p where p.id = ${plantId} and (p.owner_id = ${auth.userId} or ${company}
       or exists (select 1 from plant_shares s where s.plant_id = p.id and s.user_id = ${auth.userId})
       or ${assignedToCustomer(sql`p.id`, auth)})) or ${unbound})`;
@@ -52,13 +55,21 @@ async function levelsFor(db: Database, auth: AuthContext, targets: readonly Acce
   if (plantIds.length > 0) {
     const rows = await sqlRows(
       db,
-      { id: plantTable.id, owner_id: plantTable.ownerId, company_id: plantTable.companyId, share_role: nullable(computed.text) },
-      sql`select p.id, p.owner_id, p.company_id, ${shareRoleColumn(auth)} as share_role
+      {
+        id: plantTable.id,
+        owner_id: plantTable.ownerId,
+        company_id: plantTable.companyId,
+        share_role: nullable(computed.text),
+        in_subtree: computed.boolean,
+      },
+      sql`select p.id, p.owner_id, p.company_id, ${shareRoleColumn(auth)} as share_role, ${subtreeColumn(auth, sql`p.company_id`)} as in_subtree
           from plants p left join plant_shares s on s.plant_id = p.id and s.user_id = ${auth.userId}
           where p.id = any(${sql.param(plantIds)}::int[])`,
     );
-    for (const r of rows) plants.set(r.id, levelOf(auth, r.owner_id, r.company_id, r.share_role));
+    for (const r of rows) plants.set(r.id, levelOf(auth, r.owner_id, r.company_id, r.share_role, r.in_subtree));
   }
+  const unbound = targets.some((t) => t.plantId === null && t.companyId !== null && t.companyId !== auth.companyId);
+  const below = unbound ? await companySubtree(db, auth.companyId) : new Set<number>();
   for (const t of targets) {
     const level =
       auth.roleKey === 'platform_admin'
@@ -67,7 +78,9 @@ async function levelsFor(db: Database, auth: AuthContext, targets: readonly Acce
           ? plants.get(t.plantId)
           : t.companyId !== null && t.companyId === auth.companyId
             ? 'manage'
-            : undefined;
+            : t.companyId !== null && below.has(t.companyId)
+              ? 'operate'
+              : undefined;
     if (level) result.set(t.id, level);
   }
   return result;

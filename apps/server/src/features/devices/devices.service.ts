@@ -36,6 +36,7 @@ import type { OperationLog } from '../audit/operation-log.js';
 import { localised } from '../events/event-text.js';
 import type { DownloadCentre, ExportJobWork, StartJob } from '../files/files.service.js';
 import { createPlantEnergyRepository } from '../plants/plant-energy.repository.js';
+import { createProtocolSwitch } from '../protocols/protocol-switch.js';
 import { type AccessTarget, type DeviceAccess, rankOf } from './device-access.js';
 import {
   catalogueOf,
@@ -80,6 +81,8 @@ export function createDevicesService(deps: {
   registry: RegistryEvents;
   /** The download centre, for list exports larger than a page (issue 21); made after this service. */
   downloads?: () => DownloadCentre;
+  /** The password again under the shared secret throttle (the commands service's check). */
+  confirmPassword: (auth: AuthContext, password: string | undefined) => Promise<void>;
   now?: () => number;
 }) {
   const { repository, access, log } = deps;
@@ -213,6 +216,8 @@ export function createDevicesService(deps: {
   }
   return {
     load,
+    /** A device's protocol switch with its preview (issue 19; features/protocols/protocol-switch.ts). */
+    protocolSwitch: createProtocolSwitch({ db: deps.db, registry: deps.registry, log, confirmPassword: deps.confirmPassword }),
 
     async list(auth: AuthContext, kind: DeviceKind, query: DeviceListQuery): Promise<DevicePage> {
       const { rows, total } = await repository.page(auth, filterOf(kind, query), query.sort, query.order, query.page, query.size);

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import {
   DownloadRecordDeleteResultSchema,
@@ -65,6 +66,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ centre: DownloadCentre }> = as
     {
       config: { access: 'signed-in' },
       schema: {
+        'x-codes': [Code.DOWNLOAD_NOT_FOUND, Code.DOWNLOAD_EXPIRED, Code.DOWNLOAD_NOT_READY, Code.DOWNLOAD_FAILED],
         tags: TAGS,
         summary:
           "The file of one of the caller's records; refused with 1020 (not the caller's), 1021 (expired), 1022 (not ready) or 1023 (failed)",

@@ -90,12 +90,14 @@ export const batteryFirmwareRoutes: FastifyPluginAsyncZod<{ service: BatteryFirm
   );
 
   // The update answers at both readings: battery/{id} as calls.tsv spells it, firmware/battery/{id} beside the detail.
+  // Only the second is in the API document: battery/{id} would be the same path as the device detail GET battery/{sn}.
   for (const path of ['/api/v1/firmware/battery/:id', '/api/v1/battery/:id'])
     app.post(
       path,
       {
         config: EDIT,
         schema: {
+          hide: path === '/api/v1/battery/:id',
           tags: TAGS,
           summary: 'Edits a battery image’s metadata (not its file); the same rules as a save',
           params: IdParams,

@@ -16,13 +16,14 @@ let server: TestServer;
 let dataDir: string;
 let admin: string;
 let companyAdmin: string;
+let companyId: number;
 let guest: string;
 let counter = 0;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sunward-firmware-'));
   server = await startTestServer({ DATA_DIR: dataDir });
-  ({ admin, companyAdmin, guest } = await signedInCast(server, 'Firmware Test Company'));
+  ({ admin, companyAdmin, guest, companyId } = await signedInCast(server, 'Firmware Test Company'));
 });
 afterAll(async () => {
   await server?.close();
@@ -291,6 +292,40 @@ describe('firmware library calls', () => {
     expect(clash.body.code).toBe(Code.FIRMWARE_NAME_DUPLICATE);
     const missing = await call(server.app, 'POST', '/api/v1/firmware/999999', { token: admin, json: fields });
     expect(missing.body.code).toBe(Code.NOT_FOUND);
+  });
+
+  it('authorises an image for one company, changes it back to every company, and refuses an unknown company', async () => {
+    const bytes = binImage();
+    const created = await upload(admin, fieldsFor(bytes, { companyId: String(companyId) }), bytes);
+    expect(created.code).toBe(0);
+    expect(created.data).toMatchObject({ companyId, companyName: 'Firmware Test Company' });
+    const listed = await call<FirmwarePage>(server.app, 'GET', '/api/v1/firmware/page', {
+      token: admin,
+      query: { keyword: created.data.name },
+    });
+    expect(listed.body.data.infos[0]).toMatchObject({ companyId, companyName: 'Firmware Test Company' });
+
+    const { id, name, manufacturer, product, swVersion, type, mode } = created.data;
+    const base = { name, manufacturer, product, swVersion, type, mode };
+    // Absent on an edit: unchanged; null: every company again.
+    const kept = await call<FirmwareRow>(server.app, 'POST', `/api/v1/firmware/${id}`, { token: admin, json: base });
+    expect(kept.body.data.companyId).toBe(companyId);
+    const all = await call<FirmwareRow>(server.app, 'POST', `/api/v1/firmware/${id}`, { token: admin, json: { ...base, companyId: null } });
+    expect(all.body.data).toMatchObject({ companyId: null, companyName: null });
+
+    const unknown = await call(server.app, 'POST', `/api/v1/firmware/${id}`, {
+      token: admin,
+      json: { ...base, companyId: 999_999 },
+      headers: { 'accept-language': 'de' },
+    });
+    expect(refusedField(unknown.body as { code: number; data: unknown }, 'companyId')).toContain('Firma');
+    const before = storedFiles().sort();
+    const other = binImage();
+    const refused = fieldsFor(other, { companyId: '999999' });
+    refusedField(await upload(admin, refused, other), 'companyId');
+    expect(storedFiles().sort()).toEqual(before);
+    const rows = await rawRows(server.database.db, sql`select company_id from firmware where id = ${id} or name = ${refused.name}`);
+    expect(rows).toEqual([{ company_id: null }]);
   });
 
   it('enables and disables a record', async () => {

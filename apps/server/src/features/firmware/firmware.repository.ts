@@ -3,7 +3,8 @@ import type { FirmwareRelease, FirmwareReleaseQuery } from '@sunward/contracts/f
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { computed, nullable, sqlRows, type TableRow, tableRows } from '../../db/rows.js';
-import { firmware, users } from '../../db/schema.js';
+import { companies, firmware, hardwareModels, users } from '../../db/schema.js';
+import { companySubtree, inCompanySubtree } from '../../lib/company-tree.js';
 
 /** A record as stored: the row the console sees plus where its image is kept and, for a battery image, its type and product. */
 export interface FirmwareRecord extends FirmwareRow {
@@ -32,7 +33,7 @@ export interface NewFirmware extends FirmwareRecordFields {
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const typeOf = (v: unknown): FirmwareType => (v === 'gateway' ? 'gateway' : v === 'battery' ? 'battery' : 'inverter');
 
-function toRecord(r: TableRow<typeof firmware> & { creator: string | null }): FirmwareRecord {
+function toRecord(r: TableRow<typeof firmware> & { creator: string | null; company_name: string | null }): FirmwareRecord {
   return {
     id: r.id,
     name: r.name,
@@ -53,27 +54,60 @@ function toRecord(r: TableRow<typeof firmware> & { creator: string | null }): Fi
     changeLog: r.changeLog,
     creator: r.creator,
     createdAt: r.createdAt.toISOString(),
+    companyId: r.companyId,
+    companyName: r.company_name,
     storageKey: r.storageKey,
     batteryTypeId: r.batteryTypeId,
     batteryProductId: r.batteryProductId,
   };
 }
 
-const SELECT = sql`select f.*, u.account as creator from firmware f left join users u on u.id = f.creator_id`;
+const SELECT = sql`select f.*, u.account as creator, c.name as company_name from firmware f
+  left join users u on u.id = f.creator_id left join companies c on c.id = f.company_id`;
 
 /** Records with their creator's account, typed from the schema. */
-const stored = (db: Database, query: SQL) => tableRows(db, firmware, query, { creator: nullable(users.account) });
+const stored = (db: Database, query: SQL) =>
+  tableRows(db, firmware, query, { creator: nullable(users.account), company_name: nullable(companies.name) });
 
 /** All SQL of the firmware library. */
+
+/**
+ * SQL condition on `f`: the image is offered to a caller of `companyId` (undefined: the platform administrator,
+ * every image). An image authorised for a company (issue 24, channel hierarchy) is offered only within that
+ * company's subtree; an image with no company to everyone.
+ */
+function offeredWithin(companyId?: number | null): SQL {
+  return companyId === undefined
+    ? sql`true`
+    : sql`(f.company_id is null or ${inCompanySubtree(sql`${companyId}::int`, sql`f.company_id`)})`;
+}
+
 export function createFirmwareRepository(db: Database) {
   return {
-    /** Enabled, remotely installable images of a type (the upgrade pickers), newest first. */
-    async remoteOptions(type: FirmwareType) {
+    /**
+     * The firmware versions a device model can run, from the hardware list (manufacturer = the device's brand,
+     * case-insensitive): null when the model is not listed or runs any version.
+     */
+    async modelFirmwareRange(brand: string, model: string): Promise<string | null> {
+      const [row] = await db
+        .select({ range: hardwareModels.firmwareCompatible })
+        .from(hardwareModels)
+        .where(sql`lower(${hardwareModels.manufacturer}) = lower(${brand}) and lower(${hardwareModels.model}) = lower(${model})`);
+      return row?.range ?? null;
+    },
+
+    /**
+     * Enabled, remotely installable images of a type (the upgrade pickers), newest first. `companyId`
+     * (undefined: every image, the platform administrator): an image authorised for a company (issue 24,
+     * channel hierarchy) is offered only within that company's subtree.
+     */
+    async remoteOptions(type: FirmwareType, companyId?: number | null) {
+      const authorised = offeredWithin(companyId);
       return sqlRows(
         db,
         { id: firmware.id, name: firmware.name, product: firmware.product, sw_version: firmware.swVersion },
         sql`select f.id, f.name, f.product, f.sw_version from firmware f
-            where f.type = ${type} and f.enabled and f.mode = 'remote' order by f.created_at desc, f.id desc limit 100`,
+            where f.type = ${type} and f.enabled and f.mode = 'remote' and ${authorised} order by f.created_at desc, f.id desc limit 100`,
       );
     },
 
@@ -90,6 +124,16 @@ export function createFirmwareRepository(db: Database) {
         sqlRows(db, { n: computed.number }, sql`select count(*)::int as n from firmware f where ${where}`),
       ]);
       return { infos: rows.map(toRecord), total: counts[0]?.n ?? 0 };
+    },
+
+    /** Whether the image is offered to a caller of `companyId` (undefined: the platform administrator, every image). */
+    async offeredTo(id: number, companyId?: number | null): Promise<boolean> {
+      const rows = await sqlRows(
+        db,
+        { id: firmware.id },
+        sql`select f.id from firmware f where f.id = ${id} and ${offeredWithin(companyId)}`,
+      );
+      return rows.length > 0;
     },
 
     async byId(id: number): Promise<FirmwareRecord | undefined> {
@@ -133,10 +177,10 @@ export function createFirmwareRepository(db: Database) {
         db,
         { id: firmware.id },
         sql`insert into firmware (name, manufacturer, product, item_number, hw_version, sw_version, sw_compatible, type, mode,
-              file_name, size, md5, sha256, signature, storage_key, change_log, creator_id, battery_type_id, battery_product_id)
+              file_name, size, md5, sha256, signature, storage_key, change_log, creator_id, battery_type_id, battery_product_id, company_id)
             values (${f.name}, ${f.manufacturer}, ${f.product}, ${f.itemNumber ?? null}, ${f.hwVersion ?? null}, ${f.swVersion},
               ${f.swCompatible ?? null}, ${f.type}, ${f.mode}, ${f.fileName}, ${f.size}, ${f.md5}, ${f.sha256}, ${f.signature},
-              ${f.storageKey}, ${f.changeLog ?? null}, ${f.creatorId}, ${f.batteryTypeId ?? null}, ${f.batteryProductId ?? null})
+              ${f.storageKey}, ${f.changeLog ?? null}, ${f.creatorId}, ${f.batteryTypeId ?? null}, ${f.batteryProductId ?? null}, ${f.companyId ?? null})
             returning id`,
       );
       if (!row) throw new Error('firmware not inserted');
@@ -150,11 +194,21 @@ export function createFirmwareRepository(db: Database) {
         sql`update firmware set name = ${f.name}, manufacturer = ${f.manufacturer}, product = ${f.product},
               item_number = ${f.itemNumber ?? null}, hw_version = ${f.hwVersion ?? null}, sw_version = ${f.swVersion},
               sw_compatible = ${f.swCompatible ?? null}, type = ${f.type}, mode = ${f.mode}, change_log = ${f.changeLog ?? null},
-              battery_type_id = ${f.batteryTypeId ?? null}, battery_product_id = ${f.batteryProductId ?? null}
+              battery_type_id = ${f.batteryTypeId ?? null}, battery_product_id = ${f.batteryProductId ?? null},
+              company_id = ${f.companyId === undefined ? sql`company_id` : f.companyId}
             where id = ${id} returning id`,
       );
       return rows.length > 0;
     },
+
+    /** Whether a company exists (the company an image is authorised for must). */
+    async companyExists(id: number): Promise<boolean> {
+      const rows = await sqlRows(db, { id: companies.id }, sql`select id from companies where id = ${id}`);
+      return rows.length > 0;
+    },
+
+    /** The ids of `root` and the companies below it (a company administrator's choice of authorised company). */
+    companySubtree: (root: number | null) => companySubtree(db, root),
 
     async setEnabled(id: number, enabled: boolean): Promise<boolean> {
       const rows = await sqlRows(db, { id: firmware.id }, sql`update firmware set enabled = ${enabled} where id = ${id} returning id`);

@@ -117,7 +117,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
         response: { 200: envelopeSchema(FirmwareRowSchema) },
       },
     },
-    async (request) => ok(request, await service.update(request.requireAuth(), request.params.id, request.body)),
+    async (request) => ok(request, await service.update(request.requireAuth(), request.language, request.params.id, request.body)),
   );
 
   app.post(
@@ -199,11 +199,12 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ service: FirmwareService }>
       config: { access: { kind: 'operate', key: 'inverter.upgrade' } },
       schema: {
         tags: TAGS,
-        summary: 'Enabled images of a type that install remotely, for the upgrade picker',
+        summary:
+          "Enabled images of a type that install remotely, for the upgrade picker (only those authorised for the caller's company tree)",
         querystring: z.object({ type: z.enum(FIRMWARE_TYPES).default('inverter') }),
         response: { 200: envelopeSchema(z.array(FirmwareOptionSchema)) },
       },
     },
-    async (request) => ok(request, await service.options(request.query.type)),
+    async (request) => ok(request, await service.options(request.query.type, request.requireAuth())),
   );
 };

@@ -52,6 +52,20 @@ export function createFirmwareService(deps: {
     if (fields.swVersion !== undefined && fields.type !== undefined && taken.version) throw new ApiError(Code.FIRMWARE_VERSION_DUPLICATE);
   }
 
+  /**
+   * Issue 24: the company an image is authorised for must exist; a platform administrator may pick any,
+   * anyone else (should firmware management ever be granted below the platform) only their own company
+   * or one below it. Code 4 on companyId otherwise, before anything is kept.
+   */
+  async function requireCompany(auth: AuthContext, language: Language, companyId: number | null | undefined): Promise<void> {
+    if (companyId === undefined || companyId === null) return;
+    const allowed =
+      auth.roleKey === 'platform_admin'
+        ? await repository.companyExists(companyId)
+        : (await repository.companySubtree(auth.companyId)).has(companyId);
+    if (!allowed) throw validation('companyId', translate(language, 'validation.firmwareCompany'));
+  }
+
   async function requireRecord(id: number): Promise<FirmwareRecord> {
     const record = await repository.byId(id);
     if (!record) throw new ApiError(Code.NOT_FOUND);
@@ -69,6 +83,7 @@ export function createFirmwareService(deps: {
     fields: FirmwareRecordFields & { fileName: string; md5: string },
     file: Buffer,
   ): Promise<FirmwareRecord> {
+    await requireCompany(auth, language, fields.companyId);
     const extension = firmwareExtension(fields.fileName);
     if (!extension) throw validation('file', translate(language, 'validation.firmwareFileType'));
     if (!FIRMWARE_FILE_NAME.test(fields.fileName)) throw validation('fileName', translate(language, 'validation.firmwareFileName'));
@@ -121,7 +136,13 @@ export function createFirmwareService(deps: {
   }
 
   /** Edits a record's metadata (not its image) under the same uniqueness rules as an upload. */
-  async function updateRecord(auth: AuthContext, before: FirmwareRecord, fields: FirmwareRecordFields): Promise<FirmwareRecord> {
+  async function updateRecord(
+    auth: AuthContext,
+    before: FirmwareRecord,
+    fields: FirmwareRecordFields,
+    language: Language = 'en',
+  ): Promise<FirmwareRecord> {
+    await requireCompany(auth, language, fields.companyId);
     await requireFree(fields, before.id);
     try {
       await repository.update(before.id, fields);
@@ -150,10 +171,10 @@ export function createFirmwareService(deps: {
       createRecord(auth, language, fields, file).then(present),
 
     /** Edits a main-library record; a battery image is not one (its own calls keep its type and product right). */
-    async update(auth: AuthContext, id: number, fields: FirmwareFields): Promise<FirmwareRow> {
+    async update(auth: AuthContext, language: Language, id: number, fields: FirmwareFields): Promise<FirmwareRow> {
       const before = await requireRecord(id);
       if (before.type === 'battery') throw new ApiError(Code.NOT_FOUND);
-      return present(await updateRecord(auth, before, fields));
+      return present(await updateRecord(auth, before, fields, language));
     },
 
     createRecord,
@@ -198,14 +219,18 @@ export function createFirmwareService(deps: {
     },
 
     /** Enabled images of a type that install remotely: what an operator may pick for an upgrade. */
-    async options(type: FirmwareType) {
-      const rows = await repository.remoteOptions(type);
+    async options(type: FirmwareType, auth: { roleKey: string; companyId: number | null }) {
+      const rows = await repository.remoteOptions(type, pickerScope(auth));
       return rows.map((r) => ({ id: Number(r.id), name: r.name, product: r.product, swVersion: r.sw_version }));
     },
 
     /** A record as an upgrade needs it (undefined: no such record). */
     byId: (id: number) => repository.byId(id),
+    /** Whether an upgrade by this caller may use the image: the pickers' rule, checked again by the server. */
+    offeredTo: (id: number, auth: { roleKey: string; companyId: number | null }) => repository.offeredTo(id, pickerScope(auth)),
     byIds: (ids: readonly number[]) => repository.byIds(ids),
+    /** The firmware versions the hardware list says a device model (brand, model) can run; null: any. */
+    modelRange: (brand: string, model: string) => repository.modelFirmwareRange(brand, model),
 
     /**
      * A link a device can fetch the image from without a session: the record id and an expiry signed
@@ -237,3 +262,8 @@ export function createFirmwareService(deps: {
 }
 
 export type FirmwareService = ReturnType<typeof createFirmwareService>;
+
+/** The company whose subtree's images a caller may pick (undefined: the platform administrator, every image). */
+function pickerScope(auth: { roleKey: string; companyId: number | null }): number | null | undefined {
+  return auth.roleKey === 'platform_admin' ? undefined : auth.companyId;
+}

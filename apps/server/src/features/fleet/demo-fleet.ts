@@ -5,7 +5,7 @@ import type { Tariff } from '@sunward/contracts/plants';
 import type { SimulatedFleet, SimulatedGateway } from '@sunward/contracts/simulated-fleet';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { companies, devices, gateways, plantLayouts, plants } from '../../db/schema.js';
+import { acSwitches, companies, companyApps, devices, gateways, plantLayouts, plants } from '../../db/schema.js';
 import { hashGatewayKey } from '../../ingest/gateway-auth.js';
 import { DEMO_SITES } from './demo-sites.js';
 
@@ -223,8 +223,24 @@ export async function provisionDemoFleet(
       if (layout) await tx.insert(plantLayouts).values({ plantId: plant.id, view: 'physical', type: 'default', content: layout });
       for (const slave of list.filter((d) => d.parentSn))
         await tx.execute(sql`update devices set parent_id = (select id from devices where sn = ${slave.parentSn}) where sn = ${slave.sn}`);
+      // The plant's AC switches are in the switch registry too (issue 22), so the switch pages show them.
+      const switches = list.filter((d) => d.family === 'ac_switch');
+      if (switches.length > 0)
+        await tx.insert(acSwitches).values(
+          switches.map((d) => ({
+            sn: d.sn,
+            keyHash: hashGatewayKey(randomBytes(8).toString('hex')),
+            companyId: company.id,
+            plantId: plant.id,
+            alias: `${site.name} main switch`,
+          })),
+        );
       fleet.gateways.push({ sn, key, intervalSeconds: options.intervalSeconds, plant: { ...site }, devices: list });
     }
+    // The application centre: the demo company uses smart switches and rules (bulbs need a bridge to be set up).
+    await tx
+      .insert(companyApps)
+      .values((['smart_switch', 'smart_rule'] as const).map((app) => ({ companyId: company.id, app, enabled: true })));
     // Spare gateways, registered but bound to no plant, so the first start can try the plant wizard.
     for (const [index, site] of SPARE_SITES.entries()) {
       const sn = `GWS${index + 1}${String(options.seed % 100000).padStart(6, '0')}`;

@@ -60,5 +60,11 @@ describe('the demo fleet’s interval', () => {
     expect(simulatorArguments({ fleetFile: 'f.json', mqttUrl: 'mqtt://x', seed: 1, keyFile: 'k', historyDays: 0 })).not.toContain(
       '--history-days',
     );
+    // The demo's cameras, when their file was written (issue 23).
+    expect(
+      simulatorArguments({ fleetFile: 'f.json', mqttUrl: 'mqtt://x', seed: 1, keyFile: 'k', historyDays: 0, camerasFile: 'c.json' }).slice(
+        -2,
+      ),
+    ).toEqual(['--cameras', 'c.json']);
   });
 });

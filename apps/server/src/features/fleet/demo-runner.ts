@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimulatedFleetSchema } from '@sunward/contracts/simulated-fleet';
@@ -7,7 +9,7 @@ import type { Config } from '../../config.js';
 import { createTelemetryRepository } from '../../ingest/telemetry.repository.js';
 import type { RunningServer } from '../../server.js';
 import { loadFirmwareSigner } from '../firmware/firmware-signing.js';
-import { demoFleetExists, provisionDemoFleet } from './demo-fleet.js';
+import { DEMO_COMPANY, demoFleetExists, provisionDemoFleet } from './demo-fleet.js';
 
 /**
  * The compiled server (apps/server/dist/main.js, npm run build) runs the compiled simulator with plain node;
@@ -19,6 +21,9 @@ const SIMULATOR_MAIN = fileURLToPath(
 );
 const EXIT_WITH_PARENT = fileURLToPath(new URL(COMPILED ? './exit-with-parent.js' : '../../lib/exit-with-parent.ts', import.meta.url));
 const RUNTIME_FLAGS = COMPILED ? ['--enable-source-maps'] : ['--import', 'tsx'];
+
+/** DATA_DIR's file of the demo's simulated cameras (SimulatedCamerasSchema), passed to the simulator as --cameras. */
+export const DEMO_CAMERAS_FILE = 'demo-cameras.json';
 
 /** Whether the demo fleet runs, and why not (the start banner says it: main.ts). */
 export type DemoFleet = { running: true; gateways: number; mqttUrl: string; stop(): void } | { running: false; reason: string };
@@ -42,6 +47,10 @@ export function simulatorArguments(options: {
   seed: number;
   keyFile: string;
   historyDays: number;
+  /** The port the simulator plays the demo's bulb bridge on (none when LIGHT_BRIDGE_* name a real one). */
+  lightBridgePort?: number;
+  /** The demo's GB28181 cameras (contracts SimulatedCamerasSchema), when the video demo wrote them. */
+  camerasFile?: string;
 }): string[] {
   return [
     '--fleet',
@@ -53,6 +62,8 @@ export function simulatorArguments(options: {
     '--firmware-key',
     options.keyFile,
     ...(options.historyDays > 0 ? ['--history-days', String(options.historyDays)] : []),
+    ...(options.lightBridgePort ? ['--light-bridge-port', String(options.lightBridgePort)] : []),
+    ...(options.camerasFile ? ['--cameras', options.camerasFile] : []),
   ];
 }
 
@@ -98,6 +109,26 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
   const signer = await loadFirmwareSigner({ keyFile: config.firmwareSigningKeyFile, dataDir: config.dataDir });
   const keyFile = join(config.dataDir, 'keys', 'firmware-ed25519.pub.pem');
   writeFileSync(keyFile, signer.publicKeyPem);
+  // The demo's bulbs: unless LIGHT_BRIDGE_* name a real bridge, the simulator plays one on a free local port and the
+  // bulb service points at it (its client secret made here, handed to the child in its environment).
+  const bridge = config.lightBridge ? undefined : { port: await freePort(), secret: randomBytes(16).toString('hex') };
+  if (bridge) {
+    const url = `http://127.0.0.1:${bridge.port}`;
+    server.app.useLightBridge({
+      authorizeUrl: `${url}/oauth/authorize`,
+      tokenUrl: `${url}/oauth/token`,
+      revokeUrl: `${url}/oauth/revoke`,
+      apiUrl: `${url}/api`,
+      clientId: 'sunward',
+      clientSecret: bridge.secret,
+      redirectUrl: undefined,
+    });
+  }
+  const camerasFile = join(config.dataDir, DEMO_CAMERAS_FILE);
+  // The demo company's cameras (features/video/demo-cameras.ts): the file names this start's SIP port.
+  await server.app
+    .provisionDemoCameras(DEMO_COMPANY, camerasFile)
+    .catch((error: unknown) => server.app.log.warn({ err: error }, 'demo cameras not provisioned'));
   let child: ChildProcess | undefined;
   let stopping = false;
   const run = () => {
@@ -110,9 +141,21 @@ export async function startDemoFleet(server: RunningServer, config: Config): Pro
         '--import',
         EXIT_WITH_PARENT,
         SIMULATOR_MAIN,
-        ...simulatorArguments({ fleetFile, mqttUrl, seed: fleet.seed, keyFile, historyDays }),
+        ...simulatorArguments({
+          fleetFile,
+          mqttUrl,
+          seed: fleet.seed,
+          keyFile,
+          historyDays,
+          lightBridgePort: bridge?.port,
+          // The demo's cameras register with this server's SIP port once someone wrote their file (docs/video.md).
+          camerasFile: existsSync(camerasFile) ? camerasFile : undefined,
+        }),
       ],
-      { stdio: ['pipe', 'inherit', 'inherit'] },
+      {
+        stdio: ['pipe', 'inherit', 'inherit'],
+        env: bridge ? { ...process.env, SIMULATOR_LIGHT_BRIDGE_SECRET: bridge.secret } : process.env,
+      },
     );
     historyDays = 0;
     child.once('exit', (code) => {
@@ -140,4 +183,16 @@ async function prepareHistory(server: RunningServer, days: number): Promise<void
   const months = (now.getUTCFullYear() - from.getUTCFullYear()) * 12 + now.getUTCMonth() - from.getUTCMonth();
   await createTelemetryRepository(server.database.db).ensureReadingPartitions(from, months + 2);
   server.app.log.info({ days }, 'demo history: the simulator sends it in the background');
+}
+
+/** A local port free right now (the simulator's bulb bridge listens on it a moment later). */
+export async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

@@ -1,10 +1,16 @@
 import { Code } from '@sunward/contracts/codes';
-import { DISPLAY_TOKEN_HEADER, type DisplayData, type DisplayLinkCreated, type DisplayLinkRow } from '@sunward/contracts/fullscreen';
+import {
+  DISPLAY_TOKEN_HEADER,
+  type DisplayCompany,
+  type DisplayData,
+  type DisplayLinkCreated,
+  type DisplayLinkRow,
+} from '@sunward/contracts/fullscreen';
 import { addDays, localDayOf, localDayStart, type PlantRealtime } from '@sunward/contracts/plant-energy';
 import type { PlantPage } from '@sunward/contracts/plants';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceEvents, devices, displayLinks, users } from '../../db/schema.js';
+import { deviceEvents, devices, displayLinks, plantEnergyDaily, users } from '../../db/schema.js';
 import { apiClient, createPlant, signedInUser } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
@@ -118,6 +124,36 @@ describe('the display figures', () => {
     expect(data.data.statusCounts.total).toBe(2);
   });
 
+  it('sum month and year over the fleet in one query, each plant by its own local calendar, as its overview does', async () => {
+    // Plants 25 hours apart and one a quarter-hour off: days around today, the month's and the year's first.
+    const expected = new Map<number, { month: number; year: number }>();
+    for (const [i, timezone] of ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Asia/Kathmandu'].entries()) {
+      const plant = await createPlant(server, admin, { name: `Calendar ${i}`, timezone, latitude: 10 + i, longitude: 10 + i });
+      const day = localDayOf(Date.now(), timezone);
+      const month = `${day.slice(0, 7)}-01`;
+      const year = `${day.slice(0, 4)}-01-01`;
+      const days = [...new Set([day, addDays(day, -1), addDays(day, 1), month, addDays(month, -1), year, addDays(year, -1)])];
+      const rows = days.map((d, k) => ({ plantId: plant.id, day: d, energyWh: 1000 * (i + 1) + 10 * k + 0.25 }));
+      await server.database.db.insert(plantEnergyDaily).values(rows);
+      const within = (from: string) => rows.filter((r) => r.day >= from && r.day <= day).reduce((a, r) => a + r.energyWh, 0);
+      expected.set(plant.id, { month: within(month), year: within(year) });
+    }
+    const data = await get<DisplayData>('/api/v1/fullscreen/data', admin);
+    expect(data.code).toBe(0);
+    const rows = (await get<PlantPage>('/api/v1/plants?size=100', admin)).data.records;
+    expect(data.data.kpi.plantCount).toBe(rows.length);
+    const overviews = await Promise.all(rows.map((r) => get<PlantRealtime>(`/api/v1/plant/${r.id}/realtime`, admin)));
+    for (const [id, sums] of expected) {
+      const overview = overviews[rows.findIndex((r) => r.id === id)]?.data;
+      expect([overview?.energyMonthWh, overview?.energyYearWh]).toEqual([sums.month, sums.year]);
+    }
+    const month = overviews.reduce((s, o) => s + o.data.energyMonthWh, 0);
+    const year = overviews.reduce((s, o) => s + o.data.energyYearWh, 0);
+    expect(month).toBeGreaterThan(0);
+    expect(Math.abs(data.data.kpi.energyMonthWh - month)).toBeLessThan(1);
+    expect(Math.abs(data.data.kpi.energyYearWh - year)).toBeLessThan(1);
+  });
+
   it('show another plant’s energy flow when asked, only among the viewer’s plants', async () => {
     const beta = await get<DisplayData>(`/api/v1/fullscreen/data?flowPlantId=${plantsA[1]}`, ownerA.token);
     expect(beta.data.flow?.plantName).toBe('Display Beta');
@@ -203,5 +239,30 @@ describe('display links', () => {
     expect(platform.code).toBe(Code.NO_PERMISSION);
     const guest = await signedInUser(server, 'guest');
     expect((await createLink(guest.token, { name: 'Guest', scope: 'company', expiresInDays: 5 })).code).not.toBe(0);
+  });
+
+  it('for a named company by a platform administrator, picked from the companies; nobody else names one', async () => {
+    const picked = await get<DisplayCompany[]>('/api/v1/fullscreen/companies?keyword=display%20company%20a', admin);
+    expect(picked.data.map((c) => c.name)).toEqual(['Display Company A']);
+    const companyA = picked.data[0]?.id;
+    expect((await get('/api/v1/fullscreen/companies', ownerA.token)).code).toBe(Code.NO_PERMISSION);
+    const created = await createLink(admin, { name: 'Company A wall', scope: 'company', companyId: companyA, expiresInDays: 5 });
+    expect(created.code).toBe(0);
+    expect(created.data.link).toMatchObject({ scope: 'company', companyId: companyA, companyName: 'Display Company A' });
+    // The company's plants exactly (not every plant the administrator sees), as the company's own link shows them.
+    const data = await dataByLink(created.data.token);
+    expect(data.body.code).toBe(0);
+    expect(data.body.data.plants.map((p) => p.id).sort()).toEqual([...plantsA].sort());
+    expect(data.body.data.kpi).toEqual((await get<DisplayData>('/api/v1/fullscreen/data', ownerA.token)).data.kpi);
+    // The company's members see it in their list and may revoke it.
+    expect((await get<DisplayLinkRow[]>('/api/v1/fullscreen/links', memberA)).data.some((l) => l.id === created.data.link.id)).toBe(true);
+    // A member of another company may not name company A; an unknown company is refused; nothing is stored.
+    const before = (await server.database.db.select().from(displayLinks)).length;
+    const other = await createLink(ownerB, { name: 'Not ours', scope: 'company', companyId: companyA, expiresInDays: 5 });
+    expect(other.code).toBe(Code.NO_PERMISSION);
+    expect((await createLink(admin, { name: 'Nobody', scope: 'company', companyId: 999_999, expiresInDays: 5 })).code).toBe(Code.NOT_FOUND);
+    expect((await server.database.db.select().from(displayLinks)).length).toBe(before);
+    expect((await post(`/api/v1/fullscreen/links/${created.data.link.id}/revoke`, {}, memberA)).code).toBe(0);
+    expect((await dataByLink(created.data.token)).body.code).toBe(Code.DISPLAY_LINK_INVALID);
   });
 });

@@ -1,7 +1,9 @@
 import type { DisplayLinkScope } from '@sunward/contracts/fullscreen';
-import { and, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { asc, ilike, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { displayLinks, plants, roles, users } from '../../db/schema.js';
+import { computed, sqlRow } from '../../db/rows.js';
+import { companies, displayLinks, plants, users } from '../../db/schema.js';
+import { type CredentialCreator, credentialQueries } from '../../lib/scoped-credentials.js';
 
 export interface DisplayLinkRecord {
   id: number;
@@ -18,15 +20,7 @@ export interface DisplayLinkRecord {
 }
 
 /** The creator as the display link acts for them at each use (their role and company now, not at creation). */
-export interface DisplayLinkCreator {
-  userId: number;
-  account: string;
-  roleId: number;
-  roleKey: string;
-  companyId: number | null;
-  readOnly: boolean;
-  disabled: boolean;
-}
+export type DisplayLinkCreator = CredentialCreator;
 
 const LINK_COLUMNS = {
   id: displayLinks.id,
@@ -47,8 +41,14 @@ const asRecord = (r: Omit<DisplayLinkRecord, 'scope'> & { scope: string }): Disp
   scope: r.scope === 'company' ? 'company' : 'plants',
 });
 
-/** Display links (issue 20): the only SQL of the fullscreen feature. */
+/** Display links and the fleet's month and year sums (issue 20): the only SQL of the fullscreen feature. */
 export function createFullscreenRepository(db: Database) {
+  const links = credentialQueries(db, {
+    table: displayLinks,
+    secretHash: displayLinks.tokenHash,
+    fields: LINK_COLUMNS,
+    toRecord: asRecord,
+  });
   return {
     async insert(link: {
       name: string;
@@ -64,72 +64,53 @@ export function createFullscreenRepository(db: Database) {
       return row.id;
     },
 
-    async activeCount(userId: number, now: Date): Promise<number> {
-      const [row] = await db
-        .select({ n: count() })
-        .from(displayLinks)
-        .where(and(eq(displayLinks.createdBy, userId), isNull(displayLinks.revokedAt), gt(displayLinks.expiresAt, now)));
-      return row?.n ?? 0;
-    },
-
+    activeCount: links.activeCount,
     /** Links the caller made; a company administrator also sees the company-scoped links of their company. */
-    async list(userId: number, companyId: number | null): Promise<DisplayLinkRecord[]> {
-      const mine = eq(displayLinks.createdBy, userId);
+    list: links.list,
+    byId: links.byId,
+    byTokenHash: links.bySecretHash,
+    revoke: links.revoke,
+    touch: links.touch,
+    creator: links.creator,
+
+    /**
+     * Generation of a fleet this month and this year, one query over the daily rollup: each plant from the 1st of
+     * its own local month and of its local year up to its local today (`todays`, plant id → YYYY-MM-DD, as the plant
+     * overview computes it), so the sums equal the plant overviews' month and year added up.
+     */
+    async periodSums(todays: ReadonlyMap<number, string>): Promise<{ monthWh: number; yearWh: number }> {
+      if (todays.size === 0) return { monthWh: 0, yearWh: 0 };
+      const scope = JSON.stringify([...todays].map(([plant_id, today]) => ({ plant_id, today })));
+      const row = await sqlRow(
+        db,
+        { month: computed.number, year: computed.number },
+        sql`select coalesce(sum(d.energy_wh) filter (where d.day >= date_trunc('month', s.today)::date), 0)::float8 as month,
+                   coalesce(sum(d.energy_wh), 0)::float8 as year
+              from jsonb_to_recordset(${scope}::jsonb) as s(plant_id integer, today date)
+              join plant_energy_daily d
+                on d.plant_id = s.plant_id and d.day >= date_trunc('year', s.today)::date and d.day <= s.today`,
+      );
+      return { monthWh: row?.month ?? 0, yearWh: row?.year ?? 0 };
+    },
+
+    /** Companies by a keyword on the name, first `limit` by name (a platform administrator's picker). */
+    async companies(keyword: string | undefined, limit: number): Promise<{ id: number; name: string }[]> {
+      const like = keyword ? `%${keyword.replace(/[\\%_]/g, '\\$&')}%` : undefined;
+      return db
+        .select({ id: companies.id, name: companies.name })
+        .from(companies)
+        .where(like ? ilike(companies.name, like) : undefined)
+        .orderBy(asc(companies.name), asc(companies.id))
+        .limit(limit);
+    },
+
+    async companyNames(ids: readonly number[]): Promise<Map<number, string>> {
+      if (ids.length === 0) return new Map();
       const rows = await db
-        .select(LINK_COLUMNS)
-        .from(displayLinks)
-        .innerJoin(users, eq(users.id, displayLinks.createdBy))
-        .where(companyId === null ? mine : sql`(${mine} or ${displayLinks.companyId} = ${companyId})`)
-        .orderBy(desc(displayLinks.createdAt), desc(displayLinks.id));
-      return rows.map(asRecord);
-    },
-
-    async byId(id: number): Promise<DisplayLinkRecord | undefined> {
-      const [row] = await db
-        .select(LINK_COLUMNS)
-        .from(displayLinks)
-        .innerJoin(users, eq(users.id, displayLinks.createdBy))
-        .where(eq(displayLinks.id, id));
-      return row ? asRecord(row) : undefined;
-    },
-
-    async byTokenHash(hash: string): Promise<DisplayLinkRecord | undefined> {
-      const [row] = await db
-        .select(LINK_COLUMNS)
-        .from(displayLinks)
-        .innerJoin(users, eq(users.id, displayLinks.createdBy))
-        .where(eq(displayLinks.tokenHash, hash));
-      return row ? asRecord(row) : undefined;
-    },
-
-    async revoke(id: number, at: Date): Promise<void> {
-      await db
-        .update(displayLinks)
-        .set({ revokedAt: at })
-        .where(and(eq(displayLinks.id, id), isNull(displayLinks.revokedAt)));
-    },
-
-    async touch(id: number, at: Date): Promise<void> {
-      await db.update(displayLinks).set({ lastUsedAt: at }).where(eq(displayLinks.id, id));
-    },
-
-    async creator(userId: number): Promise<DisplayLinkCreator | undefined> {
-      const [row] = await db
-        .select({
-          userId: users.id,
-          account: users.account,
-          roleId: users.roleId,
-          roleKey: roles.key,
-          companyId: users.companyId,
-          readOnly: users.readOnly,
-          disabledAt: users.disabledAt,
-        })
-        .from(users)
-        .innerJoin(roles, eq(roles.id, users.roleId))
-        .where(eq(users.id, userId));
-      if (!row) return undefined;
-      const { disabledAt, ...rest } = row;
-      return { ...rest, disabled: disabledAt !== null };
+        .select({ id: companies.id, name: companies.name })
+        .from(companies)
+        .where(inArray(companies.id, [...ids]));
+      return new Map(rows.map((r) => [r.id, r.name]));
     },
 
     async plantNames(ids: readonly number[]): Promise<Map<number, string>> {

@@ -1,6 +1,8 @@
+import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import {
   DISPLAY_TOKEN_HEADER,
+  DisplayCompanySchema,
   DisplayDataQuerySchema,
   DisplayDataSchema,
   DisplayLinkCreatedSchema,
@@ -34,14 +36,29 @@ export const fullscreenRoutes: FastifyPluginAsyncZod<{ service: FullscreenServic
     async (request) => ok(request, await service.list(request.requireAuth())),
   );
 
+  app.get(
+    '/api/v1/fullscreen/companies',
+    {
+      config: { access: 'station.view' },
+      schema: {
+        tags: TAGS,
+        summary: 'Companies a platform administrator may make a company display for (keyword on the name, first 50); 700 for others',
+        querystring: z.object({ keyword: z.string().trim().max(64).optional() }),
+        response: { 200: envelopeSchema(z.array(DisplayCompanySchema)) },
+      },
+    },
+    async (request) => ok(request, await service.companies(request.requireAuth(), request.query.keyword)),
+  );
+
   app.post(
     '/api/v1/fullscreen/links',
     {
       config: { access: { kind: 'manage', key: 'station.share' } },
       schema: {
+        'x-codes': [Code.NOT_FOUND, Code.PLANT_NOT_FOUND, Code.DISPLAY_LINK_LIMIT],
         tags: TAGS,
         summary:
-          "Creates a display link for the caller's company (members only) or chosen plants the caller sees (700 otherwise); the token is answered once (4312 at the most active links)",
+          "Creates a display link for the caller's company (members; a platform administrator for any company by companyId, 404 if none) or chosen plants the caller sees (700 otherwise); the token is answered once (4312 at the most active links)",
         body: DisplayLinkCreateSchema,
         response: { 200: envelopeSchema(DisplayLinkCreatedSchema) },
       },
@@ -54,6 +71,7 @@ export const fullscreenRoutes: FastifyPluginAsyncZod<{ service: FullscreenServic
     {
       config: { access: { kind: 'manage', key: 'station.share' } },
       schema: {
+        'x-codes': [Code.DISPLAY_LINK_INVALID],
         tags: TAGS,
         summary: 'Revokes a display link at once (its creator, or a member of its company); 4310 for any other',
         params: IdParams,
@@ -87,6 +105,7 @@ export const fullscreenRoutes: FastifyPluginAsyncZod<{ service: FullscreenServic
       // Public: the display link in the x-display-token header is the credential, checked at every call.
       config: { access: 'public' },
       schema: {
+        'x-codes': [Code.DISPLAY_LINK_INVALID, Code.DISPLAY_LINK_EXPIRED],
         tags: TAGS,
         summary: `The display's figures through a display link (token in the ${DISPLAY_TOKEN_HEADER} header): 4310 unknown or revoked, 4311 expired`,
         querystring: DisplayDataQuerySchema,

@@ -2,6 +2,7 @@ import { Code } from '@sunward/contracts/codes';
 import type { EventFilter, EventPage } from '@sunward/contracts/events';
 import {
   DISPLAY_LIMITS,
+  type DisplayCompany,
   type DisplayData,
   type DisplayDataQuery,
   type DisplayLinkCreate,
@@ -11,7 +12,7 @@ import {
 } from '@sunward/contracts/fullscreen';
 import type { Language } from '@sunward/contracts/languages';
 import type { PermissionKey } from '@sunward/contracts/permissions';
-import type { PlantRealtime } from '@sunward/contracts/plant-energy';
+import { localDayOf } from '@sunward/contracts/plant-energy';
 import {
   type BenefitFactors,
   type EnergyFlow,
@@ -27,14 +28,17 @@ import type { PlantsRepository } from '../plants/plants.repository.js';
 import type { DisplayLinkRecord, FullscreenRepository } from './fullscreen.repository.js';
 
 const DAY_MS = 86_400_000;
+const PLATFORM_ADMIN = 'platform_admin';
 /** A display refreshes often and several windows show one scope: its figures are shared for this long. */
 const CACHE_MS = 10_000;
 /** Last use is written at most this often per link (each display window refreshes every few seconds). */
 const TOUCH_MS = 60_000;
-/** Plant overviews asked at once for the month and year sums. */
+/** Event pages asked at once for the alarms of a link's chosen plants. */
 const CONCURRENCY = 4;
 /** Every plant the viewer sees is on the display (the list's own query, one page). */
 const ALL_PLANTS = 1_000_000;
+/** Companies a platform administrator's picker offers at once (a keyword narrows them). */
+const COMPANY_OPTIONS = 50;
 /** Active alarms are shown whenever they opened. */
 const ALARMS_SINCE = '2000-01-01';
 
@@ -53,8 +57,8 @@ export interface FullscreenDeps {
   repository: FullscreenRepository;
   plants: Pick<PlantsRepository, 'list' | 'mapMarkers'>;
   access: Pick<PlantAccess, 'levels'>;
-  /** The plant overview's figures (plant-energy service): month and year energy, the energy flow. */
-  energy: { realtime(plantId: number): Promise<PlantRealtime>; flow(plantId: number): Promise<EnergyFlow> };
+  /** The plant overview's energy flow (plant-energy service) of the plant the display shows. */
+  energy: { flow(plantId: number): Promise<EnergyFlow> };
   /** The event list's service: active alarms in the viewer's language. */
   events: { list(auth: AuthContext, q: EventFilter & { page: number; size: number }, language: Language): Promise<EventPage> };
   /** The creator's permissions now (role grants, company keys only inside a company), as sign-in computes them. */
@@ -106,13 +110,17 @@ export function createFullscreenService(deps: FullscreenDeps) {
   const touched = new Map<number, number>();
 
   async function present(links: readonly DisplayLinkRecord[]): Promise<DisplayLinkRow[]> {
-    const names = await repository.plantNames([...new Set(links.flatMap((l) => l.plantIds))]);
+    const [names, companyNames] = await Promise.all([
+      repository.plantNames([...new Set(links.flatMap((l) => l.plantIds))]),
+      repository.companyNames([...new Set(links.flatMap((l) => (l.companyId === null ? [] : [l.companyId])))]),
+    ]);
     const t = now();
     return links.map((l) => ({
       id: l.id,
       name: l.name,
       scope: l.scope,
       companyId: l.companyId,
+      companyName: l.companyId === null ? null : (companyNames.get(l.companyId) ?? null),
       plantIds: l.plantIds,
       plantNames: l.plantIds.flatMap((id) => names.get(id) ?? []),
       createdBy: l.createdByAccount,
@@ -158,8 +166,10 @@ export function createFullscreenService(deps: FullscreenDeps) {
       specificYield: r.specificYield,
     }));
     const flowPlant = rows.find((r) => r.id === query.flowPlantId) ?? rows[0];
-    const [overviews, alarmPage, flow] = await Promise.all([
-      mapLimited(rows, CONCURRENCY, (r) => energy.realtime(r.id)),
+    // Month and year: one query over the daily rollup, each plant up to its local today as its overview counts.
+    const at = now();
+    const [periods, alarmPage, flow] = await Promise.all([
+      repository.periodSums(new Map(rows.map((r) => [r.id, localDayOf(at, r.timezone)]))),
       alarms(viewer, language),
       flowPlant ? energy.flow(flowPlant.id) : Promise.resolve(null),
     ]);
@@ -167,15 +177,15 @@ export function createFullscreenService(deps: FullscreenDeps) {
     const benefits = environmentalBenefits(energyTotalWh / 1000, benefitFactors);
     const { top, bottom } = rankBySpecificYield(displayPlants, DISPLAY_LIMITS.rankSize);
     return {
-      generatedAt: new Date(now()).toISOString(),
+      generatedAt: new Date(at).toISOString(),
       title: viewer.title,
       kpi: {
         plantCount: rows.length,
         capacityKwp: sum(rows.map((r) => r.capacityKwp)),
         powerW: sum(rows.map((r) => r.powerW)),
         energyTodayWh: sum(rows.map((r) => r.energyTodayWh)),
-        energyMonthWh: sum(overviews.map((o) => o.energyMonthWh)),
-        energyYearWh: sum(overviews.map((o) => o.energyYearWh)),
+        energyMonthWh: periods.monthWh,
+        energyYearWh: periods.yearWh,
         energyTotalWh,
         co2Kg: benefits.co2Kg,
         trees: benefits.trees,
@@ -194,9 +204,13 @@ export function createFullscreenService(deps: FullscreenDeps) {
       let companyId: number | null = null;
       let plantIds: number[] = [];
       if (input.scope === 'company') {
-        // A company's display is for its members; anyone else picks plants.
-        if (auth.companyId === null) throw new ApiError(Code.NO_PERMISSION);
-        companyId = auth.companyId;
+        // A company's display is made by its members for their company, or by a platform administrator for any
+        // company they name; anyone else picks plants.
+        const own = input.companyId === undefined || input.companyId === auth.companyId;
+        if (own && auth.companyId === null) throw new ApiError(Code.NO_PERMISSION);
+        if (!own && auth.roleKey !== PLATFORM_ADMIN) throw new ApiError(Code.NO_PERMISSION);
+        companyId = own ? auth.companyId : (input.companyId ?? null);
+        if (companyId === null || !(await repository.companyNames([companyId])).has(companyId)) throw new ApiError(Code.NOT_FOUND);
       } else {
         plantIds = [...new Set(input.plantIds)];
         const levels = await access.levels(auth, plantIds);
@@ -223,6 +237,12 @@ export function createFullscreenService(deps: FullscreenDeps) {
       return { link, token };
     },
 
+    /** The companies a platform administrator may make a company display for; 700 for anyone else. */
+    async companies(auth: AuthContext, keyword: string | undefined): Promise<DisplayCompany[]> {
+      if (auth.roleKey !== PLATFORM_ADMIN) throw new ApiError(Code.NO_PERMISSION);
+      return repository.companies(keyword, COMPANY_OPTIONS);
+    },
+
     async list(auth: AuthContext): Promise<DisplayLinkRow[]> {
       return present(await repository.list(auth.userId, auth.companyId));
     },
@@ -242,7 +262,8 @@ export function createFullscreenService(deps: FullscreenDeps) {
     /**
      * The viewer behind a display token, checked at every use: the link exists and is not revoked (4310) nor
      * expired (4311); its creator is still enabled, still may view plants, still in the company of a company
-     * link, and still sees at least one of its chosen plants (4310 otherwise). Last use is recorded.
+     * link (or still a platform administrator, who may make one for any company), and still sees at least one
+     * of its chosen plants (4310 otherwise). Last use is recorded.
      */
     async byToken(token: string, ip: string): Promise<Viewer> {
       const link = token ? await repository.byTokenHash(hashToken(token)) : undefined;
@@ -266,9 +287,15 @@ export function createFullscreenService(deps: FullscreenDeps) {
       };
       let viewer: Viewer;
       if (link.scope === 'company') {
-        if (link.companyId === null || creator.companyId !== link.companyId) throw new ApiError(Code.DISPLAY_LINK_INVALID);
+        const mayShow = creator.companyId === link.companyId || creator.roleKey === PLATFORM_ADMIN;
+        if (link.companyId === null || !mayShow) throw new ApiError(Code.DISPLAY_LINK_INVALID);
         // Exactly the company's plants (each of which its member sees), not the creator's other shares.
-        viewer = { key: `link:${link.id}`, auth: { ...auth, userId: 0, roleKey: 'display_link' }, plantIds: null, title: link.name };
+        viewer = {
+          key: `link:${link.id}`,
+          auth: { ...auth, userId: 0, roleKey: 'display_link', companyId: link.companyId },
+          plantIds: null,
+          title: link.name,
+        };
       } else {
         const levels = await access.levels(auth, link.plantIds);
         const visible = new Set(link.plantIds.filter((id) => levels.has(id)));

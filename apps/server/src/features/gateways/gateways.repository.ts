@@ -20,6 +20,9 @@ export interface GatewayRecord {
   iccid: string | null;
   hwVersion: string | null;
   fwVersion: string | null;
+  /** Maker and model as the gateway's status says (the hardware list's firmware range applies). */
+  manufacturer: string | null;
+  model: string | null;
   lastOnlineAt: Date | null;
   lastIp: string | null;
   locked: boolean;
@@ -42,7 +45,7 @@ const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const SORTS: Record<GatewayListQuery['sort'], SQL> = { sn: sql`g.sn`, lastOnlineAt: sql`g.last_online_at` };
 const FROM = sql`gateways g left join plants p on p.id = g.plant_id`;
 const COLUMNS = sql`g.id, g.sn, g.alias, g.plant_id, p.name as plant_name, g.company_id, g.online, g.rssi, g.comm_type, g.iccid,
-  g.hw_version, g.fw_version, g.last_online_at, g.last_ip, g.locked, g.server_address, g.digital_output, g.connection_password_at,
+  g.hw_version, g.fw_version, g.manufacturer, g.model, g.last_online_at, g.last_ip, g.locked, g.server_address, g.digital_output, g.connection_password_at,
   g.replaced_by_id, (select count(*) from devices d where d.gateway_id = g.id)::int as device_count`;
 
 const G = gateways;
@@ -60,6 +63,8 @@ const ROW = {
   iccid: G.iccid,
   hw_version: G.hwVersion,
   fw_version: G.fwVersion,
+  manufacturer: G.manufacturer,
+  model: G.model,
   last_online_at: G.lastOnlineAt,
   last_ip: G.lastIp,
   locked: G.locked,
@@ -84,6 +89,8 @@ function toRecord(r: RowOf<typeof ROW>): GatewayRecord {
     iccid: r.iccid,
     hwVersion: r.hw_version,
     fwVersion: r.fw_version,
+    manufacturer: r.manufacturer,
+    model: r.model,
     lastOnlineAt: r.last_online_at,
     lastIp: r.last_ip,
     locked: r.locked,

@@ -4,6 +4,7 @@ import { and, count, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from 'd
 import type { Database } from '../../db/client.js';
 import { computed, nullable, sqlRows } from '../../db/rows.js';
 import { deviceEvents, devices, messages, plants, users } from '../../db/schema.js';
+import { inCompanySubtree } from '../../lib/company-tree.js';
 
 export { MessageState };
 
@@ -126,7 +127,9 @@ export function createMessagesRepository(db: Database) {
     /**
      * Everyone who sees each plant, with their language: its owner, the users of its company, the users it
      * is shared with, the company's customers it is assigned to, and platform administrators (the same
-     * answer plant-access.ts gives per caller; change both together).
+     * answer plant-access.ts gives per caller; change both together). Alarm routing in the channel
+     * hierarchy (issue 24): users of a company above the plant's are told only when their company has
+     * `notify_subtree` set.
      */
     async recipients(plantIds: readonly number[]): Promise<{ userId: number; language: string; plantId: number }[]> {
       if (plantIds.length === 0) return [];
@@ -138,6 +141,8 @@ export function createMessagesRepository(db: Database) {
             join users u on u.disabled_at is null and (
                  u.id = p.owner_id
               or (p.company_id is not null and u.company_id = p.company_id)
+              or (p.company_id is not null and exists (select 1 from companies uc where uc.id = u.company_id and uc.notify_subtree)
+                  and ${inCompanySubtree(sql`p.company_id`, sql`u.company_id`)})
               or exists (select 1 from plant_shares s where s.plant_id = p.id and s.user_id = u.id)
               or exists (select 1 from company_customer_plants cp join company_customers cc on cc.id = cp.customer_id
                          where cp.plant_id = p.id and cc.user_id = u.id and p.company_id = cc.company_id)

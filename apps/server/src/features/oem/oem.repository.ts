@@ -2,6 +2,7 @@ import type { OemImageSlot } from '@sunward/contracts/oem';
 import { and, asc, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { companies, companyCustomers, oemApks, oemProjects, users } from '../../db/schema.js';
+import { inCompanySubtree } from '../../lib/company-tree.js';
 
 export type OemImages = Partial<Record<OemImageSlot, string>>;
 
@@ -174,10 +175,11 @@ export function createOemRepository(db: Database) {
     },
     /** Whether an account belongs to the company's tree: one of its members or one of its customers. */
     async inCompanyTree(userId: number, companyId: number): Promise<boolean> {
+      // A member of the OEM's company or of any company below it in the channel hierarchy (issue 24).
       const [member] = await db
         .select({ id: users.id })
         .from(users)
-        .where(and(eq(users.id, userId), eq(users.companyId, companyId)));
+        .where(and(eq(users.id, userId), inCompanySubtree(sql`${users.companyId}`, companyId)));
       if (member) return true;
       const [customer] = await db
         .select({ id: companyCustomers.id })

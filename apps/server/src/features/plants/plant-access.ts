@@ -4,6 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { computed, nullable, sqlRows } from '../../db/rows.js';
 import { plants } from '../../db/schema.js';
+import { inCompanySubtree } from '../../lib/company-tree.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
 
@@ -12,7 +13,8 @@ const RANK: Record<PlantAccessLevel, number> = { view: 1, operate: 2, manage: 3 
 /**
  * Who may do what with a plant; every plant call asks here, so the tenant boundary is one function.
  * - The platform administrator manages every plant.
- * - The owner (creator) and, for a company plant, the users of that company manage it.
+ * - The owner (creator) and, for a company plant, the users of that company manage it; the users of a
+ *   company above it in the channel hierarchy (issue 24: maker, distributor, installer) operate it.
  * - A maintainer it is shared with may operate it (devices, commands); a guest only views it, and so does
  *   a customer of the company the plant is assigned to (issue 7).
  * Anything else is answered as if the plant did not exist (code 700), so ids of other tenants leak nothing.
@@ -24,13 +26,19 @@ export function createPlantAccess(db: Database) {
     if (plantIds.length === 0) return result;
     const rows = await sqlRows(
       db,
-      { id: plants.id, owner_id: plants.ownerId, company_id: plants.companyId, share_role: nullable(computed.text) },
-      sql`select p.id, p.owner_id, p.company_id, ${shareRoleColumn(auth)} as share_role
+      {
+        id: plants.id,
+        owner_id: plants.ownerId,
+        company_id: plants.companyId,
+        share_role: nullable(computed.text),
+        in_subtree: computed.boolean,
+      },
+      sql`select p.id, p.owner_id, p.company_id, ${shareRoleColumn(auth)} as share_role, ${subtreeColumn(auth, sql`p.company_id`)} as in_subtree
           from plants p left join plant_shares s on s.plant_id = p.id and s.user_id = ${auth.userId}
           where p.id = any(${sql.param([...plantIds])}::int[])`,
     );
     for (const row of rows) {
-      const level = levelOf(auth, row.owner_id, row.company_id, row.share_role);
+      const level = levelOf(auth, row.owner_id, row.company_id, row.share_role, row.in_subtree);
       if (level) result.set(row.id, level);
     }
     return result;
@@ -64,11 +72,13 @@ export function levelOf(
   ownerId: number | null,
   companyId: number | null,
   shareRole: string | null,
+  /** The plant's company is in the caller's company's subtree (subtreeColumn). */
+  inSubtree = false,
 ): PlantAccessLevel | undefined {
   if (auth.roleKey === 'platform_admin') return 'manage';
   if (ownerId === auth.userId) return 'manage';
   if (companyId !== null && companyId === auth.companyId) return 'manage';
-  if (shareRole === 'maintainer') return 'operate';
+  if (inSubtree || shareRole === 'maintainer') return 'operate';
   if (shareRole === 'guest') return 'view';
   return undefined;
 }
@@ -76,9 +86,14 @@ export function levelOf(
 /** SQL condition on `plants` (unaliased or aliased `p`... callers use it on the table named plants). */
 export function visibleCondition(auth: AuthContext) {
   if (auth.roleKey === 'platform_admin') return sql`true`;
-  const company = auth.companyId === null ? sql`false` : sql`plants.company_id = ${auth.companyId}`;
+  const company = inCompanySubtree(sql`plants.company_id`, auth.companyId);
   return sql`(plants.owner_id = ${auth.userId} or ${company} or exists (select 1 from plant_shares s where s.plant_id = plants.id and s.user_id = ${auth.userId})
     or ${assignedToCustomer(sql`plants.id`, auth)})`;
+}
+
+/** SQL boolean: the company (a column) is the caller's or below it in the channel hierarchy (issue 24). */
+export function subtreeColumn(auth: AuthContext, company: SQL): SQL {
+  return sql`coalesce(${inCompanySubtree(company, auth.companyId)}, false)`;
 }
 
 /**

@@ -79,7 +79,14 @@ export const plantEnergyRoutes: FastifyPluginAsyncZod<PlantEnergyRoutesOptions> 
       {
         config: { access: 'station.view' },
         // The generic helper keeps its handlers typed by R; Fastify only needs the schema to serialize.
-        schema: { tags: TAGS, summary, params: IdParams, querystring, response: { 200: envelopeSchema(data) as z.ZodType } },
+        schema: {
+          tags: TAGS,
+          summary,
+          'x-codes': [Code.PLANT_NOT_FOUND],
+          params: IdParams,
+          querystring,
+          response: { 200: envelopeSchema(data) as z.ZodType },
+        },
       },
       async (request) => {
         const id = (request.params as z.infer<typeof IdParams>).id;
@@ -169,6 +176,7 @@ export const plantEnergyRoutes: FastifyPluginAsyncZod<PlantEnergyRoutesOptions> 
       schema: {
         tags: TAGS,
         summary: 'Daily energy and specific yield of up to six plants over the same days (code 4 beyond six)',
+        'x-codes': [Code.PLANT_NOT_FOUND],
         querystring: CompareQuerySchema,
         response: { 200: envelopeSchema(CompareSchema) },
       },

@@ -1,3 +1,4 @@
+import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import { IdParamSchema } from '@sunward/contracts/ids';
 import {
@@ -28,6 +29,7 @@ export const plantLayoutRoutes: FastifyPluginAsyncZod<{ service: PlantLayoutServ
     {
       config: { access: 'station.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary:
           'The editor’s data: the saved physical layout (version 0 when none), the optimizers and inverters to bind, whether the caller may edit',
@@ -43,6 +45,7 @@ export const plantLayoutRoutes: FastifyPluginAsyncZod<{ service: PlantLayoutServ
     {
       config: { access: 'station.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'The saved physical layout',
         params: TypeParams,
@@ -57,6 +60,13 @@ export const plantLayoutRoutes: FastifyPluginAsyncZod<{ service: PlantLayoutServ
     {
       config: { access: { kind: 'manage', key: 'station.edit' } },
       schema: {
+        'x-codes': [
+          Code.PLANT_NOT_FOUND,
+          Code.LAYOUT_VERSION_STALE,
+          Code.LAYOUT_TOO_MANY_PANELS,
+          Code.LAYOUT_GROUP_LOCKED,
+          Code.LAYOUT_REFERENCE_INVALID,
+        ],
         tags: TAGS,
         summary:
           'Saves the physical layout over the version it was loaded at (4300 when someone saved since; 4301 over 99 panels; 4302 deleting a group holding bound, reporting panels; 4304 a reference outside the plant)',
@@ -73,6 +83,7 @@ export const plantLayoutRoutes: FastifyPluginAsyncZod<{ service: PlantLayoutServ
     {
       config: { access: 'station.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'The logical tree (root → inverters → strings → optimizers → panels) with power (W) or the period’s energy (kWh)',
         params: IdParams.extend({ type: LogicalPeriodSchema.or(z.literal('default')).transform((t) => (t === 'default' ? 'power' : t)) }),
@@ -89,6 +100,7 @@ export const plantLayoutRoutes: FastifyPluginAsyncZod<{ service: PlantLayoutServ
     {
       config: { access: 'station.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Each optimizer’s power now and its 15-minute means over a plant-local day (today by default)',
         params: IdParams,
@@ -104,6 +116,7 @@ export const plantLayoutRoutes: FastifyPluginAsyncZod<{ service: PlantLayoutServ
     {
       config: { access: { kind: 'manage', key: 'station.share', readsOnly: 'says whether a public layout link exists' } },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Whether a public layout link exists',
         params: IdParams,
@@ -118,6 +131,7 @@ export const plantLayoutRoutes: FastifyPluginAsyncZod<{ service: PlantLayoutServ
     {
       config: { access: { kind: 'manage', key: 'station.share' } },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Creates the public read-only layout link (replacing any earlier one); the token is answered once',
         params: IdParams,
@@ -132,6 +146,7 @@ export const plantLayoutRoutes: FastifyPluginAsyncZod<{ service: PlantLayoutServ
     {
       config: { access: { kind: 'manage', key: 'station.share' } },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Revokes the public layout link',
         params: IdParams,
@@ -146,6 +161,7 @@ export const plantLayoutRoutes: FastifyPluginAsyncZod<{ service: PlantLayoutServ
     {
       config: { access: 'public' },
       schema: {
+        'x-codes': [Code.LAYOUT_LINK_INVALID],
         tags: TAGS,
         summary: '/plantLayout: the layout, live colouring and logical tree through a public link (4303 unknown or revoked)',
         params: z.object({ token: z.string().max(100) }),

@@ -16,7 +16,7 @@ import { computed, nullable, type RowOf, sqlRows } from '../../db/rows.js';
 import { devices, gateways, plantShares, plants, users } from '../../db/schema.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { levelOf, visibleCondition } from './plant-access.js';
+import { levelOf, subtreeColumn, visibleCondition } from './plant-access.js';
 
 /** The list's filters after validation (PlantListQuerySchema output). */
 export interface PlantFilter {
@@ -82,6 +82,7 @@ const PLANT_ROW = {
   owner_id: plants.ownerId,
   company_id: plants.companyId,
   share_role: nullable(plantShares.role),
+  in_subtree: computed.boolean,
 };
 type RowRecord = RowOf<typeof PLANT_ROW>;
 
@@ -109,7 +110,7 @@ function toRow(auth: AuthContext, r: RowRecord): PlantRow {
     address: r.address,
     timezone: r.timezone,
     createdAt: iso(r.created_at) ?? '',
-    access: levelOf(auth, r.owner_id, r.company_id, r.share_role) ?? 'view',
+    access: levelOf(auth, r.owner_id, r.company_id, r.share_role, r.in_subtree) ?? 'view',
     shared: r.share_role !== null,
   };
 }
@@ -136,7 +137,8 @@ export function createPlantsRepository(db: Database) {
         sqlRows(
           db,
           PLANT_ROW,
-          sql`select ${ROW_COLUMNS}, (select s.role from plant_shares s where s.plant_id = plants.id and s.user_id = ${auth.userId}) as share_role
+          sql`select ${ROW_COLUMNS}, (select s.role from plant_shares s where s.plant_id = plants.id and s.user_id = ${auth.userId}) as share_role,
+            ${subtreeColumn(auth, sql`plants.company_id`)} as in_subtree
               from plants where ${where}
               order by ${column} ${direction}, plants.id ${order === 'asc' ? sql`asc` : sql`desc`}
               limit ${size} offset ${(page - 1) * size}`,
@@ -150,7 +152,8 @@ export function createPlantsRepository(db: Database) {
       const [r] = await sqlRows(
         db,
         PLANT_ROW,
-        sql`select ${ROW_COLUMNS}, (select s.role from plant_shares s where s.plant_id = plants.id and s.user_id = ${auth.userId}) as share_role
+        sql`select ${ROW_COLUMNS}, (select s.role from plant_shares s where s.plant_id = plants.id and s.user_id = ${auth.userId}) as share_role,
+            ${subtreeColumn(auth, sql`plants.company_id`)} as in_subtree
             from plants where plants.id = ${plantId}`,
       );
       return r ? toRow(auth, r) : undefined;

@@ -29,6 +29,8 @@ import type { PlantFilter, PlantsRepository } from './plants.repository.js';
 import type { PlantsService } from './plants.service.js';
 
 const TAGS = ['Plants'];
+/** Binding a gateway by its SN and key (plant creation, a plant's gateway, the check). */
+const GATEWAY_CODES = [Code.GATEWAY_REGISTRATION_WRONG, Code.GATEWAY_USED];
 const IdParams = z.object({ id: IdParamSchema });
 const Done = envelopeSchema(z.null());
 const ContactsSchema = PlantFieldsSchema.pick({ contactName: true, contactPhone: true, installer: true, ownerName: true });
@@ -47,6 +49,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
         access: { kind: 'view', key: 'station.view', readsOnly: 'checks a gateway SN and key before a plant is created; stores nothing' },
       },
       schema: {
+        'x-codes': GATEWAY_CODES,
         tags: TAGS,
         summary: 'Checks a gateway SN and key before binding (300 unknown SN or wrong key, 301 already bound, 135 too many wrong keys)',
         body: GatewayBindingSchema,
@@ -61,6 +64,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: { kind: 'manage', key: 'station.create' } },
       schema: {
+        'x-codes': [Code.COORDINATES_INVALID, ...GATEWAY_CODES],
         tags: TAGS,
         summary: 'Creates a plant: bound gateways, tariff, location and details in one transaction',
         body: PlantCreateSchema,
@@ -196,6 +200,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
       {
         config: { access: 'station.view' },
         schema: {
+          'x-codes': [Code.PLANT_NOT_FOUND],
           tags: TAGS,
           summary: 'A plant with its tariff and the caller’s access',
           params: IdParams,
@@ -211,6 +216,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
       {
         config: { access: { kind: 'manage', key: 'station.edit' } },
         schema: {
+          'x-codes': [Code.PLANT_NOT_FOUND, Code.COORDINATES_INVALID],
           tags: TAGS,
           summary: 'Updates the plant’s fields',
           params: IdParams,
@@ -229,6 +235,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: 'station.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'One plant as a list row (map popups, row refresh)',
         params: IdParams,
@@ -249,6 +256,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: 'station.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'The plant’s tariff (currency, pricing method, prices, investment)',
         params: IdParams,
@@ -265,7 +273,14 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     '/api/v1/plant/:id/income',
     {
       config: { access: { kind: 'manage', key: 'station.edit' } },
-      schema: { tags: TAGS, summary: 'Sets the plant’s tariff', params: IdParams, body: TariffSchema, response: { 200: Done } },
+      schema: {
+        tags: TAGS,
+        summary: 'Sets the plant’s tariff',
+        'x-codes': [Code.PLANT_NOT_FOUND],
+        params: IdParams,
+        body: TariffSchema,
+        response: { 200: Done },
+      },
     },
     async (request) => {
       await service.setTariff(request.requireAuth(), request.params.id, request.body);
@@ -278,6 +293,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: 'station.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Contact, installer and owner names',
         params: IdParams,
@@ -306,6 +322,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: { kind: 'manage', key: 'station.edit' } },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Sets contact, installer and owner names',
         params: IdParams,
@@ -325,6 +342,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: 'station.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Gateways bound to the plant',
         params: IdParams,
@@ -342,6 +360,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: { kind: 'manage', key: 'station.edit' } },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND, ...GATEWAY_CODES],
         tags: TAGS,
         summary: 'Binds one more gateway (same checks as gateways/check)',
         params: IdParams,
@@ -360,6 +379,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: 'station.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Whether the plant has devices yet (gateways and devices counted)',
         params: IdParams,
@@ -378,6 +398,14 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: { kind: 'manage', key: 'station.share' } },
       schema: {
+        'x-codes': [
+          Code.PLANT_NOT_FOUND,
+          Code.SHARE_COMPANY_PLANT,
+          Code.ACCOUNT_NOT_REGISTERED,
+          Code.SHARE_WITH_SELF,
+          Code.SHARE_TO_COMPANY_USER,
+          Code.ACCOUNT_DISABLED,
+        ],
         tags: TAGS,
         summary: 'Shares the plant with a guest or maintainer account (701, 702, 703)',
         params: IdParams,
@@ -401,6 +429,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
         },
       },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Withdraws a share (the creator), or leaves a shared plant (the guest)',
         params: IdParams,
@@ -419,6 +448,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: 'station.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Accounts the plant is shared with',
         params: IdParams,
@@ -433,6 +463,14 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: { kind: 'manage', key: 'station.transfer' } },
       schema: {
+        'x-codes': [
+          Code.PLANT_NOT_FOUND,
+          Code.OWNER_PASSWORD_WRONG,
+          Code.ACCOUNT_NOT_REGISTERED,
+          Code.TRANSFER_TO_SELF,
+          Code.ACCOUNT_DISABLED,
+          Code.SHARE_TO_COMPANY_USER,
+        ],
         tags: TAGS,
         summary: 'Transfers ownership (target account and the owner’s password; 704, 705)',
         params: IdParams,
@@ -451,6 +489,7 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ service: PlantsService; repos
     {
       config: { access: { kind: 'manage', key: 'station.delete' } },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'Deletes the plant and all its data; its gateways become free to bind again',
         params: IdParams,

@@ -27,6 +27,7 @@ export function toDefinition(row: {
     points: d.points,
     events: d.events,
     settingsFamilies: d.settingsFamilies,
+    settingPairs: d.settingPairs,
     storageOrder: d.storageOrder,
   };
 }
@@ -41,6 +42,7 @@ export function contentOfMap(map: ProtocolDefinition): ProtocolContent {
         points: map.points,
         events: map.events,
         settingsFamilies: map.settingsFamilies,
+        settingPairs: map.settingPairs,
       }),
     ),
   );
@@ -82,4 +84,25 @@ export function seedName(identifier: string): string {
     .slice(0, PROTOCOL_NAME_MAX)
     .replace(/-$/, '');
   return name.length >= PROTOCOL_NAME_MIN ? name : name.padEnd(PROTOCOL_NAME_MIN, '-');
+}
+
+/** JSON with every object's keys sorted: stored (jsonb) and shipped content compare equal when they are. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/**
+ * Whether a stored content is the same protocol as `b` (the storage order and key order aside); a stored
+ * content the schema no longer reads is not.
+ */
+export function sameContent(stored: unknown, b: ProtocolContent): boolean {
+  const a = ProtocolContentSchema.safeParse(stored);
+  return a.success && canonical(a.data) === canonical(ProtocolContentSchema.parse(b));
 }

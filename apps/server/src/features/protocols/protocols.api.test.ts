@@ -1,13 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { Code } from '@sunward/contracts/codes';
 import type { ProtocolDetail, ProtocolPage, ProtocolSave, ProtocolVersionRow } from '@sunward/contracts/protocols';
+import { SUNSPEC_WEATHER_STATION } from '@sunward/protocol/maps/index';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceEvents, deviceRealtime, devices, readings } from '../../db/schema.js';
+import { deviceEvents, deviceRealtime, devices, protocols, protocolVersions, readings } from '../../db/schema.js';
 import { apiClient, createPlant, signedInCast } from '../../test/api.js';
 import { call } from '../../test/client.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { connectTestGateway, type TestGateway } from '../../test/test-gateway.js';
+import { contentOfMap, storageOrderAfter } from './protocol-definition.js';
+import { createProtocolStore } from './protocol-store.js';
+import { createProtocolsRepository } from './protocols.repository.js';
 
 let server: TestServer;
 let admin: string;
@@ -311,5 +315,75 @@ describe('files', () => {
     const saved = await post<ProtocolDetail>('/api/v1/protocols', answer.data.draft);
     expect(saved.code).toBe(0);
     expect((await del(`/api/v1/protocols/${saved.data.id}`)).code).toBe(0);
+  });
+});
+
+describe('a database seeded before a release changed a shipped map', () => {
+  it('stores the shipped map as a new version on start, once; the old version and its readings stay as they were', async () => {
+    const db = server.database.db;
+    const repository = createProtocolsRepository(db);
+    const store = () => createProtocolStore({ repository, log: server.app.log });
+    // The weather map as an older release shipped it: no module temperature yet, version 0.9.0.
+    const shipped = contentOfMap(SUNSPEC_WEATHER_STATION);
+    const older = { ...shipped, points: shipped.points.filter((p) => p.id !== 'TmpBOM') };
+    const [row] = await db.select().from(protocols).where(eq(protocols.identifier, SUNSPEC_WEATHER_STATION.id));
+    const id = row?.id ?? 0;
+    await db
+      .update(protocolVersions)
+      .set({ protocolVersion: '0.9.0', definition: { ...older, storageOrder: storageOrderAfter(undefined, older) } })
+      .where(eq(protocolVersions.protocolId, id));
+    await store().reload();
+    const plant = await createPlant(server, admin);
+    const station = await connectTestGateway(server.telemetry.mqttPort, plant.gateway.sn, plant.gateway.key);
+    try {
+      await station.report(Date.now() - 120_000, [{ sn: 'WSOLD00001', proto: SUNSPEC_WEATHER_STATION.id, values: { GHI: 640 } }]);
+      const [device] = await db.select().from(devices).where(eq(devices.sn, 'WSOLD00001'));
+      expect(device?.protocolVersion).toBe(1);
+      const before = await db
+        .select()
+        .from(readings)
+        .where(eq(readings.deviceId, device?.id ?? 0));
+
+      // The next start (this release) finds the shipped map in no stored version: version 2, current.
+      const started = store();
+      await started.start();
+      started.stop();
+      const versions = await get<ProtocolVersionRow[]>(`/api/v1/protocols/${id}/versions`);
+      expect(versions.data.map((v) => [v.version, v.protocolVersion, v.creator])).toEqual([
+        [2, SUNSPEC_WEATHER_STATION.version, null],
+        [1, '0.9.0', null],
+      ]);
+      const first = await get<{ content: ProtocolSave['content'] }>(`/api/v1/protocols/${id}/versions/1`);
+      expect(first.data.content.points.some((p) => p.id === 'TmpBOM')).toBe(false);
+      const second = await get<{ content: ProtocolSave['content'] }>(`/api/v1/protocols/${id}/versions/2`);
+      expect(second.data.content.points.map((p) => p.id)).toEqual(shipped.points.map((p) => p.id));
+      const [updated] = await db.select().from(devices).where(eq(devices.sn, 'WSOLD00001'));
+      expect(updated?.protocolVersion).toBe(2);
+      // The other shipped maps are as stored: no new version for them.
+      const builtIns = (await get<ProtocolPage>('/api/v1/protocols?size=100')).data.infos.filter((p) => p.builtIn);
+      expect(builtIns.filter((p) => p.currentVersion !== 1).map((p) => p.identifier)).toEqual([SUNSPEC_WEATHER_STATION.id]);
+      // A second start changes nothing.
+      const again = store();
+      await again.start();
+      again.stop();
+      expect((await get<ProtocolVersionRow[]>(`/api/v1/protocols/${id}/versions`)).data).toHaveLength(2);
+
+      // The reading decoded by version 1 reads the same; the next report decodes the new point, appended.
+      await station.report(Date.now() - 60_000, [
+        { sn: 'WSOLD00001', proto: SUNSPEC_WEATHER_STATION.id, values: { GHI: 650, TmpBOM: 31.5 } },
+      ]);
+      const after = await db
+        .select()
+        .from(readings)
+        .where(eq(readings.deviceId, device?.id ?? 0))
+        .orderBy(readings.ts);
+      expect(after[0]?.values).toEqual(before[0]?.values);
+      const order = storageOrderAfter(storageOrderAfter(undefined, older), shipped);
+      expect(order.at(-1)).toBe('TmpBOM');
+      expect(after[1]?.values[order.indexOf('TmpBOM')]).toBe(31.5);
+      expect(after[1]?.values[order.indexOf('GHI')]).toBe(650);
+    } finally {
+      await station.close();
+    }
   });
 });

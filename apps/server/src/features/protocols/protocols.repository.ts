@@ -1,7 +1,11 @@
 import type { ProtocolContent } from '@sunward/contracts/protocols';
 import { and, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { devices, protocols, protocolVersions, users } from '../../db/schema.js';
+import { nullable, sqlRows } from '../../db/rows.js';
+import { deviceRealtime, devices, protocolScripts, protocols, protocolVersions, readings, users } from '../../db/schema.js';
+import { LATEST_VALUES } from '../../ingest/telemetry-query.repository.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { deviceVisibleCondition } from '../devices/device-access.js';
 
 /** What a version row's JSON holds: the content and the storage order of its numeric points. */
 export interface StoredDefinition extends ProtocolContent {
@@ -33,6 +37,17 @@ export interface VersionRecord {
   createdAt: Date;
 }
 
+export interface ScriptRecord {
+  id: number;
+  protocolId: number;
+  configurationVersion: string;
+  language: string;
+  source: string;
+  creator: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 export interface NewVersion {
   protocolVersion: string;
   configurationVersion: string;
@@ -45,7 +60,8 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** All SQL of protocols and their versions (spec 02 §3 Protocol, issue 19). */
 export function createProtocolsRepository(db: Database) {
-  const protocolColumns = {
+  /** A protocol's own columns; with its creator's account for lists and details. */
+  const ownColumns = {
     id: protocols.id,
     identifier: protocols.identifier,
     code: protocols.code,
@@ -55,10 +71,10 @@ export function createProtocolsRepository(db: Database) {
     enabled: protocols.enabled,
     builtIn: protocols.builtIn,
     currentVersion: protocols.currentVersion,
-    creator: users.account,
     createdAt: protocols.createdAt,
     updatedAt: protocols.updatedAt,
   };
+  const protocolColumns = { ...ownColumns, creator: users.account };
 
   function listWhere(query: { keyword?: string; family?: string; enabled?: boolean }): SQL | undefined {
     const keyword = query.keyword ? `%${escapeLike(query.keyword)}%` : undefined;
@@ -266,6 +282,233 @@ export function createProtocolsRepository(db: Database) {
         await tx.delete(protocols).where(eq(protocols.id, id));
         return 'deleted';
       });
+    },
+
+    /** A protocol's scripts, by configuration version. */
+    async scripts(protocolId: number): Promise<ScriptRecord[]> {
+      return db
+        .select({
+          id: protocolScripts.id,
+          protocolId: protocolScripts.protocolId,
+          configurationVersion: protocolScripts.configurationVersion,
+          language: protocolScripts.language,
+          source: protocolScripts.source,
+          creator: users.account,
+          createdAt: protocolScripts.createdAt,
+          updatedAt: protocolScripts.updatedAt,
+        })
+        .from(protocolScripts)
+        .leftJoin(users, eq(users.id, protocolScripts.createdBy))
+        .where(eq(protocolScripts.protocolId, protocolId))
+        .orderBy(protocolScripts.configurationVersion);
+    },
+
+    /**
+     * Adds a script; null when the configuration version already has one (the unique index decides, so two
+     * administrators adding at once cannot both succeed). Touches the protocol so other processes reload.
+     */
+    async addScript(
+      protocolId: number,
+      script: { configurationVersion: string; language: string; source: string; createdBy: number | null },
+    ): Promise<number | null> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(protocolScripts)
+          .values({ protocolId, ...script })
+          .onConflictDoNothing()
+          .returning({ id: protocolScripts.id });
+        if (!row) return null;
+        await tx.update(protocols).set({ updatedAt: new Date() }).where(eq(protocols.id, protocolId));
+        return row.id;
+      });
+    },
+
+    async updateScript(protocolId: number, scriptId: number, source: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .update(protocolScripts)
+          .set({ source, updatedAt: new Date() })
+          .where(and(eq(protocolScripts.id, scriptId), eq(protocolScripts.protocolId, protocolId)))
+          .returning({ id: protocolScripts.id });
+        if (rows.length === 0) return false;
+        await tx.update(protocols).set({ updatedAt: new Date() }).where(eq(protocols.id, protocolId));
+        return true;
+      });
+    },
+
+    async removeScript(protocolId: number, scriptId: number): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .delete(protocolScripts)
+          .where(and(eq(protocolScripts.id, scriptId), eq(protocolScripts.protocolId, protocolId)))
+          .returning({ id: protocolScripts.id });
+        if (rows.length === 0) return false;
+        await tx.update(protocols).set({ updatedAt: new Date() }).where(eq(protocols.id, protocolId));
+        return true;
+      });
+    },
+
+    /** The script of each protocol's current configuration version (what the decoder runs), by identifier. */
+    async currentScripts(): Promise<Map<string, string>> {
+      const rows = await db
+        .select({ identifier: protocols.identifier, source: protocolScripts.source })
+        .from(protocols)
+        .innerJoin(
+          protocolVersions,
+          and(eq(protocolVersions.protocolId, protocols.id), eq(protocolVersions.version, protocols.currentVersion)),
+        )
+        .innerJoin(
+          protocolScripts,
+          and(
+            eq(protocolScripts.protocolId, protocols.id),
+            eq(protocolScripts.configurationVersion, protocolVersions.configurationVersion),
+          ),
+        );
+      return new Map(rows.map((r) => [r.identifier, r.source]));
+    },
+
+    /** Every version of every built-in protocol, with the protocol's fields (the seed compares the shipped maps). */
+    async builtInVersions(): Promise<
+      {
+        id: number;
+        identifier: string;
+        code: string;
+        name: string;
+        manufacturer: string;
+        family: string;
+        currentVersion: number;
+        version: number;
+        protocolVersion: string;
+        configurationVersion: string;
+        definition: StoredDefinition;
+      }[]
+    > {
+      const rows = await db
+        .select({
+          id: protocols.id,
+          identifier: protocols.identifier,
+          code: protocols.code,
+          name: protocols.name,
+          manufacturer: protocols.manufacturer,
+          family: protocols.family,
+          currentVersion: protocols.currentVersion,
+          version: protocolVersions.version,
+          protocolVersion: protocolVersions.protocolVersion,
+          configurationVersion: protocolVersions.configurationVersion,
+          definition: protocolVersions.definition,
+        })
+        .from(protocols)
+        .innerJoin(protocolVersions, eq(protocolVersions.protocolId, protocols.id))
+        .where(eq(protocols.builtIn, true))
+        .orderBy(protocols.id, protocolVersions.version);
+      return rows.map((r) => ({ ...r, definition: r.definition as StoredDefinition }));
+    },
+
+    /**
+     * A device the caller sees, with its protocol's stored version decoding it (the recorded one, else the
+     * current) and its latest reading's values in that protocol's storage order (null before any reading).
+     */
+    async switchDevice(
+      auth: AuthContext,
+      sn: string,
+    ): Promise<
+      | {
+          id: number;
+          sn: string;
+          plantId: number | null;
+          family: string;
+          protocolId: string;
+          version: number | null;
+          readingAt: Date | null;
+          values: number[] | null;
+        }
+      | undefined
+    > {
+      const [row] = await sqlRows(
+        db,
+        {
+          id: devices.id,
+          sn: devices.sn,
+          plant_id: devices.plantId,
+          family: devices.family,
+          protocol_id: devices.protocolId,
+          protocol_version: devices.protocolVersion,
+          ts: nullable(deviceRealtime.ts),
+          values: nullable(readings.values),
+        },
+        sql`select d.id, d.sn, d.plant_id, d.family, d.protocol_id, d.protocol_version, r.ts,
+                   case when r.device_id is null then null else ${LATEST_VALUES} end as values
+            from devices d left join device_realtime r on r.device_id = d.id
+            where lower(d.sn) = lower(${sn}) and ${deviceVisibleCondition(auth)}`,
+      );
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        sn: row.sn,
+        plantId: row.plant_id,
+        family: row.family,
+        protocolId: row.protocol_id,
+        version: row.protocol_version,
+        readingAt: row.ts,
+        values: row.values,
+      };
+    },
+
+    /** A protocol by its identifier or id, with one stored version (the current one unless `version` names another). */
+    async protocolVersion(
+      by: { identifier: string } | { id: number },
+      version?: number | null,
+    ): Promise<(Omit<ProtocolRecord, 'creator'> & { version: number; protocolVersion: string; definition: StoredDefinition }) | undefined> {
+      const [row] = await db
+        .select({
+          ...ownColumns,
+          version: protocolVersions.version,
+          protocolVersion: protocolVersions.protocolVersion,
+          definition: protocolVersions.definition,
+        })
+        .from(protocols)
+        .innerJoin(
+          protocolVersions,
+          and(
+            eq(protocolVersions.protocolId, protocols.id),
+            version ? eq(protocolVersions.version, version) : eq(protocolVersions.version, protocols.currentVersion),
+          ),
+        )
+        .where('identifier' in by ? eq(protocols.identifier, by.identifier) : eq(protocols.id, by.id));
+      return row && { ...row, definition: row.definition as StoredDefinition };
+    },
+
+    /**
+     * Moves a device to another protocol's current version, only while it is still on `fromIdentifier` and the
+     * protocol is enabled (both checked in the statement); the new version, or null when nothing changed.
+     */
+    async moveDevice(
+      deviceId: number,
+      fromIdentifier: string,
+      toProtocolId: number,
+    ): Promise<{ identifier: string; version: number } | null> {
+      const [row] = await sqlRows(
+        db,
+        { protocol_id: devices.protocolId, protocol_version: devices.protocolVersion },
+        sql`update devices d set protocol_id = p.identifier, protocol_version = p.current_version
+            from protocols p
+            where d.id = ${deviceId} and d.protocol_id = ${fromIdentifier} and p.id = ${toProtocolId} and p.enabled
+            returning d.protocol_id, d.protocol_version`,
+      );
+      return row?.protocol_version == null ? null : { identifier: row.protocol_id, version: row.protocol_version };
+    },
+
+    /** The protocol's device that reported last, with that reading's values (storage order); undefined when none has. */
+    async latestDeviceOf(identifier: string): Promise<{ sn: string; readingAt: Date; values: number[] } | undefined> {
+      const [row] = await sqlRows(
+        db,
+        { sn: devices.sn, ts: deviceRealtime.ts, values: readings.values },
+        sql`select d.sn, r.ts, ${LATEST_VALUES} as values
+            from devices d join device_realtime r on r.device_id = d.id
+            where d.protocol_id = ${identifier}
+            order by r.ts desc limit 1`,
+      );
+      return row && { sn: row.sn, readingAt: row.ts, values: row.values };
     },
 
     /** Devices without a recorded decoding version get their protocol's current one (after seeding). */

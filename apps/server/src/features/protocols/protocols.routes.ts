@@ -1,5 +1,6 @@
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import { IdParamSchema } from '@sunward/contracts/ids';
+import { ProtocolRestoreBodySchema, ProtocolRestorePreviewSchema, ProtocolRestoreResultSchema } from '@sunward/contracts/protocol-switch';
 import {
   DEVICE_FAMILIES,
   PROTOCOL_IMPORT_MAX_BYTES,
@@ -9,8 +10,13 @@ import {
   ProtocolListQuerySchema,
   ProtocolPageSchema,
   ProtocolSaveSchema,
+  ProtocolScriptSaveSchema,
+  ProtocolScriptSchema,
+  ProtocolScriptTestResultSchema,
+  ProtocolScriptTestSchema,
   ProtocolVersionRowSchema,
   ProtocolVersionSchema,
+  SCRIPT_SOURCE_MAX,
 } from '@sunward/contracts/protocols';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -85,6 +91,43 @@ export const protocolsRoutes: FastifyPluginAsyncZod<{ service: ProtocolsService 
       },
     },
     async (request) => ok(request, await service.version(request.params.id, request.params.version)),
+  );
+
+  const VersionParams = z.object({ id: IdParamSchema, version: z.coerce.number().int().min(1) });
+
+  app.get(
+    '/api/v1/protocols/:id/versions/:version/preview',
+    {
+      config: { access: EDIT },
+      schema: {
+        tags: TAGS,
+        summary:
+          'What the protocol’s devices would read differently with this version: the latest reading of its device that reported last, read with the current version and with this one; nothing changes',
+        params: VersionParams,
+        response: { 200: envelopeSchema(ProtocolRestorePreviewSchema) },
+      },
+    },
+    async (request) => ok(request, await service.restorePreview(request.params.id, request.params.version)),
+  );
+
+  app.post(
+    '/api/v1/protocols/:id/versions/:version/restore',
+    {
+      config: { access: EDIT },
+      schema: {
+        tags: TAGS,
+        summary:
+          'Moves every device of the protocol to this version: its content saved as the new current version; 4205 when another was saved since baseVersion, 4 naming version for the current one',
+        params: VersionParams,
+        body: ProtocolRestoreBodySchema,
+        response: { 200: envelopeSchema(ProtocolRestoreResultSchema) },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        await service.restore(request.requireAuth(), request.language, request.params.id, request.params.version, request.body.baseVersion),
+      ),
   );
 
   app.post(
@@ -211,5 +254,81 @@ export const protocolsRoutes: FastifyPluginAsyncZod<{ service: ProtocolsService 
         request,
         service.sunspecDraft(bytesOf(request.headers['content-length']), request.body, request.query.start, request.query.family),
       ),
+  );
+
+  const ScriptParams = z.object({ id: IdParamSchema, scriptId: IdParamSchema });
+
+  app.get(
+    '/api/v1/protocols/:id/scripts',
+    {
+      config: { access: VIEW },
+      schema: {
+        tags: TAGS,
+        summary: 'The protocol’s scripts, one per configuration version; `active` marks the one the decoder runs now',
+        params: IdParams,
+        response: { 200: envelopeSchema(z.array(ProtocolScriptSchema)) },
+      },
+    },
+    async (request) => ok(request, await service.scripts(request.params.id)),
+  );
+
+  app.post(
+    '/api/v1/protocols/:id/scripts',
+    {
+      config: { access: EDIT },
+      schema: {
+        tags: TAGS,
+        summary:
+          'Adds a script (`function transform(input)`) for a configuration version: 4207 when it already has one; a source that does not compile or fails on the sample registers is refused 4 naming `source`',
+        params: IdParams,
+        body: ProtocolScriptSaveSchema,
+        response: { 200: envelopeSchema(ProtocolScriptSchema) },
+      },
+    },
+    async (request) => ok(request, await service.addScript(request.requireAuth(), request.language, request.params.id, request.body)),
+  );
+
+  app.put(
+    '/api/v1/protocols/:id/scripts/:scriptId',
+    {
+      config: { access: EDIT },
+      schema: {
+        tags: TAGS,
+        summary: 'Replaces a script’s source (checked as when adding); the decoder runs it from the next report on',
+        params: ScriptParams,
+        body: z.object({ source: z.string().min(1).max(SCRIPT_SOURCE_MAX) }),
+        response: { 200: envelopeSchema(ProtocolScriptSchema) },
+      },
+    },
+    async (request) =>
+      ok(request, await service.updateScript(request.language, request.params.id, request.params.scriptId, request.body.source)),
+  );
+
+  app.delete(
+    '/api/v1/protocols/:id/scripts/:scriptId',
+    {
+      config: { access: EDIT },
+      schema: { tags: TAGS, summary: 'Deletes a script', params: ScriptParams, response: { 200: Done } },
+    },
+    async (request) => {
+      await service.removeScript(request.params.id, request.params.scriptId);
+      return ok(request, null);
+    },
+  );
+
+  app.post(
+    '/api/v1/protocols/:id/scripts/test',
+    {
+      config: { access: { kind: 'view', key: VIEW, readsOnly: 'runs a source in the sandbox on typed registers; nothing is stored' } },
+      schema: {
+        tags: TAGS,
+        summary:
+          'The test console: decodes the typed register blocks with the current version and runs the source on them in the sandbox; nothing is stored',
+        params: IdParams,
+        body: ProtocolScriptTestSchema,
+        response: { 200: envelopeSchema(ProtocolScriptTestResultSchema) },
+      },
+    },
+    async (request) => ok(request, await service.testScript(request.params.id, request.body)),
   );
 };

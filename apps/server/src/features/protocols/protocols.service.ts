@@ -1,6 +1,7 @@
 import { Code } from '@sunward/contracts/codes';
 import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
+import type { ProtocolRestorePreview } from '@sunward/contracts/protocol-switch';
 import {
   type DEVICE_FAMILIES,
   type DraftProblem,
@@ -17,12 +18,16 @@ import {
   type ProtocolVersionRow,
   protocolDraftProblems,
 } from '@sunward/contracts/protocols';
+import { numericPointIds } from '@sunward/protocol/codec';
+import type { DecodedValue } from '@sunward/protocol/types';
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.js';
 import { ApiError } from '../../lib/envelope.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { storageOrderAfter } from './protocol-definition.js';
+import { storageOrderAfter, toDefinition } from './protocol-definition.js';
+import { createProtocolScripts } from './protocol-scripts.service.js';
 import type { ProtocolStore } from './protocol-store.js';
+import { refused, switchDiff } from './protocol-switch.js';
 import type { ProtocolRecord, ProtocolsRepository, VersionRecord } from './protocols.repository.js';
 import { draftFromSunspec, type SunspecDraft, SunspecModelSchema } from './sunspec-import.js';
 
@@ -186,7 +191,82 @@ export function createProtocolsService(deps: { repository: ProtocolsRepository; 
     return detail(id);
   }
 
+  /** The protocol, its current version and the version named (404 when it has none such). */
+  async function versionPair(id: number, version: number) {
+    const row = await requireProtocol(id);
+    const versions = await requireVersions(id);
+    const current = versions.find((v) => v.version === row.currentVersion);
+    const target = versions.find((v) => v.version === version);
+    if (!current || !target) throw new ApiError(Code.NOT_FOUND);
+    return { row, current, target };
+  }
+
   return {
+    ...createProtocolScripts({ repository, store }),
+
+    /**
+     * What every device of the protocol would read differently with another of its versions: the latest reading
+     * of its device that reported last, read with the current version and with that one (nothing changes).
+     */
+    async restorePreview(id: number, version: number): Promise<ProtocolRestorePreview> {
+      const { row, current, target } = await versionPair(id, version);
+      const from = toDefinition({ ...row, protocolVersion: current.protocolVersion, definition: current.definition });
+      const to = toDefinition({ ...row, protocolVersion: target.protocolVersion, definition: target.definition });
+      const latest = await repository.latestDeviceOf(row.identifier);
+      let last: Record<string, DecodedValue> | null = null;
+      if (latest) {
+        last = {};
+        // Storage order is append-only across versions: the current version's order reads every reading.
+        const ids = numericPointIds(from);
+        for (let i = 0; i < ids.length; i++) {
+          const value = latest.values[i];
+          const point = ids[i];
+          if (point && value !== undefined && Number.isFinite(value)) last[point] = value;
+        }
+      }
+      const side = (v: VersionRecord) => ({
+        id: row.id,
+        identifier: row.identifier,
+        name: row.name,
+        version: v.version,
+        protocolVersion: v.protocolVersion,
+      });
+      return {
+        sn: latest?.sn ?? null,
+        devices: row.devices,
+        from: side(current),
+        to: side(target),
+        readingAt: latest?.readingAt.toISOString() ?? null,
+        ...switchDiff(from, to, last),
+      };
+    },
+
+    /**
+     * Moves every device of the protocol to another of its versions: its content saved as a new current version
+     * (append-only storage order, so every stored reading still reads). 4205 when another was saved since
+     * `baseVersion`; the current version itself is refused (4 naming `version`).
+     */
+    async restore(auth: AuthContext, language: Language, id: number, version: number, baseVersion: number): Promise<{ version: number }> {
+      const { row, current, target } = await versionPair(id, version);
+      if (target.version === current.version) throw refused(language, 'current', 'version');
+      const content = contentOf(target);
+      const next = await repository.addVersion(
+        id,
+        { code: row.code, name: row.name, manufacturer: row.manufacturer, family: row.family },
+        {
+          protocolVersion: target.protocolVersion,
+          configurationVersion: target.configurationVersion,
+          definition: { ...content, storageOrder: storageOrderAfter(current.definition.storageOrder, content) },
+          note: `Restored from v${target.version}`,
+          createdBy: auth.userId,
+        },
+        baseVersion,
+      );
+      if (next === null) throw new ApiError(Code.PROTOCOL_VERSION_STALE);
+      await store.reload();
+      return { version: next };
+    },
+
     async page(query: ProtocolListQuery): Promise<ProtocolPage> {
       const { rows, total } = await repository.page({
         keyword: query.keyword || undefined,

@@ -1,3 +1,4 @@
+import { Code } from '@sunward/contracts/codes';
 import { envelopeSchema } from '@sunward/contracts/envelope';
 import { DownloadRecordSchema } from '@sunward/contracts/files';
 import { IdParamSchema } from '@sunward/contracts/ids';
@@ -40,6 +41,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: 'report.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND, Code.REPORT_CUSTOMER_NOT_FOUND, Code.REPORT_CONFIG_NOT_FOUND],
         tags: TAGS,
         summary: 'A plant, set-of-plants or customer report for a day, month or year, from the daily rollups (the console preview)',
         querystring: ReportQuerySchema,
@@ -54,6 +56,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: 'report.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND, Code.REPORT_CUSTOMER_NOT_FOUND, Code.REPORT_CONFIG_NOT_FOUND],
         tags: TAGS,
         summary: 'The same report as an A4 PDF (charts, the company logo and colour, the caller’s language) or .xlsx (format=pdf|xlsx)',
         querystring: ReportQuerySchema,
@@ -75,6 +78,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: 'report.view' },
       schema: {
+        'x-codes': [Code.DEVICE_NOT_FOUND],
         tags: TAGS,
         summary:
           'A device report for a day, month or year: its energy counters (the device page’s figures), peak power, running hours, availability, events (602: no such device here)',
@@ -90,6 +94,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: 'report.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: 'The devices of a plant, for picking a device report (700: not a plant the caller sees)',
         querystring: ReportConfigListQuerySchema,
@@ -103,7 +108,12 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     '/api/v1/reports/device/file',
     {
       config: { access: 'report.view' },
-      schema: { tags: TAGS, summary: 'The device report as an A4 PDF or .xlsx (format=pdf|xlsx)', querystring: DeviceReportQuerySchema },
+      schema: {
+        'x-codes': [Code.DEVICE_NOT_FOUND],
+        tags: TAGS,
+        summary: 'The device report as an A4 PDF or .xlsx (format=pdf|xlsx)',
+        querystring: DeviceReportQuerySchema,
+      },
     },
     async (request, reply) => {
       const format = request.query.format ?? 'pdf';
@@ -123,6 +133,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
         access: { kind: 'view', key: 'report.view', readsOnly: "prepares the report as a file in the caller's own download centre" },
       },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND, Code.REPORT_CUSTOMER_NOT_FOUND, Code.REPORT_CONFIG_NOT_FOUND, Code.EXPORT_JOBS_BUSY],
         tags: TAGS,
         summary:
           'The report file made in the background for a large set of plants; answers the download record (GET fileDownloadRecord/list)',
@@ -139,6 +150,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: 'report.view' },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND],
         tags: TAGS,
         summary: "A plant's saved report configurations (spec 01 plant entity: report configs)",
         querystring: ReportConfigListQuerySchema,
@@ -153,6 +165,14 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: { kind: 'manage', key: 'report.edit' } },
       schema: {
+        'x-codes': [
+          Code.PLANT_NOT_FOUND,
+          Code.REPORT_TOO_MANY_PARAMETERS,
+          Code.REPORT_TOO_MANY_UNITS,
+          Code.REPORT_UNIT_NOT_IN_PLANT,
+          Code.REPORT_CONFIG_NOT_FOUND,
+          Code.REPORT_CONFIG_NAME_EXISTS,
+        ],
         tags: TAGS,
         summary: 'Saves a report configuration of a plant: at most 6 parameters (1000) and 6 units (1001), units of the plant (1002)',
         body: ReportConfigInputSchema,
@@ -167,6 +187,14 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: { kind: 'manage', key: 'report.edit' } },
       schema: {
+        'x-codes': [
+          Code.PLANT_NOT_FOUND,
+          Code.REPORT_TOO_MANY_PARAMETERS,
+          Code.REPORT_TOO_MANY_UNITS,
+          Code.REPORT_UNIT_NOT_IN_PLANT,
+          Code.REPORT_CONFIG_NOT_FOUND,
+          Code.REPORT_CONFIG_NAME_EXISTS,
+        ],
         tags: TAGS,
         summary: 'Changes a report configuration',
         params: IdParams,
@@ -181,7 +209,13 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     '/api/v1/reports/configs/:id',
     {
       config: { access: { kind: 'manage', key: 'report.edit' } },
-      schema: { tags: TAGS, summary: 'Deletes a report configuration', params: IdParams, response: { 200: envelopeSchema(Done) } },
+      schema: {
+        'x-codes': [Code.REPORT_CONFIG_NOT_FOUND],
+        tags: TAGS,
+        summary: 'Deletes a report configuration',
+        params: IdParams,
+        response: { 200: envelopeSchema(Done) },
+      },
     },
     async (request) => {
       await service.deleteConfig(request.requireAuth(), request.params.id);
@@ -203,6 +237,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: { kind: 'manage', key: 'report.edit' } },
       schema: {
+        'x-codes': [Code.PLANT_NOT_FOUND, Code.REPORT_CUSTOMER_NOT_FOUND, Code.REPORT_CONFIG_NOT_FOUND],
         tags: TAGS,
         summary: 'Schedules a weekly or monthly report e-mailed to recipients in their language (a deleted plant is refused with 700)',
         body: ReportScheduleInputSchema,
@@ -217,6 +252,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: { kind: 'manage', key: 'report.edit' } },
       schema: {
+        'x-codes': [Code.REPORT_SCHEDULE_NOT_FOUND, Code.REPORT_SCHEDULE_TARGET_DELETED],
         tags: TAGS,
         summary:
           'Pauses or resumes a scheduled report, or changes its recipients, format or frequency (1007: its plant or customer was deleted)',
@@ -233,6 +269,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: { kind: 'manage', key: 'report.edit' } },
       schema: {
+        'x-codes': [Code.REPORT_SCHEDULE_NOT_FOUND],
         tags: TAGS,
         summary: 'Deletes a scheduled report (its send log goes with it)',
         params: IdParams,
@@ -250,6 +287,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> =
     {
       config: { access: { kind: 'manage', key: 'report.edit' } },
       schema: {
+        'x-codes': [Code.REPORT_SCHEDULE_NOT_FOUND, Code.REPORT_SCHEDULE_TARGET_DELETED],
         tags: TAGS,
         summary: "Sends a schedule's last period now (1007 when its plant or customer was deleted: the schedule is disabled)",
         params: IdParams,

@@ -1,6 +1,36 @@
-import { eq } from 'drizzle-orm';
+import { DEFAULT_THEME_COLOR } from '@sunward/contracts/limits';
+import { eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { companies, roles, users } from '../../db/schema.js';
+import { companyLineage } from '../../lib/company-tree.js';
+
+/**
+ * Branding delegation in the channel hierarchy (issue 24): walking down from the root, a company keeps
+ * the brand it inherited unless its parent lets children brand themselves (child_branding) and it has set
+ * its own (a logo, an icon or a colour other than the default).
+ */
+async function inheritedBrand(db: Database, companyId: number) {
+  const lineage = await companyLineage(db, companyId);
+  const rows = await db
+    .select({
+      id: companies.id,
+      logoUrl: companies.logoUrl,
+      iconUrl: companies.iconUrl,
+      themeColor: companies.themeColor,
+      childBranding: companies.childBranding,
+    })
+    .from(companies)
+    .where(inArray(companies.id, lineage));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const chain = lineage.flatMap((id) => byId.get(id) ?? []);
+  let brand = chain[0];
+  for (const [i, company] of chain.entries()) {
+    const parent = chain[i - 1];
+    const own = company.logoUrl !== null || company.iconUrl !== null || company.themeColor.toUpperCase() !== DEFAULT_THEME_COLOR;
+    if (parent?.childBranding && own) brand = company;
+  }
+  return brand ? { logoUrl: brand.logoUrl, iconUrl: brand.iconUrl, themeColor: brand.themeColor } : {};
+}
 
 export function createUsersRepository(db: Database) {
   return {
@@ -27,7 +57,8 @@ export function createUsersRepository(db: Database) {
         .innerJoin(roles, eq(roles.id, users.roleId))
         .leftJoin(companies, eq(companies.id, users.companyId))
         .where(eq(users.id, userId));
-      return row;
+      if (!row || row.companyId === null) return row;
+      return { ...row, ...(await inheritedBrand(db, row.companyId)) };
     },
 
     async existsWithRole(roleId: number): Promise<boolean> {

@@ -91,7 +91,7 @@ export const fetchMeterSettings = (sn: string) =>
   apiRequest(`/api/v1/meter/${encodeURIComponent(sn)}/settings`, { schema: MeterSettingsSchema });
 
 export const saveMeterSettings = (id: number, settings: MeterSettings) =>
-  apiRequest(`/api/v1/meter/${id}/settings`, { method: 'POST', json: settings, schema: z.null() });
+  apiRequest(`/api/v1/meter/${id}/settings/save`, { method: 'POST', json: settings, schema: z.null() });
 
 export const fetchWorkdata = (sn: string, from: string, to: string, page: number, size: number) =>
   apiRequest('/api/v1/workdata', { query: { sn, from, to, page, size }, schema: WorkdataPageSchema, tolerate: [602] });

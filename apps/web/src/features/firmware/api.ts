@@ -19,12 +19,20 @@ export const firmwareKeys = {
   all: ['firmware'] as const,
   page: (query: FirmwareQuery) => ['firmware', 'page', query] as const,
   settings: ['firmware', 'settings'] as const,
+  companies: (keyword: string) => ['firmware', 'companies', keyword] as const,
 };
 
 /** Refusals the firmware screen shows itself, beside the field or in the dialog, not as a toast. */
 const HANDLED = [Code.NO_PERMISSION, Code.VALIDATION, Code.NOT_FOUND, Code.FIRMWARE_NAME_DUPLICATE, Code.FIRMWARE_VERSION_DUPLICATE];
 
 export const fetchFirmwarePage = (query: FirmwareQuery) => apiRequest('/api/v1/firmware/page', { query, schema: FirmwarePageSchema });
+
+/** Companies an image can be authorised for (issue 24): a platform administrator's list, by name, first 50. */
+export const fetchFirmwareCompanies = (keyword?: string) =>
+  apiRequest('/api/v1/fullscreen/companies', {
+    query: { keyword: keyword || undefined },
+    schema: z.array(z.object({ id: z.number(), name: z.string() })),
+  });
 
 export const fetchFirmwareSettings = () => apiRequest('/api/v1/firmware/settings', { schema: FirmwareSettingsSchema });
 

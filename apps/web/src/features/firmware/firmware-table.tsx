@@ -2,7 +2,7 @@ import { DeleteOutlined, DownloadOutlined, EditOutlined } from '@ant-design/icon
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import type { QueryKey } from '@tanstack/react-query';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Empty, Space, Switch, Table, type TableProps, Typography } from 'antd';
+import { App, Empty, Space, Switch, Table, type TableProps, Tag, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,8 @@ export interface ImageRow {
   id: number;
   name: string;
   enabled: boolean;
+  /** The company the image is authorised for (issue 24); null or absent: every company. */
+  companyName?: string | null;
   mode: 'remote' | 'local';
   hwVersion: string | null;
   fileName: string;
@@ -189,9 +191,16 @@ export function useImageActions<R extends ImageRow>(
       fixed: 'left',
       width,
       render: (_, row) => (
-        <Typography.Text strong data-testid={`${testPrefix}-name`}>
-          {row.name}
-        </Typography.Text>
+        <>
+          <Typography.Text strong data-testid={`${testPrefix}-name`}>
+            {row.name}
+          </Typography.Text>
+          {row.companyName ? (
+            <Tag color="blue" style={{ marginInlineStart: 8 }} data-testid={`${testPrefix}-company`}>
+              {t('firmware.authorisedTag', { company: row.companyName })}
+            </Tag>
+          ) : null}
+        </>
       ),
     }),
     enabled: (): ColumnType<R> => ({

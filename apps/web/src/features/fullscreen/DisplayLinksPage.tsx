@@ -17,7 +17,7 @@ import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { fetchPlantOptions, PLANT_OPTIONS_KEY } from '../../lib/plant-options';
-import { createDisplayLink, fetchDisplayLinks, fullscreenKeys, revokeDisplayLink } from './api';
+import { createDisplayLink, fetchDisplayCompanies, fetchDisplayLinks, fullscreenKeys, revokeDisplayLink } from './api';
 import { displayUrl } from './display-params';
 import { fullscreenTexts } from './texts';
 
@@ -31,22 +31,36 @@ function CreateDialog({
   onClose,
   onCreated,
   inCompany,
+  platformAdmin,
 }: {
   onClose: () => void;
   onCreated: (c: DisplayLinkCreated) => void;
   inCompany: boolean;
+  /** A platform administrator names the company of a company display (the server checks the role). */
+  platformAdmin: boolean;
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<DisplayLinkCreate>();
   const scope = Form.useWatch('scope', form);
   const plants = useQuery({ queryKey: PLANT_OPTIONS_KEY, queryFn: fetchPlantOptions });
+  const [keyword, setKeyword] = useState('');
+  const companies = useQuery({
+    queryKey: fullscreenKeys.companies(keyword),
+    queryFn: () => fetchDisplayCompanies(keyword),
+    enabled: platformAdmin,
+    placeholderData: (previous) => previous,
+  });
   return (
     <FormDialog<DisplayLinkCreate, DisplayLinkCreated>
       form={form}
       title={t('fullscreen.newLink')}
       initialValues={{ scope: inCompany ? 'company' : 'plants', expiresInDays: 90, plantIds: [] }}
       save={async (values) => {
-        const created = await createDisplayLink({ ...values, plantIds: values.scope === 'plants' ? values.plantIds : [] });
+        const created = await createDisplayLink({
+          ...values,
+          plantIds: values.scope === 'plants' ? values.plantIds : [],
+          companyId: values.scope === 'company' && platformAdmin ? values.companyId : undefined,
+        });
         onCreated(created);
         return created;
       }}
@@ -58,10 +72,30 @@ function CreateDialog({
       <TextField name="name" label={t('fullscreen.name')} id="display-link-name" required max={DISPLAY_LIMITS.nameMax} />
       <Form.Item name="scope" label={t('fullscreen.scope')}>
         <Radio.Group>
-          {inCompany && <Radio value="company">{t('fullscreen.scopeCompany')}</Radio>}
+          {(inCompany || platformAdmin) && (
+            <Radio value="company">{t(platformAdmin ? 'fullscreen.scopeNamedCompany' : 'fullscreen.scopeCompany')}</Radio>
+          )}
           <Radio value="plants">{t('fullscreen.scopePlants')}</Radio>
         </Radio.Group>
       </Form.Item>
+      {scope === 'company' && platformAdmin && (
+        <Form.Item
+          name="companyId"
+          label={t('fullscreen.company')}
+          htmlFor="display-link-company"
+          rules={[{ required: true, message: t('shared.required') }]}
+        >
+          <Select
+            id="display-link-company"
+            showSearch
+            filterOption={false}
+            onSearch={setKeyword}
+            placeholder={t('fullscreen.companySearch')}
+            loading={companies.isFetching}
+            options={(companies.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+          />
+        </Form.Item>
+      )}
       {scope === 'plants' && (
         <Form.Item
           name="plantIds"
@@ -191,7 +225,7 @@ export function DisplayLinksPage({ route }: PageProps) {
           { title: t('fullscreen.name'), dataIndex: 'name' },
           {
             title: t('fullscreen.scope'),
-            render: (_, r) => (r.scope === 'company' ? t('fullscreen.scopeCompany') : r.plantNames.join(', ')),
+            render: (_, r) => (r.scope === 'company' ? (r.companyName ?? t('fullscreen.scopeCompany')) : r.plantNames.join(', ')),
           },
           {
             title: t('fullscreen.state'),
@@ -217,7 +251,14 @@ export function DisplayLinksPage({ route }: PageProps) {
           },
         ]}
       />
-      {creating && <CreateDialog inCompany={!!user?.company} onClose={() => setCreating(false)} onCreated={setCreated} />}
+      {creating && (
+        <CreateDialog
+          inCompany={!!user?.company}
+          platformAdmin={user?.role === 'platform_admin'}
+          onClose={() => setCreating(false)}
+          onCreated={setCreated}
+        />
+      )}
       {created && <CreatedDialog created={created} onClose={() => setCreated(null)} />}
     </div>
   );

@@ -200,6 +200,7 @@ export function FlowPanel({ data, locale }: { data: DisplayData; locale: string 
             <span className="fs-node-state">{state(f.batteryState)}</span>
           </div>
         )}
+        {!f.hasMeter && !f.hasBattery && f.loadW === null && <p className="fs-flow-note">{t('fullscreen.flowPvOnly')}</p>}
       </div>
     </Panel>
   );

@@ -1,6 +1,7 @@
 import { Code } from '@sunward/contracts/codes';
 import {
   DISPLAY_TOKEN_HEADER,
+  DisplayCompanySchema,
   DisplayDataSchema,
   type DisplayLinkCreate,
   DisplayLinkCreatedSchema,
@@ -12,6 +13,7 @@ import { apiRequest } from '../../lib/api-client';
 export const fullscreenKeys = {
   all: ['fullscreen'] as const,
   links: ['fullscreen', 'links'] as const,
+  companies: (keyword: string) => ['fullscreen', 'companies', keyword] as const,
   data: (token: string | null, flowPlantId: number | undefined) =>
     ['fullscreen', 'data', token ? 'link' : 'user', token, flowPlantId] as const,
 };
@@ -32,6 +34,10 @@ export const fetchDisplayData = (token: string | null, flowPlantId: number | und
     : apiRequest('/api/v1/fullscreen/data', { query: { flowPlantId }, schema: DisplayDataSchema });
 
 export const fetchDisplayLinks = () => apiRequest('/api/v1/fullscreen/links', { schema: z.array(DisplayLinkRowSchema) });
+
+/** Companies a platform administrator may make a company display for (first 50 by name, a keyword narrows). */
+export const fetchDisplayCompanies = (keyword: string) =>
+  apiRequest('/api/v1/fullscreen/companies', { query: { keyword: keyword || undefined }, schema: z.array(DisplayCompanySchema) });
 
 export const createDisplayLink = (input: DisplayLinkCreate) =>
   apiRequest('/api/v1/fullscreen/links', { method: 'POST', json: input, schema: DisplayLinkCreatedSchema });

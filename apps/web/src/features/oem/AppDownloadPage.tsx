@@ -5,6 +5,7 @@ import { Button, Empty, Space, Spin, Table, Typography } from 'antd';
 import qrcode from 'qrcode-generator';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { z } from 'zod';
 import { PublicFrame } from '../../components/PublicFrame';
 import { apiRequest } from '../../lib/api-client';
@@ -30,6 +31,69 @@ function PageQr({ text, label }: { text: string; label: string }) {
       <rect width={cells.size} height={cells.size} fill="#fff" />
       <path d={cells.path} fill="#000" />
     </svg>
+  );
+}
+
+const ToolsSchema = z.array(z.object({ id: z.string(), file: z.string(), size: z.number() }));
+const TOOL_NAMES = {
+  pythonGateway: 'oem.tool.pythonGateway',
+  pythonGatewayReadme: 'oem.tool.pythonGatewayReadme',
+  gatewayProtocol: 'oem.tool.gatewayProtocol',
+  registerMaps: 'oem.tool.registerMaps',
+  openApi: 'oem.tool.openApi',
+} as const;
+const isToolId = (id: string): id is keyof typeof TOOL_NAMES => id in TOOL_NAMES;
+
+/**
+ * The desktop tools this build ships (apps/web/desktop-tools.ts writes them and /tools/index.json with their
+ * sizes): the example gateway, the protocol and register map references, the open API guide; and the toolbox.
+ */
+function DesktopTools() {
+  const { t } = useTranslation();
+  const tools = useQuery({
+    queryKey: ['desktop-tools'],
+    queryFn: async () => {
+      const response = await fetch('/tools/index.json');
+      if (!response.ok) return [];
+      return ToolsSchema.parse(await response.json()).filter((tool) => isToolId(tool.id));
+    },
+  });
+  if (!tools.data?.length) return null;
+  return (
+    <section aria-labelledby="desktop-tools-title" data-testid="desktop-tools">
+      <Typography.Title level={2} id="desktop-tools-title" style={{ fontSize: 18, marginTop: 24 }}>
+        {t('oem.toolsTitle')}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">{t('oem.toolsIntro')}</Typography.Paragraph>
+      <Table
+        rowKey="file"
+        size="small"
+        pagination={false}
+        dataSource={tools.data}
+        columns={[
+          { key: 'name', title: t('oem.toolsTitle'), render: (_, tool) => (isToolId(tool.id) ? t(TOOL_NAMES[tool.id]) : tool.id) },
+          {
+            key: 'file',
+            title: t('oem.toolFile'),
+            render: (_, tool) => (
+              <a href={`/tools/${tool.file}`} download data-testid={`tool-${tool.id}`}>
+                {tool.file.split('/').pop()}
+              </a>
+            ),
+          },
+          {
+            key: 'size',
+            title: t('oem.toolSize'),
+            render: (_, tool) => <span data-testid={`tool-size-${tool.id}`}>{formatBytes(tool.size)}</span>,
+          },
+        ]}
+      />
+      <Typography.Paragraph style={{ marginTop: 12 }}>
+        <Link to="/toolbox" data-testid="tool-toolbox">
+          {t('oem.toolboxLink')}
+        </Link>
+      </Typography.Paragraph>
+    </section>
   );
 }
 
@@ -117,6 +181,7 @@ export function AppDownloadPage() {
           </Space>
         </Space>
       )}
+      <DesktopTools />
     </PublicFrame>
   );
 }

@@ -1,4 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { SETTINGS_FAMILIES } from '@sunward/contracts/commands';
 import { translate } from '@sunward/contracts/messages';
 import {
   DEVICE_FAMILIES,
@@ -27,6 +28,7 @@ import { takeDraft } from './draft-store';
 import { ProtocolMissing } from './ProtocolMissing';
 import { protocolTexts } from './protocol-texts';
 import { newRegister, type Problems, RegisterTable } from './RegisterTable';
+import { ScriptPanel } from './ScriptPanel';
 
 registerTexts(protocolTexts);
 
@@ -105,6 +107,7 @@ function Editor({
   const [form] = Form.useForm<Fields & { note?: string }>();
   const [points, setPoints] = useState<RegisterPointDraft[]>(() => (start ? [...start.content.points] : [newRegister([])]));
   const [events, setEvents] = useState<EventRow[]>(() => (start ? [...start.content.events] : []));
+  const [families, setFamilies] = useState<Record<string, readonly string[]>>(() => ({ ...(start?.content.settingsFamilies ?? {}) }));
   const [serverProblems, setServerProblems] = useState<Map<string, string>>(new Map());
   const [refusal, setRefusal] = useState<string>();
   const [saving, setSaving] = useState(false);
@@ -143,7 +146,8 @@ function Editor({
         source: values.source ?? '',
         points,
         events,
-        ...(start?.content.settingsFamilies ? { settingsFamilies: start.content.settingsFamilies } : {}),
+        ...settingsOf(families, points),
+        ...pairsOf(start?.content.settingPairs, points),
       },
     };
     try {
@@ -262,6 +266,15 @@ function Editor({
             {t('protocols.eventsTitle', { count: events.length })}
           </Typography.Title>
           <EventTable events={events} bitFields={bitFields} onChange={changeEvents} problems={problems} />
+          <SettingsGroups
+            families={families}
+            writable={points.filter((p) => p.operation !== 'r' && p.id).map((p) => p.id)}
+            problems={problems}
+            onChange={(next) => {
+              setServerProblems(new Map());
+              setFamilies(next);
+            }}
+          />
           {id !== undefined && (
             <Form.Item name="note" label={t('protocols.note')} style={{ marginTop: 24 }}>
               <Input.TextArea maxLength={500} rows={2} />
@@ -291,6 +304,7 @@ function Editor({
             <Button onClick={() => void navigate('/system/protocols')}>{t('protocols.cancel')}</Button>
           </Space>
         </Form>
+        {id !== undefined && start && <ScriptPanel protocolId={id} configurationVersion={start.configurationVersion} />}
       </Space>
     </Card>
   );
@@ -441,5 +455,81 @@ function EventTable({
         {bitFields.length === 0 ? t('protocols.addEventNeedsBits') : t('protocols.addEvent')}
       </Button>
     </Space>
+  );
+}
+
+/** The limit pairs (spec 02 §5; no editor field of their own) stay while both their registers stay writable. */
+function pairsOf(pairs: ProtocolContent['settingPairs'], points: readonly RegisterPointDraft[]): Pick<ProtocolContent, 'settingPairs'> {
+  const writable = new Set(points.filter((p) => p.operation !== 'r').map((p) => p.id));
+  const kept = (pairs ?? []).filter((pair) => writable.has(pair.open) && writable.has(pair.closed));
+  return kept.length === 0 ? {} : { settingPairs: kept };
+}
+
+/**
+ * The groups that carry registers, as the protocol stores them (none at all: no settingsFamilies); a register
+ * removed or made read-only since it was chosen leaves its groups.
+ */
+function settingsOf(
+  families: Record<string, readonly string[]>,
+  points: readonly RegisterPointDraft[],
+): { settingsFamilies?: Record<string, string[]> } {
+  const writable = new Set(points.filter((p) => p.operation !== 'r').map((p) => p.id));
+  const kept = Object.entries(families)
+    .map(([family, ids]) => [family, ids.filter((id) => writable.has(id))] as const)
+    .filter(([, ids]) => ids.length > 0);
+  return kept.length === 0 ? {} : { settingsFamilies: Object.fromEntries(kept.map(([family, ids]) => [family, [...ids]])) };
+}
+
+/**
+ * The settings groups (issue 19): for each settings family, the writable registers that make its form on the
+ * setting pages, in the order chosen; a new brand's settings appear there without code.
+ */
+function SettingsGroups({
+  families,
+  writable,
+  problems,
+  onChange,
+}: {
+  families: Record<string, readonly string[]>;
+  writable: string[];
+  problems: Problems;
+  onChange(next: Record<string, readonly string[]>): void;
+}) {
+  const { t } = useTranslation();
+  const count = Object.values(families).filter((ids) => ids.length > 0).length;
+  return (
+    <div data-testid="protocol-settings-groups">
+      <Typography.Title level={2} style={{ fontSize: 18, marginTop: 24 }}>
+        {t('protocols.settingsTitle', { count })}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">{t('protocols.settingsHint')}</Typography.Paragraph>
+      <Row gutter={[16, 8]}>
+        {SETTINGS_FAMILIES.map((family) => {
+          const problem = [...problems].find(([field]) => field.startsWith(`settingsFamilies.${family}.`))?.[1];
+          return (
+            <Col xs={24} md={12} key={family}>
+              <Form.Item
+                label={family}
+                htmlFor={`settings-group-${family}`}
+                validateStatus={problem ? 'error' : undefined}
+                help={problem}
+                style={{ marginBottom: 8 }}
+              >
+                <Select
+                  id={`settings-group-${family}`}
+                  mode="multiple"
+                  allowClear
+                  placeholder={t('protocols.settingsRegisters')}
+                  value={(families[family] ?? []).filter((id) => writable.includes(id))}
+                  options={writable.map((id) => ({ value: id, label: id }))}
+                  onChange={(ids: string[]) => onChange({ ...families, [family]: ids })}
+                  data-testid={`protocol-settings-${family}`}
+                />
+              </Form.Item>
+            </Col>
+          );
+        })}
+      </Row>
+    </div>
   );
 }

@@ -6,14 +6,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import type { PageProps } from '../../app/page-props';
+import { useSession } from '../../app/session';
 import { PageTitle } from '../../components/PageTitle';
 import { registerTexts } from '../../lib/feature-texts';
 import { currentLanguage } from '../../lib/i18n';
 import { fetchProtocol, fetchProtocolVersion, fetchProtocolVersions, protocolKeys } from './api';
 import { ProtocolMissing } from './ProtocolMissing';
+import { ProtocolRestoreModal } from './ProtocolRestoreModal';
 import { protocolTexts } from './protocol-texts';
+import { switchTexts } from './switch-texts';
 
 registerTexts(protocolTexts);
+registerTexts(switchTexts);
 
 const CHANGE_COLOURS: Record<RegisterDiff['change'], string> = { added: 'green', removed: 'red', changed: 'gold' };
 
@@ -30,6 +34,8 @@ export function ProtocolHistoryPage({ route }: PageProps) {
   const versions = useQuery({ queryKey: protocolKeys.versions(id), queryFn: () => fetchProtocolVersions(id) });
   const newest = versions.data?.[0]?.version ?? 1;
   const [pair, setPair] = useState<{ from?: number; to?: number }>({});
+  const canEdit = useSession().has('system.protocol.edit');
+  const [restoring, setRestoring] = useState<number>();
   const to = pair.to ?? newest;
   const from = pair.from ?? Math.max(1, to - 1);
   const before = useQuery({
@@ -48,6 +54,15 @@ export function ProtocolHistoryPage({ route }: PageProps) {
 
   return (
     <Card className="sw-page-card" data-testid="protocol-history">
+      {restoring !== undefined && protocol.data && (
+        <ProtocolRestoreModal
+          protocolId={id}
+          name={protocol.data.name}
+          version={restoring}
+          currentVersion={protocol.data.currentVersion}
+          onClose={() => setRestoring(undefined)}
+        />
+      )}
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
           <PageTitle route={route}>{t('protocols.historyTitle', { name: protocol.data?.name ?? '' })}</PageTitle>
@@ -81,6 +96,20 @@ export function ProtocolHistoryPage({ route }: PageProps) {
               title: t('protocols.savedAt'),
               render: (_, v) => new Date(v.createdAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' }),
             },
+            ...(canEdit
+              ? [
+                  {
+                    key: 'restore',
+                    title: t('protocols.actions'),
+                    render: (_: unknown, v: ProtocolVersionRow) =>
+                      v.version !== protocol.data?.currentVersion && (
+                        <Button size="small" onClick={() => setRestoring(v.version)} data-testid={`restore-${v.version}`}>
+                          {t('protocolSwitch.restore')}
+                        </Button>
+                      ),
+                  },
+                ]
+              : []),
           ]}
         />
         <Typography.Title level={2} style={{ fontSize: 18, margin: 0 }}>

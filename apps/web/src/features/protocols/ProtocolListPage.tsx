@@ -1,4 +1,4 @@
-import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
+import { ImportOutlined, PlusOutlined, SwapOutlined } from '@ant-design/icons';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { DEVICE_FAMILIES, type ProtocolRow } from '@sunward/contracts/protocols';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,9 +25,12 @@ import {
   setProtocolEnabled,
 } from './api';
 import { storeDraft } from './draft-store';
+import { ProtocolSwitchModal } from './ProtocolSwitchModal';
 import { protocolTexts } from './protocol-texts';
+import { switchTexts } from './switch-texts';
 
 registerTexts(protocolTexts);
+registerTexts(switchTexts);
 
 type Family = (typeof DEVICE_FAMILIES)[number];
 
@@ -74,6 +77,13 @@ export function ProtocolListPage({ route }: PageProps) {
   const page = useQuery({ queryKey: protocolKeys.page(query), queryFn: () => fetchProtocolPage(query), placeholderData: keepPreviousData });
   const remove = useRemoval(deleteProtocol, protocolKeys.all);
   const [refusal, setRefusal] = useState<string>();
+  // A device's protocol switch: opened here, or from a device's page (?switch=SN).
+  const switchSn = list.text('switch');
+  const [switching, setSwitching] = useState(false);
+  const closeSwitch = () => {
+    setSwitching(false);
+    if (switchSn) list.update({ switch: undefined });
+  };
   const locale = LANGUAGE_TAGS[currentLanguage()];
 
   const toggle = useMutation({
@@ -135,6 +145,9 @@ export function ProtocolListPage({ route }: PageProps) {
                 onFile={(f) => sunspec.mutate(f)}
                 busy={sunspec.isPending}
               />
+              <Button icon={<SwapOutlined />} onClick={() => setSwitching(true)} data-testid="protocol-switch-open">
+                {t('protocolSwitch.open')}
+              </Button>
               <Button
                 type="primary"
                 icon={<PlusOutlined />}
@@ -148,6 +161,7 @@ export function ProtocolListPage({ route }: PageProps) {
         </>
       }
     >
+      {canEdit && (switching || switchSn !== undefined) && <ProtocolSwitchModal open initialSn={switchSn} onClose={closeSwitch} />}
       {refusal && (
         <Alert
           type="error"

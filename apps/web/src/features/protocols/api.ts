@@ -1,6 +1,12 @@
 import { Code } from '@sunward/contracts/codes';
 import { translate } from '@sunward/contracts/messages';
 import {
+  ProtocolRestorePreviewSchema,
+  ProtocolRestoreResultSchema,
+  ProtocolSwitchPreviewSchema,
+  ProtocolSwitchResultSchema,
+} from '@sunward/contracts/protocol-switch';
+import {
   PROTOCOL_IMPORT_MAX_BYTES,
   ProtocolDetailSchema,
   ProtocolFileSchema,
@@ -8,6 +14,10 @@ import {
   ProtocolPageSchema,
   type ProtocolSave,
   ProtocolSaveSchema,
+  type ProtocolScriptSave,
+  ProtocolScriptSchema,
+  type ProtocolScriptTest,
+  ProtocolScriptTestResultSchema,
   ProtocolVersionRowSchema,
   ProtocolVersionSchema,
 } from '@sunward/contracts/protocols';
@@ -22,6 +32,7 @@ export const protocolKeys = {
   detail: (id: number) => ['protocols', 'detail', id] as const,
   versions: (id: number) => ['protocols', 'versions', id] as const,
   version: (id: number, version: number) => ['protocols', 'version', id, version] as const,
+  scripts: (id: number) => ['protocols', 'scripts', id] as const,
 };
 
 /** Refusals the pages show themselves (beside the field, or in the dialog). */
@@ -35,6 +46,7 @@ const HANDLED = [
   Code.PROTOCOL_IMPORT_TOO_LARGE,
   Code.PROTOCOL_VERSION_STALE,
   Code.PROTOCOL_FILE_INVALID,
+  Code.PROTOCOL_SCRIPT_EXISTS,
 ];
 
 export const fetchProtocolPage = (query: Partial<ProtocolListQuery>) =>
@@ -84,5 +96,58 @@ export const draftFromSunspec = async (file: File) =>
     method: 'POST',
     json: await readJson(file),
     schema: z.object({ draft: ProtocolSaveSchema, skipped: z.array(z.string()) }),
+    tolerate: HANDLED,
+  });
+
+export const fetchScripts = (id: number) => apiRequest(`/api/v1/protocols/${id}/scripts`, { schema: z.array(ProtocolScriptSchema) });
+
+export const addScript = (id: number, body: ProtocolScriptSave) =>
+  apiRequest(`/api/v1/protocols/${id}/scripts`, { method: 'POST', json: body, schema: ProtocolScriptSchema, tolerate: HANDLED });
+
+export const updateScript = (id: number, scriptId: number, source: string) =>
+  apiRequest(`/api/v1/protocols/${id}/scripts/${scriptId}`, {
+    method: 'PUT',
+    json: { source },
+    schema: ProtocolScriptSchema,
+    tolerate: HANDLED,
+  });
+
+export const deleteScript = (id: number, scriptId: number) =>
+  apiRequest(`/api/v1/protocols/${id}/scripts/${scriptId}`, { method: 'DELETE', schema: z.null(), tolerate: HANDLED });
+
+export const testScript = (id: number, body: ProtocolScriptTest) =>
+  apiRequest(`/api/v1/protocols/${id}/scripts/test`, {
+    method: 'POST',
+    json: body,
+    schema: ProtocolScriptTestResultSchema,
+    tolerate: HANDLED,
+  });
+
+/** Refusals the protocol switch shows in its dialog (beside the field, or above the table). */
+const SWITCH_HANDLED = [Code.VALIDATION, Code.DEVICE_NOT_FOUND, Code.CONFIRM_PASSWORD_WRONG, Code.NOT_FOUND];
+
+export const fetchSwitchPreview = (sn: string, protocolId: number) =>
+  apiRequest(`/api/v1/device/${encodeURIComponent(sn)}/protocol/preview`, {
+    query: { protocolId },
+    schema: ProtocolSwitchPreviewSchema,
+    tolerate: SWITCH_HANDLED,
+  });
+
+export const switchProtocol = (sn: string, protocolId: number, password: string) =>
+  apiRequest(`/api/v1/device/${encodeURIComponent(sn)}/protocol`, {
+    method: 'POST',
+    json: { protocolId, password },
+    schema: ProtocolSwitchResultSchema,
+    tolerate: SWITCH_HANDLED,
+  });
+
+export const fetchRestorePreview = (id: number, version: number) =>
+  apiRequest(`/api/v1/protocols/${id}/versions/${version}/preview`, { schema: ProtocolRestorePreviewSchema, tolerate: HANDLED });
+
+export const restoreVersion = (id: number, version: number, baseVersion: number) =>
+  apiRequest(`/api/v1/protocols/${id}/versions/${version}/restore`, {
+    method: 'POST',
+    json: { baseVersion },
+    schema: ProtocolRestoreResultSchema,
     tolerate: HANDLED,
   });

@@ -4,6 +4,10 @@ import { defineTexts } from '../../lib/feature-texts';
 export const protocolTexts = defineTexts({
   en: {
     'protocols.missing': 'This protocol does not exist (any more).',
+    'protocols.settingsTitle': 'Settings groups ({{count}})',
+    'protocols.settingsHint':
+      "Each settings family's form on the setting pages is made of the writable registers chosen here, in this order. A family without registers answers 601 for this protocol's devices.",
+    'protocols.settingsRegisters': 'Writable registers',
     'protocols.search': 'Search name, code, identifier, manufacturer',
     'protocols.family': 'Device type',
     'protocols.importJson': 'Import protocol file',
@@ -157,6 +161,9 @@ export const protocolTexts = defineTexts({
   },
   cn: {
     'protocols.missing': '该协议不存在（或已被删除）。',
+    'protocols.settingsTitle': '设置分组（{{count}}）',
+    'protocols.settingsHint': '设置页面中每个设置族的表单由这里选择的可写寄存器按此顺序组成。没有寄存器的设置族对本协议的设备返回 601。',
+    'protocols.settingsRegisters': '可写寄存器',
     'protocols.search': '搜索名称、编码、标识、厂家',
     'protocols.family': '设备类型',
     'protocols.importJson': '导入协议文件',
@@ -309,6 +316,10 @@ export const protocolTexts = defineTexts({
   },
   vi: {
     'protocols.missing': 'Giao thức này không tồn tại (hoặc đã bị xóa).',
+    'protocols.settingsTitle': 'Nhóm cài đặt ({{count}})',
+    'protocols.settingsHint':
+      'Biểu mẫu của mỗi họ cài đặt trên các trang cài đặt gồm các thanh ghi ghi được chọn ở đây, theo thứ tự này. Họ không có thanh ghi trả về 601 cho thiết bị của giao thức này.',
+    'protocols.settingsRegisters': 'Thanh ghi ghi được',
     'protocols.search': 'Tìm tên, mã, mã định danh, nhà sản xuất',
     'protocols.family': 'Loại thiết bị',
     'protocols.importJson': 'Nhập tệp giao thức',
@@ -462,6 +473,10 @@ export const protocolTexts = defineTexts({
   },
   es: {
     'protocols.missing': 'Este protocolo no existe (o ya no existe).',
+    'protocols.settingsTitle': 'Grupos de ajustes ({{count}})',
+    'protocols.settingsHint':
+      'El formulario de cada familia de ajustes en las páginas de ajustes se compone de los registros escribibles elegidos aquí, en este orden. Una familia sin registros responde 601 a los equipos de este protocolo.',
+    'protocols.settingsRegisters': 'Registros escribibles',
     'protocols.search': 'Buscar nombre, código, identificador, fabricante',
     'protocols.family': 'Tipo de dispositivo',
     'protocols.importJson': 'Importar archivo de protocolo',
@@ -615,6 +630,10 @@ export const protocolTexts = defineTexts({
   },
   de: {
     'protocols.missing': 'Dieses Protokoll gibt es nicht (mehr).',
+    'protocols.settingsTitle': 'Einstellungsgruppen ({{count}})',
+    'protocols.settingsHint':
+      'Das Formular jeder Einstellungsfamilie auf den Einstellungsseiten besteht aus den hier gewählten beschreibbaren Registern, in dieser Reihenfolge. Eine Familie ohne Register antwortet für Geräte dieses Protokolls mit 601.',
+    'protocols.settingsRegisters': 'Beschreibbare Register',
     'protocols.search': 'Name, Code, Kennung, Hersteller suchen',
     'protocols.family': 'Gerätetyp',
     'protocols.importJson': 'Protokolldatei importieren',
@@ -769,6 +788,10 @@ export const protocolTexts = defineTexts({
   },
   cz: {
     'protocols.missing': 'Tento protokol neexistuje (nebo už neexistuje).',
+    'protocols.settingsTitle': 'Skupiny nastavení ({{count}})',
+    'protocols.settingsHint':
+      'Formulář každé rodiny nastavení na stránkách nastavení tvoří zde vybrané zapisovatelné registry v tomto pořadí. Rodina bez registrů odpoví zařízením tohoto protokolu kódem 601.',
+    'protocols.settingsRegisters': 'Zapisovatelné registry',
     'protocols.search': 'Hledat název, kód, identifikátor, výrobce',
     'protocols.family': 'Typ zařízení',
     'protocols.importJson': 'Importovat soubor protokolu',
@@ -922,6 +945,10 @@ export const protocolTexts = defineTexts({
   },
   po: {
     'protocols.missing': 'Ten protokół nie istnieje (lub został usunięty).',
+    'protocols.settingsTitle': 'Grupy ustawień ({{count}})',
+    'protocols.settingsHint':
+      'Formularz każdej rodziny ustawień na stronach ustawień składa się z wybranych tu rejestrów zapisywalnych, w tej kolejności. Rodzina bez rejestrów odpowiada kodem 601 dla urządzeń tego protokołu.',
+    'protocols.settingsRegisters': 'Rejestry zapisywalne',
     'protocols.search': 'Szukaj nazwy, kodu, identyfikatora, producenta',
     'protocols.family': 'Typ urządzenia',
     'protocols.importJson': 'Importuj plik protokołu',
@@ -1075,6 +1102,10 @@ export const protocolTexts = defineTexts({
   },
   tr: {
     'protocols.missing': 'Bu protokol yok (veya artık yok).',
+    'protocols.settingsTitle': 'Ayar grupları ({{count}})',
+    'protocols.settingsHint':
+      'Ayar sayfalarındaki her ayar ailesinin formu, burada seçilen yazılabilir registerlerden bu sırayla oluşur. Registeri olmayan bir aile bu protokolün cihazlarına 601 yanıtı verir.',
+    'protocols.settingsRegisters': 'Yazılabilir registerler',
     'protocols.search': 'Ad, kod, tanımlayıcı, üretici ara',
     'protocols.family': 'Cihaz türü',
     'protocols.importJson': 'Protokol dosyası içe aktar',
@@ -1228,6 +1259,10 @@ export const protocolTexts = defineTexts({
   },
   el: {
     'protocols.missing': 'Αυτό το πρωτόκολλο δεν υπάρχει (πλέον).',
+    'protocols.settingsTitle': 'Ομάδες ρυθμίσεων ({{count}})',
+    'protocols.settingsHint':
+      'Η φόρμα κάθε οικογένειας ρυθμίσεων στις σελίδες ρυθμίσεων αποτελείται από τους εγγράψιμους καταχωρητές που επιλέγονται εδώ, με αυτή τη σειρά. Μια οικογένεια χωρίς καταχωρητές απαντά 601 για τις συσκευές αυτού του πρωτοκόλλου.',
+    'protocols.settingsRegisters': 'Εγγράψιμοι καταχωρητές',
     'protocols.search': 'Αναζήτηση ονόματος, κωδικού, αναγνωριστικού, κατασκευαστή',
     'protocols.family': 'Τύπος συσκευής',
     'protocols.importJson': 'Εισαγωγή αρχείου πρωτοκόλλου',
@@ -1381,6 +1416,10 @@ export const protocolTexts = defineTexts({
   },
   pt: {
     'protocols.missing': 'Este protocolo não existe (ou já não existe).',
+    'protocols.settingsTitle': 'Grupos de configurações ({{count}})',
+    'protocols.settingsHint':
+      'O formulário de cada família de configurações nas páginas de configurações é formado pelos registos graváveis escolhidos aqui, por esta ordem. Uma família sem registos responde 601 aos equipamentos deste protocolo.',
+    'protocols.settingsRegisters': 'Registos graváveis',
     'protocols.search': 'Pesquisar nome, código, identificador, fabricante',
     'protocols.family': 'Tipo de dispositivo',
     'protocols.importJson': 'Importar ficheiro de protocolo',

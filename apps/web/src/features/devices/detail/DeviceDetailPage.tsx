@@ -1,7 +1,7 @@
 import '../../../lib/texts/plants';
 import '../texts';
 import './device-detail.css';
-import { ArrowLeftOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, SwapOutlined } from '@ant-design/icons';
 import { LANGUAGE_TAGS } from '@sunward/contracts/languages';
 import { DEVICE_KIND_ACCESS } from '@sunward/contracts/permissions';
 import { formatEnergy, formatPower } from '@sunward/contracts/units';
@@ -118,6 +118,11 @@ export function DeviceDetailPage() {
                 </Typography.Title>
                 <StatusTag status={device.status} />
                 {device.mainMeter && <Tag color="gold">{t('devices.mainMeter')}</Tag>}
+                {has('system.protocol.edit') && (
+                  <Link to={`/system/protocols?switch=${encodeURIComponent(device.sn)}`} data-testid="device-change-protocol">
+                    <SwapOutlined /> {t('devices.changeProtocol')}
+                  </Link>
+                )}
               </Space>
               <Descriptions size="small" column={1} className="sw-device-facts">
                 <Descriptions.Item label={t('devices.colSn')}>{device.sn}</Descriptions.Item>

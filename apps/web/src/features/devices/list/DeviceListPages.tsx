@@ -17,11 +17,6 @@ export function BatteryListPage({ route }: PageProps) {
   return <DeviceListPage kind="battery" title={<PageTitle route={route} />} />;
 }
 
-/** /device/acSwitch: smart AC switches, read side (their switching and timed tasks come with the smart-switch features). */
-export function AcSwitchListPage({ route }: PageProps) {
-  return <DeviceListPage kind="ac_switch" title={<PageTitle route={route} />} />;
-}
-
 /** /device/other?kind=meter: meters, optimizers, weather stations, combiner boxes and heat pumps, one at a time. */
 export function OtherDeviceListPage({ route }: PageProps) {
   const { t } = useTranslation();

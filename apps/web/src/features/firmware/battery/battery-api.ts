@@ -80,7 +80,7 @@ export const fetchBatteryFirmware = (query: BatteryQuery) =>
   apiRequest('/api/v1/firmware/battery/list', { query, schema: BatteryFirmwarePageSchema });
 
 export const updateBatteryFirmware = (id: number, fields: BatteryFirmwareFields) =>
-  apiRequest(`/api/v1/battery/${id}`, { method: 'POST', json: fields, schema: BatteryFirmwareRowSchema, tolerate: HANDLED });
+  apiRequest(`/api/v1/firmware/battery/${id}`, { method: 'POST', json: fields, schema: BatteryFirmwareRowSchema, tolerate: HANDLED });
 
 export const setBatteryFirmwareEnabled = (id: number, enabled: boolean) =>
   apiRequest(`/api/v1/firmware/battery/${id}/enable`, { method: 'POST', json: { enabled }, schema: z.null(), tolerate: HANDLED });

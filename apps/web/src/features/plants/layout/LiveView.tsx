@@ -76,7 +76,9 @@ export function LiveView(props: {
   const pickedPanel = panels.find((p) => p.id === picked);
   return (
     <div className="sw-layout-live" data-testid="live-view">
-      <div className="sw-layout-scroll">
+      {/* A wide roof scrolls: the region takes the focus so the keyboard can scroll it too (WCAG 2.1.1). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable */}
+      <section className="sw-layout-scroll" tabIndex={0} aria-label={t('layout.tabLive')}>
         <RoofCanvas
           panels={panels}
           groups={groups}
@@ -89,7 +91,7 @@ export function LiveView(props: {
           ariaLabel={t('layout.legend')}
           onPanelClick={(p) => setPicked(p.id)}
         />
-      </div>
+      </section>
       <div className="sw-layout-live-side">
         <label className="sw-layout-slider" htmlFor="layout-time">
           <Typography.Text strong>

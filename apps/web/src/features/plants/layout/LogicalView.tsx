@@ -30,7 +30,7 @@ function NodeTitle({ node, locale }: { node: LogicalNode; locale: string }) {
   const over = eff !== null && eff > 100;
   const name = node.kind === 'unassigned' ? t('layout.kind.unassigned') : node.kind === 'other' ? t('layout.otherName') : node.name;
   return (
-    <span className="sw-layout-node" data-testid={`node-${node.key}`} data-efficiency={eff ?? ''}>
+    <span className="sw-layout-node" data-testid={`node-${node.key}`} data-efficiency={eff ?? ''} data-value={node.value ?? ''}>
       <Typography.Text type="secondary" className="sw-layout-kind">
         {t(`layout.kind.${node.kind}`)}
       </Typography.Text>

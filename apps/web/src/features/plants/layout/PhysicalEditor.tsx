@@ -1,4 +1,9 @@
 import {
+  AlignCenterOutlined,
+  AlignLeftOutlined,
+  AlignRightOutlined,
+  ColumnHeightOutlined,
+  ColumnWidthOutlined,
   CopyOutlined,
   DeleteOutlined,
   PlusOutlined,
@@ -6,6 +11,8 @@ import {
   RotateRightOutlined,
   SaveOutlined,
   UndoOutlined,
+  VerticalAlignBottomOutlined,
+  VerticalAlignTopOutlined,
   ZoomInOutlined,
   ZoomOutOutlined,
 } from '@ant-design/icons';
@@ -23,11 +30,15 @@ import {
 import { formatPower } from '@sunward/contracts/units';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Form, Input, InputNumber, Progress, Select, Space, Tooltip, Typography } from 'antd';
-import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { type KeyboardEvent, type PointerEvent, type ReactNode, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError } from '../../../lib/api-client';
 import { saveLayout } from './api';
 import {
+  ALIGN_MIN,
+  type AlignEdge,
+  DISTRIBUTE_MIN,
+  type DistributeAxis,
   type EditorAction,
   editorReducer,
   initialState,
@@ -42,6 +53,17 @@ import { RoofCanvas } from './RoofCanvas';
 
 const GROUP_FILL = ['#1f3a5f', '#264653', '#3a3f7a', '#2f4f4f', '#4a3b5c', '#2b4c7e'];
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5];
+const ALIGN_ICONS: Record<AlignEdge, ReactNode> = {
+  left: <AlignLeftOutlined />,
+  centre: <AlignCenterOutlined />,
+  right: <AlignRightOutlined />,
+  top: <VerticalAlignTopOutlined />,
+  bottom: <VerticalAlignBottomOutlined />,
+};
+const DISTRIBUTE_ICONS: Record<DistributeAxis, ReactNode> = {
+  horizontal: <ColumnWidthOutlined />,
+  vertical: <ColumnHeightOutlined />,
+};
 
 type Drag =
   | { kind: 'move'; x: number; y: number; ids: string[]; dx: number; dy: number }
@@ -241,6 +263,30 @@ export function PhysicalEditor(props: {
             {t('layout.copy')}
           </Button>
         </Tooltip>
+        <Space.Compact>
+          {(Object.keys(ALIGN_ICONS) as AlignEdge[]).map((edge) => (
+            <Tooltip key={edge} title={t(`layout.align.${edge}`)}>
+              <Button
+                icon={ALIGN_ICONS[edge]}
+                aria-label={t(`layout.align.${edge}`)}
+                onClick={() => dispatch({ type: 'align', edge })}
+                disabled={selected.size < ALIGN_MIN}
+                data-testid={`align-${edge}`}
+              />
+            </Tooltip>
+          ))}
+          {(Object.keys(DISTRIBUTE_ICONS) as DistributeAxis[]).map((axis) => (
+            <Tooltip key={axis} title={t(`layout.distribute.${axis}`)}>
+              <Button
+                icon={DISTRIBUTE_ICONS[axis]}
+                aria-label={t(`layout.distribute.${axis}`)}
+                onClick={() => dispatch({ type: 'distribute', axis })}
+                disabled={selected.size < DISTRIBUTE_MIN}
+                data-testid={`distribute-${axis}`}
+              />
+            </Tooltip>
+          ))}
+        </Space.Compact>
         <Button
           icon={<DeleteOutlined />}
           danger

@@ -129,7 +129,8 @@ export function PlantLayoutPage() {
     queryKey: layoutKeys.logical(id, period),
     queryFn: () => fetchLogical(id, period),
     enabled: editor.isSuccess && tab === 'logical',
-    refetchInterval: 60_000,
+    // Power now follows the readings; energy periods change slowly.
+    refetchInterval: period === 'power' ? 10_000 : 60_000,
   });
   const live = useQuery({
     queryKey: layoutKeys.live(id),

@@ -63,4 +63,57 @@ describe('layout editor', () => {
     expect(heatColour(0.55)).toBe(heatColour(0.59));
     expect(heatColour(1.2)).toBe('#722ed1');
   });
+
+  it('aligns a selection on an edge or its centre and spreads it evenly, each an undoable step', () => {
+    const panel = (id: string, x: number, y: number, rotation: 0 | 90 = 0) => ({ id, groupId: 'g1', x, y, rotation, optimizerSn: null });
+    // a, c portrait (40×80); b landscape (80×40).
+    let s = initialState({ groups: [group], panels: [panel('a', 20, 100), panel('b', 100, 40, 90), panel('c', 400, 60)] });
+    s = editorReducer(s, { type: 'select', ids: ['a', 'b', 'c'] });
+    const pos = () => s.doc.panels.map((p) => [p.x, p.y]);
+    s = editorReducer(s, { type: 'align', edge: 'top' });
+    expect(pos()).toEqual([
+      [20, 40],
+      [100, 40],
+      [400, 40],
+    ]);
+    s = editorReducer(s, { type: 'align', edge: 'bottom' });
+    expect(pos()).toEqual([
+      [20, 40],
+      [100, 80],
+      [400, 40],
+    ]);
+    s = editorReducer(s, { type: 'align', edge: 'left' });
+    expect(pos().map(([x]) => x)).toEqual([20, 20, 20]);
+    s = editorReducer(s, { type: 'undo' });
+    s = editorReducer(s, { type: 'select', ids: ['a', 'b', 'c'] });
+    s = editorReducer(s, { type: 'align', edge: 'right' });
+    // Right edges at 440: portrait x 400, landscape x 360.
+    expect(pos().map(([x]) => x)).toEqual([400, 360, 400]);
+    s = editorReducer(s, { type: 'undo' });
+    s = editorReducer(s, { type: 'select', ids: ['a', 'b', 'c'] });
+    s = editorReducer(s, { type: 'align', edge: 'centre' });
+    // Box 20–440, centre 230: portrait x 210, landscape x 190.
+    expect(pos().map(([x]) => x)).toEqual([210, 190, 210]);
+    s = editorReducer(s, { type: 'undo' });
+    s = editorReducer(s, { type: 'select', ids: ['a', 'b', 'c'] });
+    // Horizontal: a (20–60) and c (400–440) stay; gap (420 − 40 − 80 − 40) / 2 = 130, so b at 190.
+    s = editorReducer(s, { type: 'distribute', axis: 'horizontal' });
+    expect(pos().map(([x]) => x)).toEqual([20, 190, 400]);
+    s = editorReducer(s, { type: 'undo' });
+    expect(pos().map(([x]) => x)).toEqual([20, 100, 400]);
+    // Vertical: a (0–80) and c (400–480) stay; gap (480 − 80 − 40 − 80) / 2 = 140, so b (landscape) at 220.
+    s = initialState({ groups: [group], panels: [panel('a', 0, 0), panel('b', 100, 100, 90), panel('c', 200, 400)] });
+    s = editorReducer(s, { type: 'select', ids: ['c', 'b', 'a'] });
+    s = editorReducer(s, { type: 'distribute', axis: 'vertical' });
+    expect(pos().map(([, y]) => y)).toEqual([0, 220, 400]);
+    expect(s.past).toHaveLength(1);
+    // Fewer than two (align) or three (distribute) panels: nothing changes and nothing goes on the undo stack.
+    s = editorReducer(s, { type: 'select', ids: ['a', 'b'] });
+    const before = s;
+    s = editorReducer(s, { type: 'distribute', axis: 'horizontal' });
+    expect(s.past).toHaveLength(before.past.length);
+    s = editorReducer(s, { type: 'select', ids: ['a'] });
+    s = editorReducer(s, { type: 'align', edge: 'left' });
+    expect(s.past).toHaveLength(before.past.length);
+  });
 });

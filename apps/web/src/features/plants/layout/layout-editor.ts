@@ -74,6 +74,57 @@ export function freeSpot(panels: readonly LayoutPanel[], rotation: 0 | 90): { x:
   return { x: 0, y: 0 };
 }
 
+/** Where a multi-selection lines up: on the selection's outer edge, or on its horizontal centre. */
+export type AlignEdge = 'left' | 'right' | 'top' | 'bottom' | 'centre';
+export type DistributeAxis = 'horizontal' | 'vertical';
+
+/** Panels needed: align lines up two or more, distribute spaces three or more (the outer two stay). */
+export const ALIGN_MIN = 2;
+export const DISTRIBUTE_MIN = 3;
+
+/** The selection lined up on one edge (or centre) of its bounding box; positions exact, kept on the canvas. */
+export function aligned(panels: readonly LayoutPanel[], ids: readonly string[], edge: AlignEdge): LayoutPanel[] {
+  const chosen = panels.filter((p) => ids.includes(p.id));
+  if (chosen.length < ALIGN_MIN) return [...panels];
+  const left = Math.min(...chosen.map((p) => p.x));
+  const right = Math.max(...chosen.map((p) => p.x + panelSize(p).w));
+  const top = Math.min(...chosen.map((p) => p.y));
+  const bottom = Math.max(...chosen.map((p) => p.y + panelSize(p).h));
+  const place: Record<AlignEdge, (p: LayoutPanel, s: { w: number; h: number }) => LayoutPanel> = {
+    left: (p) => ({ ...p, x: left }),
+    right: (p, s) => ({ ...p, x: clampX(right - s.w, s.w) }),
+    top: (p) => ({ ...p, y: top }),
+    bottom: (p, s) => ({ ...p, y: clampY(bottom - s.h, s.h) }),
+    centre: (p, s) => ({ ...p, x: clampX(Math.round((left + right - s.w) / 2), s.w) }),
+  };
+  return panels.map((p) => (ids.includes(p.id) ? place[edge](p, panelSize(p)) : p));
+}
+
+/**
+ * The selection spread evenly along an axis: the first and last (by position) stay, the others move so the
+ * gaps between neighbours are equal (panels of either rotation).
+ */
+export function distributed(panels: readonly LayoutPanel[], ids: readonly string[], axis: DistributeAxis): LayoutPanel[] {
+  const along = axis === 'horizontal' ? ('x' as const) : ('y' as const);
+  const size = (p: LayoutPanel) => (axis === 'horizontal' ? panelSize(p).w : panelSize(p).h);
+  const chosen = panels.filter((p) => ids.includes(p.id)).sort((a, b) => a[along] - b[along] || a.id.localeCompare(b.id));
+  const first = chosen[0];
+  const last = chosen.at(-1);
+  if (chosen.length < DISTRIBUTE_MIN || !first || !last) return [...panels];
+  const span = last[along] + size(last) - first[along];
+  const gap = (span - chosen.reduce((a, p) => a + size(p), 0)) / (chosen.length - 1);
+  const at = new Map<string, number>();
+  let cursor = first[along];
+  for (const p of chosen) {
+    at.set(p.id, Math.round(cursor));
+    cursor += size(p) + gap;
+  }
+  return panels.map((p) => {
+    const v = at.get(p.id);
+    return v === undefined || p.id === first.id || p.id === last.id ? p : { ...p, [along]: v };
+  });
+}
+
 export type EditorAction =
   | { type: 'load'; doc: LayoutDoc }
   | { type: 'saved'; doc: LayoutDoc }
@@ -87,6 +138,8 @@ export type EditorAction =
   | { type: 'rotate' }
   | { type: 'delete' }
   | { type: 'copy' }
+  | { type: 'align'; edge: AlignEdge }
+  | { type: 'distribute'; axis: DistributeAxis }
   | { type: 'bind'; id: string; optimizerSn: string | null }
   | { type: 'undo' }
   | { type: 'redo' };
@@ -181,6 +234,10 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         copies.map((c) => c.id),
       );
     }
+    case 'align':
+      return commit(state, { ...doc, panels: aligned(doc.panels, state.selected, action.edge) });
+    case 'distribute':
+      return commit(state, { ...doc, panels: distributed(doc.panels, state.selected, action.axis) });
     case 'bind':
       return commit(state, {
         ...doc,
