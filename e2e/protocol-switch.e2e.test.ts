@@ -119,7 +119,8 @@ describe('a device’s protocol switch', () => {
 
     await modal.getByLabel('Your password').fill(ADMIN.password);
     await modal.getByTestId('switch-confirm').click();
-    await page.getByText(`${SN} now uses altus-inverter v1`).waitFor();
+    // Its stored readings come along, point by point.
+    await page.getByText(new RegExp(`${SN} now uses altus-inverter v1; [1-9]\\d* stored readings carried over`)).waitFor();
     await modal.waitFor({ state: 'hidden' });
 
     const after = await call<DevicePage>(server.app, 'GET', '/api/v1/inverters', { token, query: { keyword: SN } });

@@ -13466,6 +13466,7 @@ export interface components {
         ProtocolSwitchResult: {
             protocolId: string;
             protocolVersion: number;
+            readingsCarried: number;
             sn: string;
         };
         ProtocolSwitchRow: {
@@ -21202,7 +21203,8 @@ export interface operations {
                      *       "data": {
                      *         "sn": "INV0000001",
                      *         "protocolId": "text",
-                     *         "protocolVersion": 1
+                     *         "protocolVersion": 1,
+                     *         "readingsCarried": 1
                      *       },
                      *       "message": "Success"
                      *     }

@@ -59,6 +59,8 @@ export const ProtocolSwitchResultSchema = z.object({
   sn: z.string(),
   protocolId: z.string(),
   protocolVersion: z.number().int(),
+  /** The device's stored readings rewritten into the new protocol's storage order (its history carried over). */
+  readingsCarried: z.number().int(),
 });
 export type ProtocolSwitchResult = z.infer<typeof ProtocolSwitchResultSchema>;
 

@@ -1929,3 +1929,45 @@ export const energyHubResults = pgTable(
   },
   (t) => [uniqueIndex('energy_hub_results_device').on(t.eventId, t.deviceId)],
 );
+
+/**
+ * A device moved to another protocol (issue 19): its history was rewritten from the old protocol's storage order
+ * into the new one's, point by point, in the switch's transaction (docs/decisions.md "Switching a device's
+ * protocol"). Both orders are kept, so what was rewritten can be read back.
+ */
+export const deviceProtocolSwitches = pgTable(
+  'device_protocol_switches',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    switchedAt: timestamp('switched_at', { withTimezone: true }).notNull().defaultNow(),
+    userId: integer('user_id'),
+    fromProtocol: text('from_protocol').notNull(),
+    fromVersion: integer('from_version'),
+    fromOrder: jsonb('from_order').$type<string[]>().notNull(),
+    toProtocol: text('to_protocol').notNull(),
+    toVersion: integer('to_version').notNull(),
+    toOrder: jsonb('to_order').$type<string[]>().notNull(),
+    /** Raw readings rewritten. */
+    readings: integer('readings').notNull(),
+  },
+  (t) => [index('device_protocol_switches_device').on(t.deviceId, t.switchedAt)],
+);
+
+/**
+ * A device's raw readings as they were stored before a protocol switch rewrote them (values in `from_order`):
+ * the points the new protocol does not have are not lost.
+ */
+export const readingsBeforeSwitch = pgTable(
+  'readings_before_switch',
+  {
+    switchId: integer('switch_id')
+      .notNull()
+      .references(() => deviceProtocolSwitches.id, { onDelete: 'cascade' }),
+    ts: timestamp('ts', { withTimezone: true }).notNull(),
+    values: doublePrecision('values').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.switchId, t.ts] })],
+);

@@ -1,9 +1,10 @@
 import { Code } from '@sunward/contracts/codes';
+import type { DaySeries } from '@sunward/contracts/devices';
 import type { ProtocolRestorePreview, ProtocolSwitchPreview, ProtocolSwitchResult } from '@sunward/contracts/protocol-switch';
 import type { ProtocolSave } from '@sunward/contracts/protocols';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceRealtime, devices, operationLog } from '../../db/schema.js';
+import { deviceProtocolSwitches, deviceRealtime, devices, operationLog, readingsBeforeSwitch } from '../../db/schema.js';
 import { apiClient, createPlant, signedInUser } from '../../test/api.js';
 import { call, signIn } from '../../test/client.js';
 import { ADMIN, startTestServer, type TestServer } from '../../test/harness.js';
@@ -153,13 +154,32 @@ describe('switching a device’s protocol', () => {
 
   it('switches on confirmation: logged, the next report decodes with the new map, one on the old map is refused', async () => {
     const done = await post<ProtocolSwitchResult>(`/api/v1/device/${SN}/protocol`, { protocolId: ids.to, password: ADMIN.password });
-    expect(done).toMatchObject({ code: 0, data: { sn: SN, protocolId: 'switch-to', protocolVersion: 1 } });
+    expect(done).toMatchObject({ code: 0, data: { sn: SN, protocolId: 'switch-to', protocolVersion: 1, readingsCarried: 1 } });
     expect(await deviceRow()).toEqual({ protocolId: 'switch-to', protocolVersion: 1 });
     const [logged] = await server.database.db
       .select()
       .from(operationLog)
       .where(and(eq(operationLog.target, SN), eq(operationLog.action, 'device.protocol')));
-    expect(logged?.request).toEqual({ from: { protocol: 'switch-from', version: 1 }, to: { protocol: 'switch-to', version: 1 } });
+    expect(logged?.request).toEqual({
+      from: { protocol: 'switch-from', version: 1 },
+      to: { protocol: 'switch-to', version: 1 },
+      readingsCarried: 1,
+    });
+
+    // The history reads by point under the new protocol: the reading stored before the switch still shows its
+    // 1500 W and 100 kWh, and the point only the new protocol has is empty there.
+    const history = await get<DaySeries>(`/api/v1/inverter/${SN}/day?points=Pac,Etot,Code`);
+    expect(history.code, JSON.stringify(history)).toBe(0);
+    const values = Object.fromEntries(history.data.series.map((s) => [s.id, s.points.map(([, v]) => v)]));
+    expect(values).toEqual({ Pac: [1500], Etot: [100_000], Code: [null] });
+    // What was there before is kept aside, in the old order (Pac, Etot, Temp, Fault).
+    const kept = await server.database.db
+      .select({ values: readingsBeforeSwitch.values, fromOrder: deviceProtocolSwitches.fromOrder, toOrder: deviceProtocolSwitches.toOrder })
+      .from(readingsBeforeSwitch)
+      .innerJoin(deviceProtocolSwitches, eq(deviceProtocolSwitches.id, readingsBeforeSwitch.switchId));
+    expect(kept).toEqual([
+      { values: [1500, 100_000, 35.5, 3], fromOrder: ['Pac', 'Etot', 'Temp', 'Fault'], toOrder: ['Pac', 'Etot', 'Code', 'Vac'] },
+    ]);
 
     const realtime = async () =>
       (

@@ -1,6 +1,6 @@
 import type { ProtocolDefinition, RegisterPoint } from '@sunward/protocol/types';
 import { describe, expect, it } from 'vitest';
-import { switchDiff } from './protocol-switch.js';
+import { historyMapping, switchDiff } from './protocol-switch.js';
 
 const point = (id: string, address: number, extra: Partial<RegisterPoint> = {}): RegisterPoint => ({
   id,
@@ -57,5 +57,13 @@ describe('what a protocol switch would read differently', () => {
       X: 'added',
     });
     expect(rows.every((r) => r.before === null && r.after === null)).toBe(true);
+  });
+});
+
+describe('carrying a device’s history to the new protocol', () => {
+  it('takes each new point from the same point of the old order, and nothing for a point the old one lacks', () => {
+    expect(historyMapping(['W', 'WH', 'Tmp', 'Evt'], ['WH', 'W', 'Code'])).toEqual([2, 1, null]);
+    expect(historyMapping([], ['W'])).toEqual([null]);
+    expect(historyMapping(['W'], [])).toEqual([]);
   });
 });

@@ -172,6 +172,16 @@ export function switchDiff(
   return { rows, uncovered };
 }
 
+/**
+ * Where each point of the new storage order comes from in the old one: the 1-based index into a stored values
+ * array, or null for a point the old protocol does not have (stored as NaN, an absent point). The switch rewrites
+ * the device's readings and averages with it, so its history reads by point under the new protocol.
+ */
+export function historyMapping(fromOrder: readonly string[], toOrder: readonly string[]): (number | null)[] {
+  const at = new Map(fromOrder.map((id, i) => [id, i + 1]));
+  return toOrder.map((id) => at.get(id) ?? null);
+}
+
 /** The preview and the switch; SQL in protocols.repository.ts. Platform administrators only (route access). */
 export function createProtocolSwitch(deps: {
   db: Database;
@@ -213,7 +223,13 @@ export function createProtocolSwitch(deps: {
   ): Promise<ProtocolSwitchResult> {
     const { device, from, to } = await load(auth, language, sn, protocolId);
     await deps.confirmPassword(auth, password);
-    const moved = await repository.moveDevice(device.id, device.protocolId, to.id);
+    const moved = await repository.moveDevice({
+      deviceId: device.id,
+      userId: auth.userId,
+      from: { identifier: device.protocolId, version: from.version, order: from.definition.storageOrder },
+      to: { id: to.id, identifier: to.identifier, version: to.version, order: to.definition.storageOrder },
+      mapping: historyMapping(from.definition.storageOrder, to.definition.storageOrder),
+    });
     // Changed since it was read (another administrator switched it, the protocol was disabled): checked again.
     if (!moved) return apply(auth, language, sn, protocolId, password);
     await deps.registry.changed();
@@ -222,10 +238,14 @@ export function createProtocolSwitch(deps: {
       targetType: 'device',
       target: device.sn,
       plantId: device.plantId,
-      request: { from: { protocol: from.identifier, version: from.version }, to: { protocol: to.identifier, version: moved.version } },
+      request: {
+        from: { protocol: from.identifier, version: from.version },
+        to: { protocol: to.identifier, version: moved.version },
+        readingsCarried: moved.readings,
+      },
       result: 'ok',
     });
-    return { sn: device.sn, protocolId: moved.identifier, protocolVersion: moved.version };
+    return { sn: device.sn, protocolId: moved.identifier, protocolVersion: moved.version, readingsCarried: moved.readings };
   }
 
   return {

@@ -1,8 +1,17 @@
 import type { ProtocolContent } from '@sunward/contracts/protocols';
 import { and, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { nullable, sqlRows } from '../../db/rows.js';
-import { deviceRealtime, devices, protocolScripts, protocols, protocolVersions, readings, users } from '../../db/schema.js';
+import { computed, nullable, sqlRows } from '../../db/rows.js';
+import {
+  deviceProtocolSwitches,
+  deviceRealtime,
+  devices,
+  protocolScripts,
+  protocols,
+  protocolVersions,
+  readings,
+  users,
+} from '../../db/schema.js';
 import { LATEST_VALUES } from '../../ingest/telemetry-query.repository.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { deviceVisibleCondition } from '../devices/device-access.js';
@@ -482,20 +491,66 @@ export function createProtocolsRepository(db: Database) {
      * Moves a device to another protocol's current version, only while it is still on `fromIdentifier` and the
      * protocol is enabled (both checked in the statement); the new version, or null when nothing changed.
      */
-    async moveDevice(
-      deviceId: number,
-      fromIdentifier: string,
-      toProtocolId: number,
-    ): Promise<{ identifier: string; version: number } | null> {
-      const [row] = await sqlRows(
-        db,
-        { protocol_id: devices.protocolId, protocol_version: devices.protocolVersion },
-        sql`update devices d set protocol_id = p.identifier, protocol_version = p.current_version
-            from protocols p
-            where d.id = ${deviceId} and d.protocol_id = ${fromIdentifier} and p.id = ${toProtocolId} and p.enabled
-            returning d.protocol_id, d.protocol_version`,
-      );
-      return row?.protocol_version == null ? null : { identifier: row.protocol_id, version: row.protocol_version };
+    /**
+     * Moves a device to another protocol's current version and carries its history over, in one transaction:
+     * the raw readings are kept as they were (readings_before_switch), then the readings, 5-minute and hourly
+     * averages are rewritten into the new storage order (`mapping`: 1-based old index per new point, null for a
+     * point the old protocol lacks, stored NaN). Null when the device or protocol changed since they were read.
+     */
+    async moveDevice(input: {
+      deviceId: number;
+      userId: number | null;
+      from: { identifier: string; version: number; order: readonly string[] };
+      to: { id: number; identifier: string; version: number; order: readonly string[] };
+      mapping: readonly (number | null)[];
+    }): Promise<{ identifier: string; version: number; readings: number } | null> {
+      const { deviceId, from, to } = input;
+      // Each new slot from its old one; a missing or absent old value (an array written before the point
+      // existed) stays NaN, as an absent point is stored.
+      const slots = input.mapping.map((i) => (i === null ? sql`'NaN'::float8` : sql`coalesce(values[${sql.raw(String(i))}], 'NaN')`));
+      const rewritten = slots.length === 0 ? sql`'{}'::float8[]` : sql`array[${sql.join(slots, sql`, `)}]::float8[]`;
+      return db.transaction(async (tx) => {
+        const [row] = await sqlRows(
+          tx,
+          { protocol_id: devices.protocolId, protocol_version: devices.protocolVersion },
+          sql`update devices d set protocol_id = p.identifier, protocol_version = p.current_version
+              from protocols p
+              where d.id = ${deviceId} and d.protocol_id = ${from.identifier} and p.id = ${to.id} and p.enabled
+                and p.current_version = ${to.version}
+              returning d.protocol_id, d.protocol_version`,
+        );
+        if (row?.protocol_version == null) return null;
+        const [record] = await tx
+          .insert(deviceProtocolSwitches)
+          .values({
+            deviceId,
+            userId: input.userId,
+            fromProtocol: from.identifier,
+            fromVersion: from.version,
+            fromOrder: [...from.order],
+            toProtocol: to.identifier,
+            toVersion: to.version,
+            toOrder: [...to.order],
+            readings: 0,
+          })
+          .returning({ id: deviceProtocolSwitches.id });
+        if (!record) return null;
+        await tx.execute(
+          sql`insert into readings_before_switch (switch_id, ts, values)
+              select ${record.id}, ts, values from readings where device_id = ${deviceId}`,
+        );
+        const [count] = await sqlRows(
+          tx,
+          { n: computed.number },
+          sql`with moved as (update readings set values = ${rewritten} where device_id = ${deviceId} returning 1)
+              select count(*)::int as n from moved`,
+        );
+        const readingsCarried = count?.n ?? 0;
+        await tx.execute(sql`update readings_5m set values = ${rewritten} where device_id = ${deviceId}`);
+        await tx.execute(sql`update readings_hourly set values = ${rewritten} where device_id = ${deviceId}`);
+        await tx.update(deviceProtocolSwitches).set({ readings: readingsCarried }).where(eq(deviceProtocolSwitches.id, record.id));
+        return { identifier: row.protocol_id, version: row.protocol_version, readings: readingsCarried };
+      });
     },
 
     /** The protocol's device that reported last, with that reading's values (storage order); undefined when none has. */

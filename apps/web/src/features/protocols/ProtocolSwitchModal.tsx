@@ -120,7 +120,9 @@ export function ProtocolSwitchModal({ open, initialSn, onClose }: { open: boolea
   const apply = useMutation({
     mutationFn: () => switchProtocol(device, candidate ?? 0, password),
     onSuccess: (done) => {
-      void message.success(t('protocolSwitch.done', { sn: done.sn, identifier: done.protocolId, version: done.protocolVersion }));
+      void message.success(
+        t('protocolSwitch.done', { sn: done.sn, identifier: done.protocolId, version: done.protocolVersion, count: done.readingsCarried }),
+      );
       void queryClient.invalidateQueries({ queryKey: protocolKeys.all });
       void queryClient.invalidateQueries({ queryKey: ['devices'] });
       setPassword('');
