@@ -76,6 +76,11 @@ export function createSmartRulesRepository(db: Database) {
       const [row] = await select().where(eq(smartRules.id, id));
       return row ? toRecord(row) : undefined;
     },
+    /** Plants with at least one enabled rule. */
+    async plantsWithEnabledRules(): Promise<Set<number>> {
+      const rows = await db.selectDistinct({ plantId: smartRules.plantId }).from(smartRules).where(eq(smartRules.enabled, true));
+      return new Set(rows.map((r) => r.plantId));
+    },
     async enabledOfPlant(plantId: number): Promise<RuleRecord[]> {
       const rows = await select().where(and(eq(smartRules.plantId, plantId), eq(smartRules.enabled, true)));
       return rows.map(toRecord);

@@ -202,7 +202,16 @@ export function createSmartRulesService(deps: SmartRulesDeps) {
     await repository.addRun(rule.id, { outcome, values: seen, results });
   }
 
+  // Bumped by every rule write of this process: the engine's cache of which plants have rules is then stale.
+  let rulesVersion = 0;
+
   return {
+    /** Changes with each rule written through this process (the engine reloads plantsWithRules when it does). */
+    rulesVersion: () => rulesVersion,
+
+    /** Plants with at least one enabled rule (the engine evaluates only these). */
+    plantsWithRules: () => repository.plantsWithEnabledRules(),
+
     async list(auth: AuthContext, plantId: number | undefined): Promise<SmartRule[]> {
       await deps.apps.require(auth, 'smart_rule');
       if (plantId !== undefined) {
@@ -235,6 +244,7 @@ export function createSmartRulesService(deps: SmartRulesDeps) {
       if (await repository.nameTaken(fields.plantId, fields.name)) throw new ApiError(Code.SMART_RULE_NAME_EXISTS);
       await checkActions(auth, fields.plantId, fields.actions, fields.password, language);
       const id = await repository.create(fields, auth.userId);
+      rulesVersion++;
       await deps.log.record(auth, {
         action: 'rule.create',
         targetType: 'plant',
@@ -255,6 +265,7 @@ export function createSmartRulesService(deps: SmartRulesDeps) {
       if (await repository.nameTaken(rule.plantId, fields.name, id)) throw new ApiError(Code.SMART_RULE_NAME_EXISTS);
       await checkActions(auth, rule.plantId, fields.actions, fields.password, language);
       await repository.update(id, fields, auth.userId);
+      rulesVersion++;
       await deps.log.record(auth, {
         action: 'rule.update',
         targetType: 'plant',
@@ -270,6 +281,7 @@ export function createSmartRulesService(deps: SmartRulesDeps) {
       await deps.apps.require(auth, 'smart_rule');
       const rule = await visibleRule(auth, id, 'operate');
       await repository.setEnabled(id, enabled);
+      rulesVersion++;
       await deps.log.record(auth, {
         action: enabled ? 'rule.enable' : 'rule.disable',
         targetType: 'plant',
@@ -284,6 +296,7 @@ export function createSmartRulesService(deps: SmartRulesDeps) {
       await deps.apps.require(auth, 'smart_rule');
       const rule = await visibleRule(auth, id, 'operate');
       await repository.remove(id);
+      rulesVersion++;
       await deps.log.record(auth, {
         action: 'rule.delete',
         targetType: 'plant',
