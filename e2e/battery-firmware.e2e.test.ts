@@ -7,7 +7,7 @@ import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openMenuEntry, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -61,8 +61,7 @@ describe('battery firmware library', () => {
       page.setDefaultTimeout(45_000);
       await signInThroughForm(page, ADMIN.account, ADMIN.password);
       // The menu entry sits under Firmware.
-      await page.getByRole('menuitem', { name: /Firmware$/ }).click();
-      await page.getByRole('menuitem', { name: 'Battery firmware' }).click();
+      await openMenuEntry(page, /Firmware$/, 'Battery firmware');
       await page.waitForURL('**/firmware/batt');
       await page.getByTestId('battery-types-empty').waitFor();
       await page.getByTestId('battery-products-empty').waitFor();

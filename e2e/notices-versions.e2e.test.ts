@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { afterAnswer, clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { afterAnswer, clickWhenOpen, launchBrowser, openMenuEntry, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -46,8 +46,7 @@ describe('maintenance notices', () => {
   it('an administrator writes and publishes a notice; users see it once in a 700 px dialog and confirm it', async () => {
     const { page, context, errors } = await openPage(browser, server.url);
     await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.getByRole('menuitem', { name: 'Management' }).click();
-    await page.getByRole('menuitem', { name: 'Maintenance notices' }).click();
+    await openMenuEntry(page, 'Management', 'Maintenance notices');
     await page.waitForURL('**/system/notices');
     await page.getByTestId('notice-empty').waitFor();
 

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAccessibilityProblems } from './support/axe.js';
-import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openMenuEntry, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -36,8 +36,7 @@ describe('device protocols', () => {
   it('a platform administrator adds a new brand’s protocol in the browser; a device of that brand reports and is decoded', async () => {
     const { page, errors } = await openPage(browser, server.url);
     await signInThroughForm(page, ADMIN.account, ADMIN.password);
-    await page.getByRole('menuitem', { name: 'Management' }).click();
-    await page.getByRole('menuitem', { name: 'Device protocols' }).click();
+    await openMenuEntry(page, 'Management', 'Device protocols');
     await page.waitForURL('**/system/protocols');
     await page.getByTestId('protocol-table').getByRole('cell', { name: 'sunspec-inverter-3p', exact: true }).waitFor();
     expect(await seriousAccessibilityProblems(page)).toEqual([]);

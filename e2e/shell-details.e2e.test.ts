@@ -2,7 +2,7 @@ import { ADMIN, type TestServer } from '@sunward/server/test/harness';
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openMenuEntry, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -87,8 +87,7 @@ describe('menu behaviour', () => {
     await page.locator('[data-cached-page="/plants"]').evaluate((node) => {
       (node as HTMLElement & { marker?: string }).marker = 'kept';
     });
-    await page.getByRole('menuitem', { name: 'Firmware' }).click();
-    await page.getByRole('menuitem', { name: 'Firmware list' }).click();
+    await openMenuEntry(page, 'Firmware', 'Firmware list');
     await page.waitForURL('**/firmware/list');
     await page.locator('[data-cached-page="/plants"]').waitFor({ state: 'hidden' });
     await page.getByRole('menuitem', { name: 'Plants' }).click();

@@ -3,7 +3,7 @@ import type { TestServer } from '@sunward/server/test/harness';
 import { ADMIN } from '@sunward/server/test/harness';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openMenuEntry, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 let server: TestServer;
@@ -116,8 +116,7 @@ describe('menu from permissions', () => {
     // Members, roles and customers belong to a company: the platform administrator, in none, is not offered them.
     expect(await menu.textContent()).not.toContain('Customers');
     expect(await menu.textContent()).not.toContain('Members');
-    await menu.getByRole('menuitem', { name: 'Devices' }).click();
-    await menu.getByRole('menuitem', { name: 'Inverters' }).click();
+    await openMenuEntry(menu, 'Devices', 'Inverters');
     await page.waitForURL('**/device/inverter');
     await page.locator('[data-testid=page-title]:visible', { hasText: 'Inverters' }).waitFor();
     await page.locator('[data-cached-page="/plants"]').waitFor({ state: 'hidden' });

@@ -79,6 +79,16 @@ export async function nextFrames(page: Page): Promise<void> {
  * Clicks a button in a popup (popconfirm, confirm dialog) once the popup has finished opening: a click during
  * antd's opening animation can land on a box that is still growing and do nothing on a loaded machine.
  */
+/**
+ * Opens a side-menu entry under a group: the group's submenu is opened unless it already is, and the entry is
+ * clicked once the submenu's opening animation is over (a click during it did not navigate on the loaded CI machine).
+ */
+export async function openMenuEntry(scope: Page | Locator, group: string | RegExp, entry: string): Promise<void> {
+  const item = scope.getByRole('menuitem', { name: entry });
+  if (!(await item.isVisible())) await scope.getByRole('menuitem', { name: group }).click();
+  await clickWhenOpen(item);
+}
+
 export async function clickWhenOpen(button: Locator): Promise<void> {
   await button.waitFor();
   await expect
