@@ -123,7 +123,13 @@ export function ProtocolSwitchModal({ open, initialSn, onClose }: { open: boolea
       void message.success(
         t('protocolSwitch.done', { sn: done.sn, identifier: done.protocolId, version: done.protocolVersion, count: done.readingsCarried }),
       );
-      void queryClient.invalidateQueries({ queryKey: protocolKeys.all });
+      // The previews are of the protocol the device no longer has: dropped, not fetched again (that would be refused).
+      const previews = [...protocolKeys.all, 'switch'];
+      queryClient.removeQueries({ queryKey: previews });
+      void queryClient.invalidateQueries({
+        queryKey: protocolKeys.all,
+        predicate: (query) => query.queryKey[previews.length - 1] !== 'switch',
+      });
       void queryClient.invalidateQueries({ queryKey: ['devices'] });
       setPassword('');
       setCandidate(undefined);
