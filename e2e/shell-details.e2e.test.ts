@@ -110,7 +110,7 @@ describe('menu behaviour', () => {
         if (document.querySelector('[data-testid="navigation-progress"]')) seen.sawNavigationProgress = true;
       }).observe(document.body, { childList: true, subtree: true });
     });
-    await page.getByRole('menuitem', { name: 'Events' }).click();
+    await clickWhenOpen(page.getByRole('menuitem', { name: 'Events' }));
     await page.waitForFunction(() => document.title === 'Events · Sunward');
     await page.getByTestId('loading-overlay').waitFor({ state: 'detached' });
     expect(await page.evaluate(() => (window as unknown as { sawNavigationProgress?: boolean }).sawNavigationProgress)).toBe(true);
