@@ -7,7 +7,7 @@ import type { SimulatedCamera } from '@sunward/simulator/camera/gb28181-camera';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAccessibilityProblems } from './support/axe.js';
-import { launchBrowser, openPage, signInThroughForm } from './support/browser.js';
+import { clickWhenOpen, launchBrowser, openPage, signInThroughForm } from './support/browser.js';
 import { startProduct } from './support/product.js';
 
 /*
@@ -192,7 +192,7 @@ describe('video surveillance', () => {
     const { page, errors, context } = await openPage(browser, server.url);
     await signInThroughForm(page, owner.account, owner.password);
     await page.getByRole('menuitem', { name: 'Video surveillance' }).click();
-    await page.getByRole('menuitem', { name: 'Cameras', exact: true }).click();
+    await clickWhenOpen(page.getByRole('menuitem', { name: 'Cameras', exact: true }));
     await page.getByTestId('video-devices-page').waitFor();
     const row = page.getByRole('row', { name: /Porch camera/ });
     await row.getByTestId('video-device-state').getByText('Active').waitFor();
