@@ -2,6 +2,7 @@
 // (empty HTTP cache; the signed-in pages keep the administrator's session in local storage).
 //   npm run build -w @sunward/web && CHROME_PATH=/usr/bin/chromium node --import tsx bench/lighthouse.mjs
 // Uses the lighthouse npm package and Debian's chromium; nothing is downloaded. RUNS=3 (default) takes the median.
+// LHR_DIR=dir writes each run's full report (JSON) there: its long-tasks, bootup-time and mainthread audits say where the time goes.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -44,6 +45,10 @@ try {
         desktopConfig,
       );
       const a = result.lhr.audits;
+      if (process.env.LHR_DIR) {
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(join(process.env.LHR_DIR, `${target.name.replace(/\W+/g, '-')}-${i}.json`), JSON.stringify(result.lhr));
+      }
       results.push({
         score: Math.round(result.lhr.categories.performance.score * 100),
         fcp: a['first-contentful-paint'].numericValue,
