@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { desktopTools } from './desktop-tools.ts';
 import { firstLoadChunks } from './first-load-chunks.ts';
+import { narrowImports } from './narrow-imports.ts';
 import { splitFeatureTexts } from './split-texts.ts';
 
 /** Writes .br and .gz beside each text asset so the server sends them without compressing per request. */
@@ -35,7 +36,7 @@ function precompress(): Plugin {
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
 
 export default defineConfig({
-  plugins: [splitFeatureTexts(), react(), desktopTools(), precompress()],
+  plugins: [splitFeatureTexts(), narrowImports(), react(), desktopTools(), precompress()],
   server: {
     port: Number(process.env.WEB_PORT ?? 5173),
     proxy: { '/api': apiTarget, '/oauth': apiTarget, '/anonymous': apiTarget },

@@ -1,7 +1,6 @@
 import { DEFAULT_THEME_COLOR } from '@sunward/contracts/limits';
-import { Alert, App as AntApp, ConfigProvider, Layout } from 'antd';
+import { App as AntApp, ConfigProvider, Layout } from 'antd';
 import { Suspense, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { NoticeDialog } from '../features/notices/NoticeDialog';
 import { UpdateDialog } from '../features/versions/UpdateDialog';
@@ -23,6 +22,7 @@ import { useDocumentTitle } from './useDocumentTitle';
 // Shown only when a route is refused or unknown: loaded then (antd's Result and its pictures are not first-load weight).
 const NoAccessPage = lazyNamed(() => import('../features/errors/NoAccessPage'), 'NoAccessPage');
 const NotFoundPage = lazyNamed(() => import('../features/errors/NotFoundPage'), 'NotFoundPage');
+const PermissionLoadFailed = lazyNamed(() => import('./PermissionLoadFailed'), 'PermissionLoadFailed');
 
 /** `/` opens the page chosen in personal settings (when the user's role can open it). */
 function HomeRedirect() {
@@ -84,7 +84,6 @@ function KeepAliveContent() {
 }
 
 export function AppShell() {
-  const { t } = useTranslation();
   const { permissions, permissionsError, user } = useSession();
   const [collapsed, setCollapsed] = useState(false);
   const { pathname } = useLocation();
@@ -102,9 +101,9 @@ export function AppShell() {
 
   if (permissionsError) {
     return (
-      <div className="sw-center-page">
-        <Alert type="error" showIcon title={t('shell.permissionLoadFailed')} />
-      </div>
+      <Suspense fallback={<LoadingOverlay />}>
+        <PermissionLoadFailed />
+      </Suspense>
     );
   }
   if (!permissions) return <LoadingOverlay />;

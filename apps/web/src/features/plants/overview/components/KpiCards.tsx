@@ -1,8 +1,9 @@
 import type { PlantRealtime } from '@sunward/contracts/plant-energy';
 import { formatNumber, scaleEnergy, scalePower } from '@sunward/contracts/units';
-import { Progress, Skeleton } from 'antd';
+import { Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CHART_COLORS } from '../../../../components/Chart';
+import { Meter } from '../../../../components/Meter';
 import { formatSpecificYield } from '../../../../lib/format';
 import { LoadFailed } from './LoadFailed';
 
@@ -43,12 +44,11 @@ export function KpiCards({ realtime, failed, locale }: { realtime: PlantRealtime
           <span className="sw-ov-kpi-number">{power ? formatNumber(power.value, locale, 2) : '--'}</span>{' '}
           <span className="sw-ov-kpi-unit">{power?.unit ?? ''}</span>
         </span>
-        <Progress
+        <Meter
           percent={Math.min(100, Math.round(share))}
-          showInfo={false}
           size="small"
-          strokeColor={CHART_COLORS.pv}
-          aria-label={t('overview.ofCapacity', { percent: formatNumber(share, locale, 0) })}
+          color={CHART_COLORS.pv}
+          label={t('overview.ofCapacity', { percent: formatNumber(share, locale, 0) })}
         />
         <span className="sw-ov-kpi-note">{t('overview.ofCapacity', { percent: formatNumber(share, locale, 0) })}</span>
       </div>

@@ -1,9 +1,10 @@
 import type { BenefitsAnswer, IncomeSummary } from '@sunward/contracts/plant-energy';
 import { formatEnergy, formatNumber } from '@sunward/contracts/units';
-import { Empty, Progress, Skeleton, Tooltip } from 'antd';
+import { Empty, Skeleton, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Meter } from '../../../../components/Meter';
 import { Panel } from '../../../../components/Panel';
 import { Text } from '../../../../components/Typo';
 import { formatMass, formatMoney } from '../../../../lib/plant-format';
@@ -62,12 +63,7 @@ export function IncomeCard({
               <span>{t('overview.roi')}</span>
               <strong>{formatNumber(roi, locale, 1)} %</strong>
             </div>
-            <Progress
-              percent={Math.min(100, roi)}
-              showInfo={false}
-              strokeColor={{ from: '#fbbf24', to: '#22c55e' }}
-              aria-label={t('overview.roi')}
-            />
+            <Meter percent={Math.min(100, roi)} color={{ from: '#fbbf24', to: '#22c55e' }} label={t('overview.roi')} />
             <div className="sw-ov-roi-foot">
               <span>
                 {t('overview.investment')}: {money(income.totalInvestment)}

@@ -1,10 +1,11 @@
 import type { EnergyBars, PowerDay } from '@sunward/contracts/plant-energy';
 import { formatEnergy, formatNumber, formatPower, scaleEnergy, scalePower } from '@sunward/contracts/units';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { Empty, Radio, Segmented, Skeleton } from 'antd';
+import { Empty, Segmented, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHART_COLORS, Chart, type ChartOption, offsetTooltip } from '../../../../components/Chart';
+import { ChoiceButtons } from '../../../../components/ChoiceButtons';
 import { Panel } from '../../../../components/Panel';
 import { PERIOD_TABS, PeriodDateField, type PeriodTab } from '../../../../components/PeriodPicker';
 import { Text } from '../../../../components/Typo';
@@ -257,13 +258,11 @@ export function PowerChartCard({ plantId, timezone, today, locale }: { plantId: 
           />
         )}
         {tab === 'day' && (
-          <Radio.Group
-            size="small"
-            optionType="button"
+          <ChoiceButtons
             value={quickOf(range, today) ?? null}
-            onChange={(e) => setRange(quickRange(e.target.value as QuickRange, today))}
+            onChange={(q) => setRange(quickRange(q, today))}
             options={QUICK_RANGES.map((q) => ({ value: q, label: t(QUICK_LABEL[q]) }))}
-            data-testid="power-chart-quick"
+            testId="power-chart-quick"
           />
         )}
       </div>
