@@ -1021,7 +1021,8 @@ export const rateLimitCounters = pgTable('rate_limit_counters', {
 /**
  * The API rate limiter's counters (plugins/rate-limit.ts) with PostgreSQL, shared by every server process: one row
  * per caller key and route family, its window starting at the key's first request (as @fastify/rate-limit counts
- * in memory); rows past `resets_at` are deleted by the limiter itself.
+ * in memory); rows past `resets_at` are deleted by the limiter itself. UNLOGGED (migration 0044, by hand): losing
+ * the counters in a crash only starts the windows afresh.
  */
 export const httpRateLimits = pgTable(
   'http_rate_limits',
