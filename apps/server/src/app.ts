@@ -185,6 +185,7 @@ import { consolePlugin } from './plugins/console.js';
 import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './plugins/errors.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { createRateLimitRepository } from './plugins/rate-limit.repository.js';
 import { requestLanguagePlugin } from './plugins/request-language.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { SERVER_VERSION } from './version.js';
@@ -298,7 +299,9 @@ export async function buildApp({
   await app.register(requestLanguagePlugin);
   await app.register(errorsPlugin);
   // Before every route, so that each one counts (RATE_LIMIT_* settings).
-  await app.register(rateLimitPlugin, config.rateLimit);
+  // With PostgreSQL the counters are shared by every server process (issue 26: stateless HTTP).
+  const sharedRateLimits = database.kind === 'postgres' ? createRateLimitRepository(db) : undefined;
+  await app.register(rateLimitPlugin, { ...config.rateLimit, shared: sharedRateLimits });
   await app.register(authPlugin, { authRepository, permissionsRepository });
   // Before the features, so that the HTTP latency histogram sees every route.
   await app.register(observabilityRoutes, { metricsToken: config.metricsToken, ...observability });

@@ -13,7 +13,7 @@ import { createServerGauges } from './features/observability/server-gauges.js';
 import { createPermissionsRepository } from './features/permissions/permissions.repository.js';
 import { type SeededAdmin, seedPlatformAdmin } from './features/users/admin-seed.js';
 import { createUsersRepository } from './features/users/users.repository.js';
-import { createLiveHub } from './ingest/live-hub.js';
+import { createServerLive } from './ingest/live-bus.js';
 import { createRegistryEvents } from './ingest/registry-events.js';
 import { startTelemetry, type Telemetry } from './ingest/telemetry-service.js';
 import { bindListeners, type Listeners } from './lib/listeners.js';
@@ -87,7 +87,8 @@ async function serve(
 ): Promise<RunningServer> {
   const permissions = createPermissionsRepository(database.db);
   await permissions.syncCatalogue();
-  const live = createLiveHub();
+  // With DATABASE_URL, changes reach the live connections of every server process (ingest/live-bus.ts).
+  const live = createServerLive(config.databaseUrl);
   let telemetry: Telemetry | undefined;
   const ingestStats = () => telemetry?.pipeline.stats ?? { reportsStored: 0, readingsStored: 0, batches: 0, rejected: {}, gaps: 0 };
   const registry = createRegistryEvents();
@@ -123,6 +124,7 @@ async function serve(
   );
   // The port was bound before the database opened; requests were answered "starting" (503) until now.
   await app.ready();
+  await live.start(app.log);
   listeners.serve((req, res) => app.routing(req, res));
   const port = listeners.http.port;
   const authRepository = createAuthRepository(database.db);
@@ -160,6 +162,7 @@ async function serve(
       };
       await step('telemetry', () => telemetry.close());
       await step('app', () => app.close());
+      await step('live bus', () => live.close());
       await step('listeners', () => listeners.close());
       await step('database', () => database.close());
       running.closeStep = undefined;

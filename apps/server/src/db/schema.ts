@@ -1018,6 +1018,22 @@ export const rateLimitCounters = pgTable('rate_limit_counters', {
   count: integer('count').notNull(),
 });
 
+/**
+ * The API rate limiter's counters (plugins/rate-limit.ts) with PostgreSQL, shared by every server process: one row
+ * per caller key and route family, its window starting at the key's first request (as @fastify/rate-limit counts
+ * in memory); rows past `resets_at` are deleted by the limiter itself. UNLOGGED (migration 0044, by hand): losing
+ * the counters in a crash only starts the windows afresh.
+ */
+export const httpRateLimits = pgTable(
+  'http_rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('http_rate_limits_resets_at').on(t.resetsAt)],
+);
+
 /** One-time recovery codes for two-factor sign-in: SHA-256 only; used_at set when spent. */
 export const recoveryCodes = pgTable(
   'recovery_codes',

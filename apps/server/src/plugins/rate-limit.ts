@@ -4,6 +4,8 @@ import { Code } from '@sunward/contracts/codes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../lib/envelope.js';
+import type { RateLimitRepository } from './rate-limit.repository.js';
+import { databaseRateLimitStore } from './rate-limit-store.js';
 
 export interface RateLimitSettings {
   /** Requests per window one access token may make; 0: no limit per token. */
@@ -11,6 +13,11 @@ export interface RateLimitSettings {
   /** Requests per window one address may make without a token; 0: no limit per address. */
   perAddress: number;
   windowMs: number;
+  /**
+   * With PostgreSQL: the counters in the database, shared by every server process (plugins/rate-limit-store.ts).
+   * Absent (the embedded database, one process by construction): in this process's memory, as before.
+   */
+  shared?: RateLimitRepository;
 }
 
 /** The caller a request counts against: its access token when it sends one (hashed: keys never hold secrets), else its address. */
@@ -37,8 +44,10 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance, settings: RateLim
     max: (_request, key) => (byToken(key) ? settings.perToken : settings.perAddress),
     // A limit set to 0 is off for its kind of caller.
     allowList: (_request, key) => (byToken(key) ? settings.perToken === 0 : settings.perAddress === 0),
-    // The counters are per process, in memory: a restart starts them afresh (docs/decisions.md).
-    cache: 50_000,
+    // In memory on the embedded database (a restart starts them afresh), in the database with PostgreSQL (docs/decisions.md).
+    ...(settings.shared
+      ? { store: databaseRateLimitStore(settings.shared, (error) => app.log.warn({ err: error }, 'rate-limit counters not purged')) }
+      : { cache: 50_000 }),
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     // The product's envelope with the localised message (plugins/errors.ts sends it with HTTP 429).

@@ -49,9 +49,13 @@ export const liveRoutes: FastifyPluginAsyncZod<{ live: LiveHub; plantAccess: Pla
         'x-accel-buffering': 'no',
       });
       raw.write('retry: 3000\n\n');
-      const unsubscribe = live.subscribe((event) => {
-        if (canSee(event)) raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-      });
+      // Changes published by every server process (the live bus), not only this one's.
+      const unsubscribe = live.subscribe(
+        (event) => {
+          if (canSee(event)) raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+        },
+        { scope: 'cluster' },
+      );
       const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
       request.raw.on('close', () => {
         clearInterval(heartbeat);
