@@ -78,6 +78,18 @@ try {
     }
     return consumers.get(url) ?? null;
   };
+  /** Where a profile node's code is: its source file and its function there (through the chunk's source map). */
+  const place = (node: ProfileNode): { file: string; name: string } => {
+    const f = node.callFrame;
+    const name = f.functionName || '(anonymous)';
+    const c = f.url ? consumer(f.url) : null;
+    const pos = c?.originalPositionFor({ line: f.lineNumber + 1, column: f.columnNumber });
+    if (pos?.source) {
+      const file = pos.source.replace(/^.*node_modules\//, 'nm/').replace(/^(\.\.\/)+/, '');
+      return { file, name: `${pos.name ?? name} ${file}:${pos.line}` };
+    }
+    return { file: f.url ? f.url.replace(server.url, '') : f.functionName || '(native)', name };
+  };
   const byFile = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
@@ -85,17 +97,7 @@ try {
     const ms = selfMs.get(node.id) ?? 0;
     if (ms === 0) continue;
     total += ms;
-    const f = node.callFrame;
-    let file = f.url ? f.url.replace(server.url, '') : `(${f.functionName || 'native'})`;
-    let name = f.functionName || '(anonymous)';
-    const c = f.url ? consumer(f.url) : null;
-    if (c) {
-      const pos = c.originalPositionFor({ line: f.lineNumber + 1, column: f.columnNumber });
-      if (pos.source) {
-        file = pos.source.replace(/^.*node_modules\//, 'nm/').replace(/^(\.\.\/)+/, '');
-        name = `${pos.name ?? name} ${file}:${pos.line}`;
-      }
-    }
+    const { file, name } = place(node);
     byFile.set(file, (byFile.get(file) ?? 0) + ms);
     byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
   }
@@ -103,16 +105,7 @@ try {
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const nodeById = new Map(profile.nodes.map((n) => [n.id, n]));
-  const label = (node: ProfileNode) => {
-    const f = node.callFrame;
-    const c = f.url ? consumer(f.url) : null;
-    if (c) {
-      const pos = c.originalPositionFor({ line: f.lineNumber + 1, column: f.columnNumber });
-      if (pos.source)
-        return `${pos.name ?? f.functionName} ${pos.source.replace(/^.*node_modules\//, 'nm/').replace(/^(\.\.\/)+/, '')}:${pos.line}`;
-    }
-    return f.functionName || '(anonymous)';
-  };
+  const label = (node: ProfileNode) => place(node).name;
   let t = 0;
   interface Run {
     start: number;
@@ -134,11 +127,8 @@ try {
       continue;
     }
     run ??= { start: t, ms: 0, frames: new Map(), roots: new Map(), self: new Map() };
-    {
-      const l = label(node).replace(/ [^ ]*$/, (m) => m.replace(/:\d+$/, ''));
-      const file = l.includes(' ') ? l.slice(l.indexOf(' ') + 1) : l;
-      run.self.set(file, (run.self.get(file) ?? 0) + ms);
-    }
+    const { file } = place(node);
+    run.self.set(file, (run.self.get(file) ?? 0) + ms);
     run.ms += ms;
     const seen = new Set<string>();
     let id: number | undefined = node.id;

@@ -177,14 +177,5 @@ export function createLiveBus(options: LiveBusOptions): LiveBus {
 /** What server.ts runs: the live bus with DATABASE_URL, else the in-process hub (PGlite is one process). */
 export function createServerLive(databaseUrl: string | undefined): LiveHub & Pick<LiveBus, 'start' | 'close'> {
   if (databaseUrl) return createLiveBus({ connectionString: databaseUrl });
-  const hub = createLiveHub();
-  return {
-    publish: (event) => hub.publish(event),
-    subscribe: (listener, subscribeOptions) => hub.subscribe(listener, subscribeOptions),
-    get size() {
-      return hub.size;
-    },
-    start: async () => undefined,
-    close: async () => undefined,
-  };
+  return Object.assign(createLiveHub(), { start: async () => undefined, close: async () => undefined });
 }

@@ -5,7 +5,6 @@ import { Empty, Segmented, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHART_COLORS, Chart, type ChartOption, offsetTooltip } from '../../../../components/Chart';
-import { ChoiceButtons } from '../../../../components/ChoiceButtons';
 import { Panel } from '../../../../components/Panel';
 import { PERIOD_TABS, PeriodDateField, type PeriodTab } from '../../../../components/PeriodPicker';
 import { Text } from '../../../../components/Typo';
@@ -258,11 +257,15 @@ export function PowerChartCard({ plantId, timezone, today, locale }: { plantId: 
           />
         )}
         {tab === 'day' && (
-          <ChoiceButtons
-            value={quickOf(range, today) ?? null}
-            onChange={(q) => setRange(quickRange(q, today))}
+          // No choice shows as chosen while the range is one picked by date ('' is no option).
+          <Segmented<QuickRange | ''>
+            size="small"
+            value={quickOf(range, today) ?? ''}
+            onChange={(q) => {
+              if (q) setRange(quickRange(q, today));
+            }}
             options={QUICK_RANGES.map((q) => ({ value: q, label: t(QUICK_LABEL[q]) }))}
-            testId="power-chart-quick"
+            data-testid="power-chart-quick"
           />
         )}
       </div>
