@@ -37,7 +37,7 @@ describe('background jobs page', () => {
       .waitFor();
     // Its recent runs open under the row.
     await row.getByRole('button', { name: /expand/i }).click();
-    await page.getByTestId('job-runs-batch_tasks').getByText('Succeeded').waitFor();
+    await page.getByTestId('job-runs-batch_tasks').getByText('Succeeded').first().waitFor();
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
