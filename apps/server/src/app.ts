@@ -476,6 +476,14 @@ export async function buildApp({
   await jobs.register({ name: 'batch_tasks', everyMs: 1000, scope: 'cluster', run: () => batchTasks.tick() });
   // Gateway upgrades queued while their gateway was offline go out once it is online.
   await jobs.register({ name: 'queued_upgrades', everyMs: 1000, scope: 'cluster', run: () => commandsService.dispatchQueued() });
+  // Commands of a process that stopped, which nobody will answer now, are closed.
+  await jobs.register({
+    name: 'orphaned_commands',
+    everyMs: 30_000,
+    scope: 'cluster',
+    atStart: true,
+    run: () => commandsService.sweepOrphans(),
+  });
   await app.register(liveRoutes, { live, plantAccess });
   await app.register(ingestRoutes, { stats: () => ({ ...ingestStats(), liveConnections: live.size }), live });
 

@@ -192,7 +192,15 @@ describe('GET /api/v1/system/jobs', () => {
     const body = await get<BackgroundJobList>('/api/v1/system/jobs', admin);
     expect(body.code).toBe(Code.OK);
     const byName = new Map(body.data.jobs.map((j) => [j.name, j]));
-    for (const name of ['batch_tasks', 'offline_sweep', 'retention', 'download_sweep', 'report_schedules', 'housekeeping'])
+    for (const name of [
+      'batch_tasks',
+      'orphaned_commands',
+      'offline_sweep',
+      'retention',
+      'download_sweep',
+      'report_schedules',
+      'housekeeping',
+    ])
       expect(byName.get(name)?.scope).toBe('cluster');
     for (const name of ['event_texts', 'protocol_maps', 'plant_day_refresh']) expect(byName.get(name)?.scope).toBe('process');
     expect(byName.get('housekeeping')?.runs[0]).toMatchObject({ result: 'ok', attempt: 1 });

@@ -21,6 +21,7 @@ const JOB_TITLES: Record<string, string> = {
   alarm_email: 'jobs.title.alarmEmail',
   batch_tasks: 'jobs.title.batchTasks',
   queued_upgrades: 'jobs.title.queuedUpgrades',
+  orphaned_commands: 'jobs.title.orphanedCommands',
   download_sweep: 'jobs.title.downloadSweep',
   report_schedules: 'jobs.title.reportSchedules',
   switch_tasks: 'jobs.title.switchTasks',

@@ -5,6 +5,7 @@ export const jobTexts = defineTexts({
   en: {
     'jobs.title.alarmEmail': 'Alarm e-mails',
     'jobs.title.batchTasks': 'Batch task waves',
+    'jobs.title.orphanedCommands': 'Unanswered commands clean-up',
     'jobs.title.queuedUpgrades': 'Queued gateway upgrades',
     'jobs.title.downloadSweep': 'Download clean-up',
     'jobs.title.reportSchedules': 'Scheduled reports',
@@ -46,6 +47,7 @@ export const jobTexts = defineTexts({
   cn: {
     'jobs.title.alarmEmail': '告警邮件',
     'jobs.title.batchTasks': '批量任务波次',
+    'jobs.title.orphanedCommands': '无应答命令清理',
     'jobs.title.queuedUpgrades': '排队的网关升级',
     'jobs.title.downloadSweep': '下载清理',
     'jobs.title.reportSchedules': '定时报表',
@@ -86,6 +88,7 @@ export const jobTexts = defineTexts({
   vi: {
     'jobs.title.alarmEmail': 'Email cảnh báo',
     'jobs.title.batchTasks': 'Đợt tác vụ hàng loạt',
+    'jobs.title.orphanedCommands': 'Dọn lệnh không được phản hồi',
     'jobs.title.queuedUpgrades': 'Nâng cấp gateway đang chờ',
     'jobs.title.downloadSweep': 'Dọn dẹp tải xuống',
     'jobs.title.reportSchedules': 'Báo cáo định kỳ',
@@ -127,6 +130,7 @@ export const jobTexts = defineTexts({
   es: {
     'jobs.title.alarmEmail': 'Correos de alarma',
     'jobs.title.batchTasks': 'Oleadas de tareas por lotes',
+    'jobs.title.orphanedCommands': 'Cierre de comandos sin respuesta',
     'jobs.title.queuedUpgrades': 'Actualizaciones de gateway en cola',
     'jobs.title.downloadSweep': 'Limpieza de descargas',
     'jobs.title.reportSchedules': 'Informes programados',
@@ -168,6 +172,7 @@ export const jobTexts = defineTexts({
   de: {
     'jobs.title.alarmEmail': 'Alarm-E-Mails',
     'jobs.title.batchTasks': 'Wellen von Sammelaufgaben',
+    'jobs.title.orphanedCommands': 'Unbeantwortete Befehle schließen',
     'jobs.title.queuedUpgrades': 'Wartende Gateway-Updates',
     'jobs.title.downloadSweep': 'Download-Bereinigung',
     'jobs.title.reportSchedules': 'Geplante Berichte',
@@ -209,6 +214,7 @@ export const jobTexts = defineTexts({
   cz: {
     'jobs.title.alarmEmail': 'Poplachové e-maily',
     'jobs.title.batchTasks': 'Vlny hromadných úloh',
+    'jobs.title.orphanedCommands': 'Uzavření nezodpovězených příkazů',
     'jobs.title.queuedUpgrades': 'Čekající aktualizace bran',
     'jobs.title.downloadSweep': 'Úklid stahování',
     'jobs.title.reportSchedules': 'Plánované přehledy',
@@ -250,6 +256,7 @@ export const jobTexts = defineTexts({
   po: {
     'jobs.title.alarmEmail': 'E-maile alarmowe',
     'jobs.title.batchTasks': 'Fale zadań zbiorczych',
+    'jobs.title.orphanedCommands': 'Zamykanie poleceń bez odpowiedzi',
     'jobs.title.queuedUpgrades': 'Oczekujące aktualizacje bramek',
     'jobs.title.downloadSweep': 'Czyszczenie pobrań',
     'jobs.title.reportSchedules': 'Raporty harmonogramowe',
@@ -291,6 +298,7 @@ export const jobTexts = defineTexts({
   tr: {
     'jobs.title.alarmEmail': 'Alarm e-postaları',
     'jobs.title.batchTasks': 'Toplu görev dalgaları',
+    'jobs.title.orphanedCommands': 'Yanıtsız komutların kapatılması',
     'jobs.title.queuedUpgrades': 'Kuyruktaki ağ geçidi yükseltmeleri',
     'jobs.title.downloadSweep': 'İndirme temizliği',
     'jobs.title.reportSchedules': 'Zamanlanmış raporlar',
@@ -332,6 +340,7 @@ export const jobTexts = defineTexts({
   el: {
     'jobs.title.alarmEmail': 'Email συναγερμών',
     'jobs.title.batchTasks': 'Κύματα ομαδικών εργασιών',
+    'jobs.title.orphanedCommands': 'Κλείσιμο εντολών χωρίς απάντηση',
     'jobs.title.queuedUpgrades': 'Αναβαθμίσεις πυλών σε αναμονή',
     'jobs.title.downloadSweep': 'Καθαρισμός λήψεων',
     'jobs.title.reportSchedules': 'Προγραμματισμένες αναφορές',
@@ -373,6 +382,7 @@ export const jobTexts = defineTexts({
   pt: {
     'jobs.title.alarmEmail': 'E-mails de alarme',
     'jobs.title.batchTasks': 'Vagas de tarefas em lote',
+    'jobs.title.orphanedCommands': 'Fecho de comandos sem resposta',
     'jobs.title.queuedUpgrades': 'Atualizações de gateway em fila',
     'jobs.title.downloadSweep': 'Limpeza de transferências',
     'jobs.title.reportSchedules': 'Relatórios agendados',
