@@ -33,6 +33,7 @@ import { createChannelService } from './features/channel/channel.service.js';
 import { createBatchTasksRepository } from './features/commands/batch-tasks.repository.js';
 import { batchTasksRoutes } from './features/commands/batch-tasks.routes.js';
 import { createBatchTasksService } from './features/commands/batch-tasks.service.js';
+import type { CommandTracker } from './features/commands/command-tracker.js';
 import { createCommandsRepository } from './features/commands/commands.repository.js';
 import { commandsRoutes } from './features/commands/commands.routes.js';
 import { commandLogScope, createCommandsService } from './features/commands/commands.service.js';
@@ -170,7 +171,6 @@ import { createVideoRepository } from './features/video/video.repository.js';
 import { videoGrantRoutes, videoRoutes } from './features/video/video.routes.js';
 import { createVideoService } from './features/video/video.service.js';
 import { startVideoSip } from './features/video/video-sip.js';
-import type { CommandChannel } from './ingest/command-channel.js';
 import { ingestRoutes } from './ingest/ingest.routes.js';
 import type { IngestStats as IngestStatsSnapshot } from './ingest/ingest-pipeline.js';
 import type { LiveHub } from './ingest/live-hub.js';
@@ -201,7 +201,7 @@ export interface BuildAppOptions {
   /** Ingest figures for the operators' stats call (the pipeline starts after the app is built). */
   ingestStats: () => IngestStatsSnapshot;
   /** Commands down to gateways (the channel starts with the broker, after the app is built). */
-  commands: () => CommandChannel | undefined;
+  commands: () => CommandTracker | undefined;
   /** Tests pass false to keep their output quiet; the product logs to stdout as JSON. */
   logger?: boolean;
   /** Readiness checks and this server's gauges for /metrics (features/observability). */
@@ -463,6 +463,7 @@ export async function buildApp({
       return `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
     },
     live,
+    log: app.log,
   });
   await app.register(commandsRoutes, { service: commandsService });
   const batchTasks = createBatchTasksService({

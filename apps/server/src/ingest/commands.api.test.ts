@@ -11,9 +11,9 @@ import { protocolById } from '@sunward/protocol/maps/index';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceRealtime, devices } from '../db/schema.js';
+import { CommandTimeoutError } from '../features/commands/command-channel.js';
 import { provisionDemoFleet } from '../features/fleet/demo-fleet.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { CommandTimeoutError } from './command-channel.js';
 
 // The simulator as its own process, driven through the server's broker over the real protocol.
 const SIMULATOR = fileURLToPath(new URL('../../../simulator/src/main.ts', import.meta.url));

@@ -77,7 +77,10 @@ export async function startExternalConsumer(deps: {
     }
   }
 
-  const topics = [`$share/${deps.shareGroup}/${TOPIC_ROOT}/+/report`, `$share/${deps.shareGroup}/${TOPIC_ROOT}/+/status`];
+  // Replies are shared too (issue 26 part 2): one process hears each and records it once; a reply to a command
+  // another process sent is handed to that process (features/commands/command-tracker.ts).
+  const replies = `$share/${deps.shareGroup}/${TOPIC_ROOT}/+/reply`;
+  const topics = [`$share/${deps.shareGroup}/${TOPIC_ROOT}/+/report`, `$share/${deps.shareGroup}/${TOPIC_ROOT}/+/status`, replies];
   const clients: MqttClient[] = [];
   for (let i = 0; i < deps.connections; i++) {
     const client = mqtt.connect(deps.url, {
@@ -100,8 +103,11 @@ export async function startExternalConsumer(deps: {
     client.on('connect', (connack) => {
       // A resumed session keeps its subscriptions; subscribing again is harmless.
       if (!connack.sessionPresent) client.subscribe(topics, { qos: 1 });
-      // Replies go to every server (not shared): only the one that sent the command waits for it.
-      if (i === 0) client.subscribe(`${TOPIC_ROOT}/+/reply`, { qos: 1 });
+      else {
+        // A session from before replies were shared: the shared reply topic, and no longer every reply on the first connection.
+        client.subscribe(replies, { qos: 1 });
+        if (i === 0) client.unsubscribe(`${TOPIC_ROOT}/+/reply`);
+      }
     });
     client.on('error', (error) => log.error({ err: error }, 'external broker connection error'));
     clients.push(client);

@@ -21,7 +21,24 @@ export interface LiveBusOptions {
   reconnectMs?: number;
 }
 
-export interface LiveBus extends LiveHub {
+/**
+ * Small messages between the server processes on one PostgreSQL, beside the live events (a command's reply
+ * heard by a process that did not send the command, features/commands/command-tracker.ts). Best effort, like
+ * the live events: a receiver that was not listening does not get it, so senders keep their own fallback.
+ */
+export interface ClusterSignals {
+  /** This process's id; a process does not hear its own signals. */
+  readonly origin: string;
+  /** Sends `payload` (at most SIGNAL_MAX_BYTES) to the other processes' handlers of `channel`; rejects when not connected. */
+  signal(channel: string, payload: string): Promise<void>;
+  /** Hears the other processes' signals on `channel` (a lower-case identifier, listened to on every connection). */
+  onSignal(channel: string, handler: (payload: string) => void): () => void;
+}
+
+/** A NOTIFY carries under 8,000 bytes: the origin and a space go first. */
+export const SIGNAL_MAX_BYTES = 7_900;
+
+export interface LiveBus extends LiveHub, ClusterSignals {
   /** This process's id in the payloads it sends (its own notifications are skipped on arrival). */
   readonly origin: string;
   /** Connects and listens; resolves once listening, or once the first attempt failed (logged; retried with backoff). */
@@ -60,6 +77,7 @@ export function createLiveBus(options: LiveBusOptions): LiveBus {
   let lastSendAt = 0;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let reconnectDelay = options.reconnectMs ?? 250;
+  const signalHandlers = new Map<string, Set<(payload: string) => void>>();
 
   function schedule() {
     if (timer || sending || !connected || queue.length === 0) return;
@@ -96,7 +114,16 @@ export function createLiveBus(options: LiveBusOptions): LiveBus {
   }
 
   function onNotification(message: pg.Notification) {
-    if (message.channel !== LIVE_CHANNEL || message.payload === undefined) return;
+    if (message.payload === undefined) return;
+    const handlers = signalHandlers.get(message.channel);
+    if (handlers) {
+      const space = message.payload.indexOf(' ');
+      if (space < 0 || message.payload.slice(0, space) === origin) return;
+      const payload = message.payload.slice(space + 1);
+      for (const handler of handlers) handler(payload);
+      return;
+    }
+    if (message.channel !== LIVE_CHANNEL) return;
     const unpacked = unpackPayload(message.payload);
     if (!unpacked || unpacked.origin === origin) return;
     stats.received += unpacked.events.length;
@@ -134,6 +161,7 @@ export function createLiveBus(options: LiveBusOptions): LiveBus {
     try {
       await current.connect();
       await current.query(`listen ${LIVE_CHANNEL}`);
+      for (const channel of signalHandlers.keys()) await current.query(`listen ${channel}`);
     } catch (error) {
       lost(current, error instanceof Error ? error : new Error(String(error)));
       throw error;
@@ -148,6 +176,26 @@ export function createLiveBus(options: LiveBusOptions): LiveBus {
     origin,
     stats,
     publish: (event: LiveEvent) => hub.publish(event),
+    async signal(channel, payload) {
+      const current = client;
+      if (!current || !connected) throw new Error('live bus: not connected');
+      const message = `${origin} ${payload}`;
+      if (Buffer.byteLength(message) > SIGNAL_MAX_BYTES) throw new Error(`live bus: signal over ${SIGNAL_MAX_BYTES} bytes`);
+      await current.query('select pg_notify($1, $2)', [channel, message]);
+    },
+    onSignal(channel, handler) {
+      if (!/^[a-z_]{1,63}$/.test(channel) || channel === LIVE_CHANNEL) throw new Error(`live bus: bad signal channel ${channel}`);
+      let handlers = signalHandlers.get(channel);
+      if (!handlers) {
+        handlers = new Set();
+        signalHandlers.set(channel, handlers);
+        // Listening already: listen to this channel too (a reconnect listens to every channel again).
+        if (connected)
+          client?.query(`listen ${channel}`).catch((error: unknown) => log.warn({ err: error, channel }, 'live bus: listen failed'));
+      }
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
     subscribe: (listener, subscribeOptions) => hub.subscribe(listener, subscribeOptions),
     get size() {
       return hub.size;
@@ -174,8 +222,16 @@ export function createLiveBus(options: LiveBusOptions): LiveBus {
   };
 }
 
-/** What server.ts runs: the live bus with DATABASE_URL, else the in-process hub (PGlite is one process). */
-export function createServerLive(databaseUrl: string | undefined): LiveHub & Pick<LiveBus, 'start' | 'close'> {
-  if (databaseUrl) return createLiveBus({ connectionString: databaseUrl });
-  return Object.assign(createLiveHub(), { start: async () => undefined, close: async () => undefined });
+/**
+ * What server.ts runs: the live bus with DATABASE_URL (and its signals between processes), else the in-process
+ * hub (PGlite is one process: no other process to signal).
+ */
+export function createServerLive(
+  databaseUrl: string | undefined,
+): LiveHub & Pick<LiveBus, 'start' | 'close'> & { signals: ClusterSignals | undefined } {
+  if (databaseUrl) {
+    const bus = createLiveBus({ connectionString: databaseUrl });
+    return Object.assign(bus, { signals: bus });
+  }
+  return Object.assign(createLiveHub(), { start: async () => undefined, close: async () => undefined, signals: undefined });
 }

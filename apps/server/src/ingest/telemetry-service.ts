@@ -6,15 +6,18 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { createSecretThrottle } from '../features/auth/secret-throttle.js';
 import { createSecretThrottleRepository } from '../features/auth/secret-throttle.repository.js';
+import { createCommandChannel } from '../features/commands/command-channel.js';
+import { type CommandTracker, createCommandTracker } from '../features/commands/command-tracker.js';
+import { createCommandsRepository } from '../features/commands/commands.repository.js';
 import type { JobRegistry } from '../jobs/registry.js';
 import { createBrokerSessions } from './broker-sessions.js';
-import { type CommandChannel, createCommandChannel } from './command-channel.js';
 import { createConnectionLog } from './connection-log.js';
 import { createDeviceRegistryRepository } from './device-registry.repository.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
 import { type ExternalConsumer, startExternalConsumer } from './external-broker.js';
 import { createGatewayFeedback } from './gateway-feedback.js';
 import { createIngestPipeline, type IngestPipeline, type IngestSettings } from './ingest-pipeline.js';
+import type { ClusterSignals } from './live-bus.js';
 import type { LiveHub } from './live-hub.js';
 import { createRetention, type Retention } from './retention.js';
 import { createTelemetryRepository } from './telemetry.repository.js';
@@ -22,7 +25,8 @@ import { createTelemetryQueries, type TelemetryQueries } from './telemetry-query
 
 export interface Telemetry {
   pipeline: IngestPipeline;
-  commands: CommandChannel;
+  /** Commands sent from this process and every reply this process hears (features/commands/command-tracker.ts). */
+  commands: CommandTracker;
   retention: Retention;
   queries: TelemetryQueries;
   live: LiveHub;
@@ -44,7 +48,8 @@ export async function startTelemetry(
   config: Config,
   db: Database,
   log: FastifyBaseLogger,
-  live: LiveHub,
+  /** With `signals`, replies to commands other server processes sent are handed to them. */
+  live: LiveHub & { signals?: ClusterSignals | undefined },
   settings: Partial<IngestSettings> | undefined,
   /** The embedded broker's ports, bound before anything was written (lib/listeners.ts). */
   listeners: { plain: Server; tls: TlsServer | undefined } | undefined,
@@ -77,7 +82,7 @@ export async function startTelemetry(
     settings: { ...(config.mqtt.url ? { flushAtReports: config.mqtt.consumers } : {}), ...settings },
   });
   await pipeline.start();
-  const commands = createCommandChannel({
+  const channel = createCommandChannel({
     publish: (sn, payload) => {
       const target = broker ?? consumer;
       if (!target) return Promise.reject(new Error('no broker'));
@@ -85,6 +90,12 @@ export async function startTelemetry(
     },
     log,
     feedback,
+  });
+  const commands = createCommandTracker({
+    channel,
+    store: createCommandsRepository(db),
+    signals: live.signals,
+    log,
   });
   const onReply = (sn: string, payload: Buffer) => commands.handleReply(sn, payload);
   if (config.mqtt.url) {

@@ -59,6 +59,19 @@ export const commandMetrics = {
     labelNames: ['outcome'] as const,
     registers: [metricsRegistry],
   }),
+  /** Replies no command of this process waited for: handed to their sender, taken from another process, late. */
+  replies: new Counter({
+    name: 'sunward_command_replies_total',
+    help: 'Command replies routed between server processes (relayed, taken) or recorded as late',
+    labelNames: ['route'] as const,
+    registers: [metricsRegistry],
+  }),
+  failures: new Counter({
+    name: 'sunward_command_failures_total',
+    help: 'Failed steps of a command (recording a reply or progress, concluding, sweeping), each also logged with its id',
+    labelNames: ['step'] as const,
+    registers: [metricsRegistry],
+  }),
 };
 
 const jobRuns = new Counter({

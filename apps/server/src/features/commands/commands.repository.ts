@@ -1,3 +1,4 @@
+import { type ReplyPayload, ReplyPayloadSchema } from '@sunward/contracts/gateway-protocol';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { computed, nullable, sqlRows } from '../../db/rows.js';
@@ -175,6 +176,35 @@ export function createCommandsRepository(db: Database) {
         sql`select id from device_commands where device_sn = ${deviceSn} and op = 'upgrade' and status in ('pending', 'queued') limit 1`,
       );
       return rows.length > 0;
+    },
+
+    /**
+     * A reply heard by a process that did not send the command, kept for its sender while the command is
+     * pending: a final reply in `result.relayed`, progress as the command's progress; false when not pending.
+     */
+    async holdForSender(id: number, reply: ReplyPayload): Promise<boolean> {
+      const kept =
+        reply.status === 'progress'
+          ? sql`jsonb_build_object('progress', ${Math.round(reply.progress ?? 0)}::int, 'heardAt', now())`
+          : sql`jsonb_build_object('relayed', ${JSON.stringify(reply)}::jsonb, 'heardAt', now())`;
+      const rows = await sqlRows(
+        db,
+        { id: deviceCommands.id },
+        sql`update device_commands set result = coalesce(result, '{}'::jsonb) || ${kept}
+            where id = ${id} and status = 'pending' returning id`,
+      );
+      return rows.length > 0;
+    },
+
+    /** The final reply kept for the sender of a still-pending command. */
+    async heldReply(id: number): Promise<ReplyPayload | undefined> {
+      const [row] = await sqlRows(
+        db,
+        { relayed: nullable(computed.json<unknown>()) },
+        sql`select result->'relayed' as relayed from device_commands where id = ${id} and status = 'pending'`,
+      );
+      const parsed = ReplyPayloadSchema.safeParse(row?.relayed);
+      return parsed.success ? parsed.data : undefined;
     },
 
     /** A reply that came after the timeout: kept beside the timeout, not lost. */

@@ -19,10 +19,10 @@ import type { Language } from '@sunward/contracts/languages';
 import { translate } from '@sunward/contracts/messages';
 import { decodeBlocks, registersFromHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
-import type { CommandChannel } from '../../ingest/command-channel.js';
-import { CommandChannelClosedError, CommandTimeoutError } from '../../ingest/command-channel.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { LiveHub } from '../../ingest/live-hub.js';
 import { ApiError } from '../../lib/envelope.js';
+import { commandMetrics } from '../../lib/metrics.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { verifyPassword } from '../auth/password.js';
 import { requireSecret, type SecretThrottle } from '../auth/secret-throttle.js';
@@ -30,6 +30,8 @@ import type { DeviceAccess } from '../devices/device-access.js';
 import { catalogueOf, writableParams } from '../devices/device-catalogue.js';
 import type { DeviceRecord, DevicesRepository } from '../devices/devices.repository.js';
 import type { GatewayRecord } from '../gateways/gateways.repository.js';
+import { CommandChannelClosedError, CommandTimeoutError } from './command-channel.js';
+import { type CommandTracker, commandCorrelationId } from './command-tracker.js';
 import type { CommandLogFilter, CommandsRepository, StoredOutcome } from './commands.repository.js';
 import { assertLimitPairs, familiesOf, familyPointIds, protocolsWithSettings, settingPairsOf, unconfirmed } from './settings-forms.js';
 
@@ -105,7 +107,8 @@ export function createCommandsService(deps: {
   repository: CommandsRepository;
   devices: DevicesRepository;
   access: DeviceAccess;
-  commands: () => CommandChannel | undefined;
+  /** The command tracker (features/commands/command-tracker.ts), once telemetry runs. */
+  commands: () => CommandTracker | undefined;
   settings: CommandsSettings;
   /** Counts wrong confirmation passwords with sign-in's (135 once locked). */
   throttle: SecretThrottle;
@@ -123,30 +126,24 @@ export function createCommandsService(deps: {
   /** Where devices reach this server over HTTP (the image link's origin). */
   baseUrl?: () => string;
   live?: LiveHub;
+  log?: Pick<FastifyBaseLogger, 'error'>;
 }) {
   const { repository, devices, access, settings } = deps;
-  let lateHooked: CommandChannel | undefined;
-  /** Commands this process sent and is waiting for; a pending command not among them is a previous process's. */
-  const inFlight = new Set<number>();
 
-  /**
-   * Replies that arrive after their command timed out, or for a command a previous server process sent
-   * (an upgrade under way across a restart), are recorded on it once the channel exists.
-   */
-  function hookLateReplies(found: CommandChannel): void {
-    if (lateHooked === found) return;
-    lateHooked = found;
-    found.onLateReply(({ id, reply }) => {
-      const commandId = /^cmd-(\d+)$/.exec(id)?.[1];
-      if (commandId) void repository.recordLate(Number(commandId), reply).catch(() => undefined);
-    });
-  }
-
-  function channel(): CommandChannel {
+  function channel(): CommandTracker {
     const found = deps.commands();
     if (!found) throw new ApiError(Code.SERVER_ERROR);
-    hookLateReplies(found);
     return found;
+  }
+
+  /** A step of a command's background work that failed: logged with the command's id and counted, never lost in silence. */
+  function failed(step: string, commandId: number) {
+    return (error: unknown) => {
+      const tracker = deps.commands();
+      if (tracker) return tracker.failed(step, commandId, error);
+      commandMetrics.failures.inc({ step });
+      deps.log?.error({ err: error, commandId, step }, 'command step failed');
+    };
   }
 
   /** The password again before a destructive command: 708 when wrong, 135 once wrong too often (even when right). */
@@ -283,12 +280,11 @@ export function createCommandsService(deps: {
     if ('replay' in prepared) return prepared.replay;
     const { device, commandId } = prepared;
     let reply: ReplyPayload;
-    inFlight.add(commandId);
     try {
       reply = await channel().send(
         device.gatewaySn,
         { ...command, device: device.sn, op },
-        { timeoutMs: settings.timeoutMs, id: `cmd-${commandId}` },
+        { timeoutMs: settings.timeoutMs, id: commandCorrelationId(commandId) },
       );
     } catch (error) {
       if (error instanceof CommandChannelClosedError) throw new ApiError(Code.SERVER_ERROR);
@@ -298,8 +294,6 @@ export function createCommandsService(deps: {
       });
       await repository.finish(commandId, timedOut ? 'timeout' : 'error', outcomeOf(Code.TIMEOUT, {}, message));
       throw new ApiError(Code.TIMEOUT, {}, { commandId, message });
-    } finally {
-      inFlight.delete(commandId);
     }
     return conclude(commandId, reply, options.decode, options.refusals);
   }
@@ -439,30 +433,31 @@ export function createCommandsService(deps: {
   ): void {
     const push = (progress: number, status: string) =>
       deps.live?.publish({ type: 'upgrade', deviceId: to.id, plantId: to.plantId, sn: to.sn, progress, status });
-    void repository.progress(commandId, 0).catch(() => undefined);
+    void repository.progress(commandId, 0).catch(failed('upgrade_progress', commandId));
     push(0, 'upgrading');
-    inFlight.add(commandId);
     channel()
       .send(to.gatewaySn, to.self ? { op: 'upgrade', firmware } : { op: 'upgrade', device: to.sn, firmware }, {
         timeoutMs: settings.timeoutMs,
-        id: `cmd-${commandId}`,
+        id: commandCorrelationId(commandId),
         onProgress: (percent) => {
-          void repository.progress(commandId, Math.round(percent)).catch(() => undefined);
+          void repository.progress(commandId, Math.round(percent)).catch(failed('upgrade_progress', commandId));
           push(Math.round(percent), 'upgrading');
         },
       })
       .then(async (reply) => {
-        await conclude(commandId, reply).catch(() => undefined);
+        // A refusal is the device's answer, recorded by conclude (it throws it for requests that wait).
+        await conclude(commandId, reply).catch((error: unknown) => {
+          if (!(error instanceof ApiError)) failed('upgrade_conclude', commandId)(error);
+        });
         push(reply.status === 'ok' ? 100 : 0, upgradeState(reply.status === 'ok' ? 'ok' : 'error', reply.error));
       })
       .catch(async (error: unknown) => {
         // Stopping: the command stays pending; the next process records the device's reply (or its silence).
         if (error instanceof CommandChannelClosedError) return;
         const message = translate(language, 'commands.timeout', { seconds: Math.round(settings.timeoutMs / 1000) });
-        await repository.finish(commandId, 'timeout', outcomeOf(Code.TIMEOUT, {}, message)).catch(() => undefined);
+        await repository.finish(commandId, 'timeout', outcomeOf(Code.TIMEOUT, {}, message)).catch(failed('upgrade_timeout', commandId));
         push(0, 'failed');
-      })
-      .finally(() => inFlight.delete(commandId));
+      });
   }
 
   return {
@@ -806,8 +801,9 @@ export function createCommandsService(deps: {
      * will answer them now (the `orphaned_commands` job, every 30 s and at start; not the commands in flight here).
      */
     async sweepOrphans(): Promise<void> {
-      if (!deps.commands() || !deps.firmware) return;
-      await repository.expireOrphans([...inFlight], Math.max(settings.timeoutMs * 3, 60_000), translate('en', 'commands.orphaned'));
+      const commands = deps.commands();
+      if (!commands || !deps.firmware) return;
+      await commands.sweepOrphans(Math.max(settings.timeoutMs * 3, 60_000), translate('en', 'commands.orphaned'));
     },
 
     /**
@@ -817,7 +813,6 @@ export function createCommandsService(deps: {
     async dispatchQueued(): Promise<number> {
       const commands = deps.commands();
       if (!commands || !deps.firmware) return 0;
-      hookLateReplies(commands);
       let sent = 0;
       for (const queued of await repository.queuedForOnlineGateways(50)) {
         if (!(await repository.claimQueued(queued.id))) continue;

@@ -29,7 +29,6 @@ import type { Language } from '@sunward/contracts/languages';
 import { type MessageKey, translate } from '@sunward/contracts/messages';
 import type { PlantAccessLevel } from '@sunward/contracts/plants';
 import { aliasProblem, hasSpace, isPlainText, isWifiPassword } from '@sunward/contracts/validators';
-import { type CommandChannel, CommandTimeoutError } from '../../ingest/command-channel.js';
 import { gatewayKeyMatches, generateGatewayKey, hashGatewayKey } from '../../ingest/gateway-auth.js';
 import type { RegistryEvents } from '../../ingest/registry-events.js';
 import { ApiError } from '../../lib/envelope.js';
@@ -37,6 +36,8 @@ import { readFirstSheet, type SheetRow, spreadsheetLimitParams } from '../../lib
 import type { AuthContext } from '../../plugins/auth.js';
 import type { OperationEntry, OperationLog } from '../audit/operation-log.js';
 import { requireSecret, type SecretThrottle } from '../auth/secret-throttle.js';
+import { CommandTimeoutError } from '../commands/command-channel.js';
+import type { CommandTracker } from '../commands/command-tracker.js';
 import { type AccessTarget, type DeviceAccess, rankOf } from '../devices/device-access.js';
 import { checkImportRows, snsOf } from './gateway-import.js';
 import type { GatewayRecord, GatewaySettingsUpdate, GatewaysRepository } from './gateways.repository.js';
@@ -82,7 +83,7 @@ export function createGatewaysService(deps: {
   access: DeviceAccess;
   log: OperationLog;
   registry: RegistryEvents;
-  commands: () => CommandChannel | undefined;
+  commands: () => CommandTracker | undefined;
   /** Counts wrong keys of a registered replacement gateway per SN and address (135 once locked). */
   throttle: SecretThrottle;
   configureTimeoutMs?: number;

@@ -7,9 +7,9 @@ import {
   type ReplyRefusalReason,
 } from '@sunward/contracts/gateway-protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { createLogThrottle } from '../lib/log-throttle.js';
-import { commandMetrics } from '../lib/metrics.js';
-import type { GatewayFeedback } from './gateway-feedback.js';
+import type { GatewayFeedback } from '../../ingest/gateway-feedback.js';
+import { createLogThrottle } from '../../lib/log-throttle.js';
+import { commandMetrics } from '../../lib/metrics.js';
 
 export type CommandRequest = Omit<CommandPayload, 'v' | 'id'>;
 
@@ -40,6 +40,24 @@ export function createCommandChannel(deps: {
   const late: { id: string; gatewaySn: string; reply: ReplyPayload; at: Date }[] = [];
   const lateListeners = new Set<(late: { id: string; gatewaySn: string; reply: ReplyPayload }) => void>();
   const warnings = createLogThrottle(deps.log);
+
+  function deliver(gatewaySn: string, reply: ReplyPayload): boolean {
+    const waiting = pending.get(reply.id);
+    if (!waiting || waiting.gatewaySn !== gatewaySn) return false;
+    if (reply.status === 'progress') {
+      waiting.onProgress?.(reply.progress ?? 0);
+      clearTimeout(waiting.timer);
+      waiting.timer = setTimeout(() => {
+        pending.delete(reply.id);
+        waiting.resolve({ v: GATEWAY_PROTOCOL_VERSION, id: reply.id, status: 'error', message: 'timed out during progress' });
+      }, waiting.timeoutMs);
+      return true;
+    }
+    clearTimeout(waiting.timer);
+    pending.delete(reply.id);
+    waiting.resolve(reply);
+    return true;
+  }
 
   return {
     /** Sends a command and resolves with the gateway's final reply (ok or error), or rejects on timeout. */
@@ -99,32 +117,33 @@ export function createCommandChannel(deps: {
         return;
       }
       const reply = read.reply;
-      const waiting = pending.get(reply.id);
-      if (!waiting || waiting.gatewaySn !== gatewaySn) {
-        late.push({ id: reply.id, gatewaySn, reply, at: new Date() });
-        if (late.length > 1000) late.shift();
-        for (const listener of lateListeners) listener({ id: reply.id, gatewaySn, reply });
-        deps.log.info(
-          { event: 'late_reply', gateway: gatewaySn, id: reply.id, status: reply.status },
-          'reply to an unknown or timed-out command recorded',
-        );
-        return;
-      }
-      if (reply.status === 'progress') {
-        waiting.onProgress?.(reply.progress ?? 0);
-        clearTimeout(waiting.timer);
-        waiting.timer = setTimeout(() => {
-          pending.delete(reply.id);
-          waiting.resolve({ v: GATEWAY_PROTOCOL_VERSION, id: reply.id, status: 'error', message: 'timed out during progress' });
-        }, waiting.timeoutMs);
-        return;
-      }
-      clearTimeout(waiting.timer);
-      pending.delete(reply.id);
-      waiting.resolve(reply);
+      if (deliver(gatewaySn, reply)) return;
+      late.push({ id: reply.id, gatewaySn, reply, at: new Date() });
+      if (late.length > 1000) late.shift();
+      for (const listener of lateListeners) listener({ id: reply.id, gatewaySn, reply });
+      deps.log.info(
+        { event: 'late_reply', gateway: gatewaySn, id: reply.id, status: reply.status },
+        'reply to a command this process does not wait for',
+      );
     },
 
-    /** Called with each reply that comes after its command timed out (the audit records it). */
+    /**
+     * A reply to a command this process waits for (heard here, or relayed by another process): progress
+     * extends the wait, a final reply settles it. False when nothing here waits for it.
+     */
+    deliver,
+
+    /** The correlation ids this process waits for. */
+    waiting(): string[] {
+      return [...pending.keys()];
+    },
+
+    /** Whether this process waits for the command with this correlation id. */
+    isWaiting(id: string): boolean {
+      return pending.has(id);
+    },
+
+    /** Called with each reply no command here waits for: timed out, or sent by another or an earlier process (the tracker records it). */
     onLateReply(listener: (late: { id: string; gatewaySn: string; reply: ReplyPayload }) => void): () => void {
       lateListeners.add(listener);
       return () => lateListeners.delete(listener);
