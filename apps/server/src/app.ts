@@ -175,8 +175,10 @@ import { ingestRoutes } from './ingest/ingest.routes.js';
 import type { IngestStats as IngestStatsSnapshot } from './ingest/ingest-pipeline.js';
 import type { LiveHub } from './ingest/live-hub.js';
 import type { RegistryEvents } from './ingest/registry-events.js';
+import { createJobsRepository } from './jobs/jobs.repository.js';
+import { jobsRoutes } from './jobs/jobs.routes.js';
+import { createJobRegistry } from './jobs/registry.js';
 import { createMailer } from './lib/mailer.js';
-import { trackJob } from './lib/metrics.js';
 import { loggerOptions } from './lib/redact.js';
 import { loadSecretBox } from './lib/secret-box.js';
 import { authPlugin } from './plugins/auth.js';
@@ -252,6 +254,10 @@ export async function buildApp({
   });
 
   const { db } = database;
+  // Every periodic task registers here (jobs/registry.ts) and starts when the app is ready, stops when it closes.
+  const jobs = createJobRegistry({ repository: createJobsRepository(db), log: app.log });
+  app.decorate('jobs', jobs);
+  app.addHook('onClose', async () => jobs.stop());
   // Verification codes (accounts) and alarm notifications (messages) share this one way out.
   const mailer = createMailer({ ...config.mail, dataDir: config.dataDir }, app.log);
   const authRepository = createAuthRepository(db);
@@ -380,9 +386,10 @@ export async function buildApp({
       log: app.log,
     }),
   });
+  // Alarm e-mails: one pass per batch interval across processes (the outbox's rows are the state).
+  await jobs.register({ name: 'alarm_email', everyMs: config.notifications.emailBatchMs, scope: 'cluster', run: () => alarmMail.run() });
   app.addHook('onReady', async () => {
     alarmNotifier.start();
-    alarmMail.start();
   });
   app.addHook('onClose', async () => {
     await alarmNotifier.close();
@@ -466,19 +473,18 @@ export async function buildApp({
     concurrency: config.batchConcurrency,
   });
   await app.register(batchTasksRoutes, { service: batchTasks });
-  // The batch scheduler: one pass a second once the server listens; its state is in the database.
-  let scheduler: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    scheduler = setInterval(() => {
-      trackJob('batch_tasks', () => batchTasks.tick()).catch((error: unknown) => app.log.error({ err: error }, 'batch task pass failed'));
-      // Gateway upgrades queued while their gateway was offline go out once it is online.
-      trackJob('queued_upgrades', () => commandsService.dispatchQueued()).catch((error: unknown) =>
-        app.log.error({ err: error }, 'queued upgrade pass failed'),
-      );
-    }, 1000);
-    scheduler.unref();
+  // The batch scheduler: one pass a second across processes; its state is in the database.
+  await jobs.register({ name: 'batch_tasks', everyMs: 1000, scope: 'cluster', run: () => batchTasks.tick() });
+  // Gateway upgrades queued while their gateway was offline go out once it is online.
+  await jobs.register({ name: 'queued_upgrades', everyMs: 1000, scope: 'cluster', run: () => commandsService.dispatchQueued() });
+  // Commands of a process that stopped, which nobody will answer now, are closed.
+  await jobs.register({
+    name: 'orphaned_commands',
+    everyMs: 30_000,
+    scope: 'cluster',
+    atStart: true,
+    run: () => commandsService.sweepOrphans(),
   });
-  app.addHook('onClose', async () => clearInterval(scheduler));
   await app.register(liveRoutes, { live, plantAccess });
   await app.register(ingestRoutes, { stats: () => ({ ...ingestStats(), liveConnections: live.size }), live });
 
@@ -491,20 +497,18 @@ export async function buildApp({
     log: app.log,
   });
   await app.register(filesRoutes, { centre: downloads });
-  let downloadSweep: NodeJS.Timeout | undefined;
+  // Hourly (and at start): expired downloads, and scheduled reports' files whose e-mail went out (or past the retention).
+  await jobs.register({
+    name: 'download_sweep',
+    everyMs: 3_600_000,
+    scope: 'cluster',
+    atStart: true,
+    run: async () => ({ ...(await downloads.sweep()), reportFiles: await reports.sweepAttachments() }),
+  });
   app.addHook('onReady', async () => {
     await downloads.recover();
-    // Hourly: expired downloads, and scheduled reports' files whose e-mail went out (or past the retention).
-    const sweep = () =>
-      trackJob('download_sweep', async () => ({ ...(await downloads.sweep()), reportFiles: await reports.sweepAttachments() })).catch(
-        (error: unknown) => app.log.error({ err: error }, 'download sweep failed'),
-      );
-    void sweep();
-    downloadSweep = setInterval(sweep, 3_600_000);
-    downloadSweep.unref();
   });
   app.addHook('onClose', async () => {
-    clearInterval(downloadSweep);
     await downloads.close();
   });
   // Reports (issue 21): from the overview's figures (plant-energy reportFigures), files through pdfkit and exceljs,
@@ -533,18 +537,7 @@ export async function buildApp({
     },
   });
   await app.register(reportsRoutes, { service: reports });
-  let reportScheduler: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    reportScheduler = setInterval(
-      () =>
-        void trackJob('report_schedules', () => reports.tick()).catch((error: unknown) =>
-          app.log.error({ err: error }, 'report schedule pass failed'),
-        ),
-      60_000,
-    );
-    reportScheduler.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(reportScheduler));
+  await jobs.register({ name: 'report_schedules', everyMs: 60_000, scope: 'cluster', run: () => reports.tick() });
   await app.register(eventsRoutes, { service: createEventsService({ repository: createEventsRepository(db), downloads }) });
   // The large-screen display (issue 20): figures from the plant list, the plant overview and the event list; display links.
   await app.register(fullscreenRoutes, {
@@ -596,17 +589,9 @@ export async function buildApp({
   // Event descriptions (issue 21): imported texts per protocol, code and language, used wherever events are shown.
   const eventDescriptions = createEventDescriptionsService({ repository: createEventDescriptionsRepository(db) });
   await app.register(eventDescriptionsRoutes, { service: eventDescriptions });
-  let eventTextsRefresh: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    await eventDescriptions.refresh();
-    eventTextsRefresh = setInterval(() => {
-      trackJob('event_texts', eventDescriptions.refresh).catch((error: unknown) =>
-        app.log.error({ err: error }, 'event texts refresh failed'),
-      );
-    }, 60_000);
-    eventTextsRefresh.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(eventTextsRefresh));
+  // Each process keeps the texts in memory: a process job.
+  app.addHook('onReady', async () => eventDescriptions.refresh());
+  await jobs.register({ name: 'event_texts', everyMs: 60_000, scope: 'process', run: () => eventDescriptions.refresh() });
   // The logger family (issue 21): gateway communication history and the maintenance log, exported through the download centre.
   await app.register(logsRoutes, {
     service: createLogsService({
@@ -651,19 +636,8 @@ export async function buildApp({
     log: createOperationLog(db),
   });
   await app.register(switchTasksRoutes, { apps: smartApps, service: switchTasks });
-  let switchTaskTimer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    switchTaskTimer = setInterval(
-      () =>
-        void trackJob('switch_tasks', () => switchTasks.tick()).catch((error: unknown) =>
-          app.log.error({ err: error }, 'switch task pass failed'),
-        ),
-      5_000,
-    );
-    switchTaskTimer.unref();
-  });
+  await jobs.register({ name: 'switch_tasks', everyMs: 5_000, scope: 'cluster', run: () => switchTasks.tick() });
   app.addHook('onClose', async () => {
-    clearInterval(switchTaskTimer);
     await switchTasks.settle();
   });
   await app.register(firmwareRoutes, { service: firmwareService });
@@ -711,7 +685,7 @@ export async function buildApp({
   await app.register(versionsRoutes, { service: createVersionsService({ repository: createVersionsRepository(db) }) });
   // Protocols as data (issue 19): the shipped maps seeded, the decoder's maps read from the store.
   const protocolsRepository = createProtocolsRepository(db);
-  const protocolStore = createProtocolStore({ repository: protocolsRepository, log: app.log });
+  const protocolStore = createProtocolStore({ repository: protocolsRepository, log: app.log, jobs });
   await protocolStore.start();
   app.addHook('onClose', async () => protocolStore.stop());
   await app.register(protocolsRoutes, { service: createProtocolsService({ repository: protocolsRepository, store: protocolStore }) });
@@ -753,34 +727,13 @@ export async function buildApp({
   await app.register(energyHubRoutes, { service: energyHub, apps: smartApps });
   // OpenADR 2.0b (part 5): enrollments with a VTN are polled every 10 s (register, events, answers, reports).
   const ven = createVen({ repository: energyHubRepository, hub: energyHub });
-  let venTimer: NodeJS.Timeout | undefined;
-  let venPass: Promise<unknown> = Promise.resolve();
-  app.addHook('onReady', async () => {
-    venTimer = setInterval(() => {
-      venPass = trackJob('openadr_ven', () => ven.tick((error) => app.log.warn({ err: error }, 'OpenADR poll failed'))).catch(
-        (error: unknown) => app.log.error({ err: error }, 'OpenADR pass failed'),
-      );
-    }, 10_000);
-    venTimer.unref();
+  await jobs.register({
+    name: 'openadr_ven',
+    everyMs: 10_000,
+    scope: 'cluster',
+    run: () => ven.tick((error) => app.log.warn({ err: error }, 'OpenADR poll failed')),
   });
-  app.addHook('onClose', async () => {
-    clearInterval(venTimer);
-    await venPass;
-  });
-  let energyHubTimer: NodeJS.Timeout | undefined;
-  let energyHubPass: Promise<unknown> = Promise.resolve();
-  app.addHook('onReady', async () => {
-    energyHubTimer = setInterval(() => {
-      energyHubPass = trackJob('energy_hub', () => energyHubDispatch.tick()).catch((error: unknown) =>
-        app.log.error({ err: error }, 'energy hub pass failed'),
-      );
-    }, 2_000);
-    energyHubTimer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(energyHubTimer);
-    await energyHubPass;
-  });
+  await jobs.register({ name: 'energy_hub', everyMs: 2_000, scope: 'cluster', run: () => energyHubDispatch.tick() });
   // Rules act on bulbs and AC switches (features/smart-rules/rule-devices.ts); switch actions act for the rule's saver.
   const ruleEnergy = createPlantEnergyService({ repository: createPlantEnergyRepository(db), benefitFactors: config.benefitFactors });
   const smartRulesRepository = createSmartRulesRepository(db);
@@ -851,23 +804,25 @@ export async function buildApp({
   await app.register(videoRoutes, { service: video, apps: smartApps });
   await app.register(videoGrantRoutes, { service: video });
   await app.register(mediaRoutes, { media, canView: (auth, streamId) => video.canView(auth, streamId) });
-  let videoSweep: NodeJS.Timeout | undefined;
+  // Cameras whose registration ran out or whose keepalives stopped go inactive (checked each keepalive interval).
+  // A process job: the SIP registrations and streams it ends are this process's.
+  await jobs.register({
+    name: 'video_sweep',
+    everyMs: Math.max(1, Math.min(60, config.sip?.keepaliveSeconds ?? 60)) * 1000,
+    scope: 'process',
+    run: () => video.sweep(),
+  });
   app.addHook('onReady', async () => {
     await videoSip.start();
-    // Cameras whose registration ran out or whose keepalives stopped go inactive (checked each keepalive interval).
-    videoSweep = setInterval(
-      () =>
-        void trackJob('video_sweep', () => video.sweep()).catch((error: unknown) => app.log.error({ err: error }, 'video sweep failed')),
-      Math.max(1, Math.min(60, config.sip?.keepaliveSeconds ?? 60)) * 1000,
-    );
-    videoSweep.unref();
   });
   app.addHook('onClose', async () => {
-    clearInterval(videoSweep);
     await videoSip.close();
     await video.close();
     await media.closeAll().catch(() => undefined);
   });
+  await app.register(jobsRoutes, { registry: jobs });
   if (config.webDist) await app.register(consolePlugin, { webDist: config.webDist });
+  // Last of the ready hooks: the jobs start once what they use has started (recovered downloads, SIP, texts).
+  app.addHook('onReady', async () => jobs.start());
   return app;
 }

@@ -16,8 +16,8 @@ import { createUsersRepository } from './features/users/users.repository.js';
 import { createServerLive } from './ingest/live-bus.js';
 import { createRegistryEvents } from './ingest/registry-events.js';
 import { startTelemetry, type Telemetry } from './ingest/telemetry-service.js';
+import { every } from './jobs/timers.js';
 import { bindListeners, type Listeners } from './lib/listeners.js';
-import { trackJob } from './lib/metrics.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -115,7 +115,7 @@ async function serve(
     sip: true,
   });
   const mqttListeners = listeners.mqtt ? { plain: listeners.mqtt.server, tls: listeners.mqttTls?.server } : undefined;
-  telemetry = await startTelemetry(config, database.db, app.log, live, demoHistoryIngestSettings(config), mqttListeners);
+  telemetry = await startTelemetry(config, database.db, app.log, live, demoHistoryIngestSettings(config), mqttListeners, app.jobs);
   const { pipeline } = telemetry;
   registry.onChange(() => pipeline.reloadDevices());
   const seededAdmin = await seedPlatformAdmin(
@@ -129,12 +129,12 @@ async function serve(
   const port = listeners.http.port;
   const authRepository = createAuthRepository(database.db);
   const throttleCounters = createSecretThrottleRepository(database.db);
-  const housekeeping = setInterval(() => {
-    trackJob('housekeeping', () =>
-      Promise.all([authRepository.deleteExpired(new Date()), throttleCounters.purge(new Date(), FAILURE_WINDOW_MS)]),
-    ).catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
-  }, HOUSEKEEPING_MS);
-  housekeeping.unref();
+  await app.jobs.register({
+    name: 'housekeeping',
+    everyMs: HOUSEKEEPING_MS,
+    scope: 'cluster',
+    run: () => Promise.all([authRepository.deleteExpired(new Date()), throttleCounters.purge(new Date(), FAILURE_WINDOW_MS)]),
+  });
   const running: RunningServer = {
     app,
     database,
@@ -148,16 +148,14 @@ async function serve(
     async close() {
       // Readiness answers 503 from here on, while ingest drains and requests in flight finish.
       observability.readiness.startDraining();
-      clearInterval(housekeeping);
       // Each step named while it runs, and logged when it is slow: a shutdown that waits says on what.
       const step = async (name: string, run: () => Promise<void>) => {
         running.closeStep = name;
-        const slow = setInterval(() => app.log.warn({ step: name }, 'shutdown still waiting'), 10_000);
-        slow.unref();
+        const stopWarning = every(10_000, () => app.log.warn({ step: name }, 'shutdown still waiting'));
         try {
           await run();
         } finally {
-          clearInterval(slow);
+          stopWarning();
         }
       };
       await step('telemetry', () => telemetry.close());

@@ -9709,6 +9709,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/system/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Background jobs: scope, interval, next due time and recent runs (time, duration, result)
+         * @description Needs the view permission `system.jobs` in a session.
+         */
+        get: operations["getSystemJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks": {
         parameters: {
             query?: never;
@@ -11130,6 +11150,19 @@ export interface components {
         AvatarUploaded: {
             url: string;
         };
+        BackgroundJob: {
+            everyMs: number;
+            name: string;
+            nextDueAt: string | null;
+            running: boolean;
+            runs: components["schemas"]["JobRun"][];
+            /** @enum {string} */
+            scope: "cluster" | "process";
+        };
+        BackgroundJobList: {
+            jobs: components["schemas"]["BackgroundJob"][];
+            process: string;
+        };
         BatchDeleteBodyInput: {
             ids: components["schemas"]["IdInput"][];
         };
@@ -12530,6 +12563,14 @@ export interface components {
         InvitationSentResult: {
             expiresAt: string;
             invitationId: number;
+        };
+        JobRun: {
+            attempt: number;
+            durationMs: number;
+            error: string | null;
+            /** @enum {string} */
+            result: "ok" | "failed" | "lost";
+            startedAt: string;
         };
         LatestVersion: {
             version: string | null;
@@ -46753,6 +46794,60 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSystemJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with code 0 and the answer in `data`; a refusal has another code (x-codes) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "data": {
+                     *         "process": "text",
+                     *         "jobs": [
+                     *           {
+                     *             "name": "Sunny Meadow",
+                     *             "scope": "cluster",
+                     *             "everyMs": 1,
+                     *             "nextDueAt": "text",
+                     *             "running": true,
+                     *             "runs": [
+                     *               {
+                     *                 "startedAt": "text",
+                     *                 "durationMs": 1,
+                     *                 "result": "ok",
+                     *                 "attempt": 1,
+                     *                 "error": "text"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "Success"
+                     *     }
+                     */
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["BackgroundJobList"];
+                        message: string;
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];

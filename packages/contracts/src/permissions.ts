@@ -145,6 +145,8 @@ export const PERMISSIONS = [
   button('system.dict.edit', 'system.dict', 'manage', ['system.dict']),
   menu('system.oem', 'system.management'),
   button('system.oem.edit', 'system.oem', 'manage', ['system.oem']),
+  // Background jobs (issue 26): their schedules and last runs; platform only.
+  menu('system.jobs', 'system.management'),
 ] as const;
 
 // Every entry is a PermissionDefinition (checked here, not by `satisfies`, which would widen each kind).

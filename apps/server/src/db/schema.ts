@@ -1987,3 +1987,35 @@ export const readingsBeforeSwitch = pgTable(
   },
   (t) => [primaryKey({ columns: [t.switchId, t.ts] })],
 );
+
+/**
+ * Background jobs (jobs/registry.ts): one row per cluster-scoped job. A process runs a due time by claiming it with
+ * one UPDATE (`next_due <= now()` and no live lease); `run_started_at` set while a run holds the lease, so a lease
+ * that runs out with it still set is a run lost with its process. `attempt` counts tries of the current due time.
+ */
+export const backgroundJobs = pgTable('background_jobs', {
+  name: text('name').primaryKey(),
+  everyMs: integer('every_ms').notNull(),
+  nextDue: timestamp('next_due', { withTimezone: true }).notNull(),
+  leaseUntil: timestamp('lease_until', { withTimezone: true }),
+  owner: text('owner'),
+  runStartedAt: timestamp('run_started_at', { withTimezone: true }),
+  attempt: integer('attempt').notNull().default(0),
+});
+
+/** The last runs of each cluster-scoped job (the newest 50 kept per job): when, how long, and how it ended. */
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    job: text('job').notNull(),
+    owner: text('owner').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    /** ok, failed or lost (its process died holding the lease). */
+    result: text('result').notNull(),
+    attempt: integer('attempt').notNull(),
+    error: text('error'),
+  },
+  (t) => [index('job_runs_job_id').on(t.job, t.id)],
+);

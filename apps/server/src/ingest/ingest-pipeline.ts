@@ -3,6 +3,8 @@ import { protocolById } from '@sunward/protocol/maps/index';
 import { isProtocolEnabled } from '@sunward/protocol/registry';
 import type { FastifyBaseLogger } from 'fastify';
 import { isTransientConflict } from '../db/errors.js';
+import type { JobRegistry } from '../jobs/registry.js';
+import { every } from '../jobs/timers.js';
 import { createLogThrottle } from '../lib/log-throttle.js';
 import { ingestMetrics } from '../lib/metrics.js';
 import { storeSplitting } from './batch-split.js';
@@ -96,6 +98,8 @@ export function createIngestPipeline(deps: {
   connectionLog?: ConnectionLog;
   /** Answers refused reports on the gateway's own `…/report/refused` topic. */
   feedback?: Pick<GatewayFeedback, 'reportRefused'>;
+  /** The server's job registry, which then runs the plant-day refresh (tests leave it out: a plain timer). */
+  jobs?: Pick<JobRegistry, 'register'>;
 }) {
   const settings = { ...DEFAULT_INGEST_SETTINGS, ...deps.settings };
   const { repository, log, live } = deps;
@@ -134,14 +138,22 @@ export function createIngestPipeline(deps: {
   // The refresh runs beside the batches, on another connection. It rewrites the same realtime rows, so
   // both lock them in device order (see refreshPlantDays), else they deadlock under load.
   let refreshing = false;
-  const plantDayTimer = setInterval(() => {
-    if (refreshing) return;
+  /** One plant-day refresh pass; none while the previous one runs. */
+  function plantDayPass(): Promise<void> {
+    if (refreshing) return Promise.resolve();
     refreshing = true;
-    void refreshDirtyPlantDays('retry').finally(() => {
+    return refreshDirtyPlantDays('retry').finally(() => {
       refreshing = false;
     });
-  }, PLANT_DAY_REFRESH_MS);
-  plantDayTimer.unref();
+  }
+  // A process job (the dirty plant-days are this process's): the server's registry, or a plain timer without one.
+  const removePlantDayJob = deps.jobs?.register({
+    name: 'plant_day_refresh',
+    everyMs: PLANT_DAY_REFRESH_MS,
+    scope: 'process',
+    run: plantDayPass,
+  });
+  const stopPlantDayTimer = deps.jobs ? undefined : every(PLANT_DAY_REFRESH_MS, () => void plantDayPass());
   let queuedReadings = 0;
   let timer: NodeJS.Timeout | null = null;
   let flushRequested = false;
@@ -605,7 +617,8 @@ export function createIngestPipeline(deps: {
     },
 
     stop(): void {
-      clearInterval(plantDayTimer);
+      stopPlantDayTimer?.();
+      removePlantDayJob?.then((remove) => remove()).catch((error: unknown) => log.warn({ err: error }, 'plant-day job not removed'));
       warnings.flush();
     },
   };

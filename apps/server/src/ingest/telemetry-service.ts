@@ -9,7 +9,7 @@ import { createSecretThrottleRepository } from '../features/auth/secret-throttle
 import { createCommandChannel } from '../features/commands/command-channel.js';
 import { type CommandTracker, createCommandTracker } from '../features/commands/command-tracker.js';
 import { createCommandsRepository } from '../features/commands/commands.repository.js';
-import { trackJob } from '../lib/metrics.js';
+import type { JobRegistry } from '../jobs/registry.js';
 import { createBrokerSessions } from './broker-sessions.js';
 import { createConnectionLog } from './connection-log.js';
 import { createDeviceRegistryRepository } from './device-registry.repository.js';
@@ -50,9 +50,11 @@ export async function startTelemetry(
   log: FastifyBaseLogger,
   /** With `signals`, replies to commands other server processes sent are handed to them. */
   live: LiveHub & { signals?: ClusterSignals | undefined },
-  settings?: Partial<IngestSettings>,
+  settings: Partial<IngestSettings> | undefined,
   /** The embedded broker's ports, bound before anything was written (lib/listeners.ts). */
-  listeners?: { plain: Server; tls: TlsServer | undefined },
+  listeners: { plain: Server; tls: TlsServer | undefined } | undefined,
+  /** The server's job registry: the offline sweep, partitions, retention and the plant-day refresh run through it. */
+  jobs: Pick<JobRegistry, 'register'>,
 ): Promise<Telemetry> {
   const repository = createTelemetryRepository(db);
   await repository.ensureReadingPartitions(new Date(), 2);
@@ -75,6 +77,7 @@ export async function startTelemetry(
     deviceRegistry: createDeviceRegistryRepository(db),
     log,
     live,
+    jobs,
     // With an external broker each consumer connection holds one report until it is stored: flush as soon as all of them wait.
     settings: { ...(config.mqtt.url ? { flushAtReports: config.mqtt.consumers } : {}), ...settings },
   });
@@ -124,32 +127,36 @@ export async function startTelemetry(
       connectionLog,
     });
   }
-  const sweep = setInterval(() => {
-    trackJob('offline_sweep', () => pipeline.sweepOffline(config.offlineAfterIntervals, DeviceStatus.OFFLINE)).catch((error: unknown) =>
-      log.error({ err: error }, 'offline sweep failed'),
-    );
-  }, SWEEP_MS);
-  const partitions = setInterval(() => {
-    trackJob('reading_partitions', () => repository.ensureReadingPartitions(new Date(), 2)).catch((error: unknown) =>
-      log.error({ err: error }, 'partition maintenance failed'),
-    );
-  }, PARTITION_CHECK_MS);
   const retention = createRetention(db, log, {
     rawRetentionDays: config.rawRetentionDays,
     connectionLogRetentionDays: config.connectionLogRetentionDays,
   });
-  const retentionJob = setInterval(() => {
-    trackJob('retention', () =>
-      retention
-        .aggregate('5m')
-        .then(() => retention.aggregate('hourly'))
-        .then(() => retention.dropExpiredPartitions())
-        .then(() => retention.purgeConnectionLog()),
-    ).catch((error: unknown) => log.error({ err: error }, 'retention job failed'));
-  }, RETENTION_MS);
-  retentionJob.unref();
-  sweep.unref();
-  partitions.unref();
+  // Cluster jobs: with several ingest processes on one database each due time runs once (jobs/registry.ts).
+  const removeJobs = await Promise.all([
+    jobs.register({
+      name: 'offline_sweep',
+      everyMs: SWEEP_MS,
+      scope: 'cluster',
+      run: () => pipeline.sweepOffline(config.offlineAfterIntervals, DeviceStatus.OFFLINE),
+    }),
+    jobs.register({
+      name: 'reading_partitions',
+      everyMs: PARTITION_CHECK_MS,
+      scope: 'cluster',
+      run: () => repository.ensureReadingPartitions(new Date(), 2),
+    }),
+    jobs.register({
+      name: 'retention',
+      everyMs: RETENTION_MS,
+      scope: 'cluster',
+      run: async () => {
+        await retention.aggregate('5m');
+        await retention.aggregate('hourly');
+        await retention.dropExpiredPartitions();
+        await retention.purgeConnectionLog();
+      },
+    }),
+  ]);
   return {
     pipeline,
     commands,
@@ -164,9 +171,7 @@ export async function startTelemetry(
       return { kind: 'external' as const, up: connections > 0, connections };
     },
     async close() {
-      clearInterval(sweep);
-      clearInterval(partitions);
-      clearInterval(retentionJob);
+      await Promise.all(removeJobs.map((remove) => remove()));
       commands.close();
       await consumer?.stop();
       await broker?.close();

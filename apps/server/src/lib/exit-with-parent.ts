@@ -1,4 +1,5 @@
 import { fstatSync } from 'node:fs';
+import { every } from '../jobs/timers.js';
 
 /**
  * Preloaded (`node --import tsx --import …/exit-with-parent.ts`) into a child process that must not
@@ -37,6 +38,6 @@ if (stdinIsPipe()) {
   // The watch alone keeps nothing alive: a child that is done exits as before.
   (process.stdin as { unref?: () => void }).unref?.();
 }
-setInterval(() => {
+every(1000, () => {
   if (process.ppid !== parent) parentGone();
-}, 1000).unref();
+});

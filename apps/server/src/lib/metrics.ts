@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The process's Prometheus metrics that code anywhere in the server counts (ingest, commands, jobs),
@@ -76,7 +76,7 @@ export const commandMetrics = {
 
 const jobRuns = new Counter({
   name: 'sunward_job_runs_total',
-  help: 'Background job runs by job and outcome (ok, failed)',
+  help: 'Background job runs by job and outcome (ok, failed, lost: its process died holding the lease)',
   labelNames: ['job', 'outcome'] as const,
   registers: [metricsRegistry],
 });
@@ -88,17 +88,23 @@ const jobDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
-/** Runs a background job (retention, offline sweep, batch tasks, ...) and counts its run and outcome. */
-export async function trackJob<T>(job: string, run: () => Promise<T>): Promise<T> {
-  const end = jobDuration.startTimer({ job });
-  try {
-    const result = await run();
-    jobRuns.inc({ job, outcome: 'ok' });
-    return result;
-  } catch (error) {
-    jobRuns.inc({ job, outcome: 'failed' });
-    throw error;
-  } finally {
-    end();
-  }
+const jobLastDuration = new Gauge({
+  name: 'sunward_job_last_duration_seconds',
+  help: 'Run time of the last run of each background job this process ran or took over',
+  labelNames: ['job'] as const,
+  registers: [metricsRegistry],
+});
+const jobLastRun = new Gauge({
+  name: 'sunward_job_last_run_timestamp_seconds',
+  help: 'When the last run of each background job this process ran ended (Unix time)',
+  labelNames: ['job'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Counts a background job's run (jobs/registry.ts): runs and failures per job, its duration, and the last one. */
+export function recordJobRun(job: string, outcome: 'ok' | 'failed' | 'lost', durationMs: number): void {
+  jobRuns.inc({ job, outcome });
+  jobDuration.observe({ job }, durationMs / 1000);
+  jobLastDuration.set({ job }, durationMs / 1000);
+  jobLastRun.set({ job }, Date.now() / 1000);
 }

@@ -23,6 +23,7 @@ import * as gateways from '@sunward/contracts/gateways';
 import * as hardware from '@sunward/contracts/hardware';
 import * as ids from '@sunward/contracts/ids';
 import * as invitations from '@sunward/contracts/invitations';
+import * as jobs from '@sunward/contracts/jobs';
 import * as liveEvents from '@sunward/contracts/live-events';
 import * as logs from '@sunward/contracts/logs';
 import * as mqttAuth from '@sunward/contracts/mqtt-auth';
@@ -78,6 +79,7 @@ export const CONTRACT_MODULES: Readonly<Record<string, Record<string, unknown>>>
   hardware: hardware,
   ids: ids,
   invitations: invitations,
+  jobs: jobs,
   'live-events': liveEvents,
   logs: logs,
   'mqtt-auth': mqttAuth,

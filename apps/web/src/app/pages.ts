@@ -64,6 +64,7 @@ export const PAGES: Record<PageName, ComponentType<PageProps>> = {
   smsRecords: page(() => import('../features/notifications/SmsPage'), 'SmsPage'),
   dictionary: page(() => import('../features/dictionary/DictionaryPage'), 'DictionaryPage'),
   oemProjects: page(() => import('../features/oem/OemListPage'), 'OemListPage'),
+  backgroundJobs: page(() => import('../features/jobs/BackgroundJobsPage'), 'BackgroundJobsPage'),
   downloadCenter: page(() => import('../features/files/DownloadCenterPage'), 'DownloadCenterPage'),
   toolbox: page(() => import('../features/toolbox/ToolboxPage'), 'ToolboxPage'),
   protocolAnalysis: page(() => import('../features/protocol-analysis/ProtocolAnalysisPage'), 'ProtocolAnalysisPage'),

@@ -86,6 +86,8 @@ export type PageName =
   // Dictionary and OEM (issue 24)
   | 'dictionary'
   | 'oemProjects'
+  // Background jobs (issue 26)
+  | 'backgroundJobs'
   // Device protocols (issue 19)
   | 'protocolList'
   | 'protocolEditor'
@@ -338,6 +340,7 @@ export const SHELL_ROUTES: AppRoute[] = [
       { path: '/system/versions', title: 'route.versionManagement', permission: 'system.version', page: 'versionList' },
       { path: '/system/dictionary', title: 'route.dictionary', permission: 'system.dict', page: 'dictionary' },
       { path: '/system/oem', title: 'route.oemProjects', permission: 'system.oem', page: 'oemProjects' },
+      { path: '/system/jobs', title: 'route.backgroundJobs', permission: 'system.jobs', page: 'backgroundJobs' },
       { path: '/system/video-grants', title: 'route.videoGrants', permission: 'system.management', page: 'videoGrants' },
       // Protocol analysis (issue 19; spec 01 §2 management, no path in the route table).
       { path: '/system/protocol-analysis', title: 'route.protocolAnalysis', permission: 'system.protocol', page: 'protocolAnalysis' },

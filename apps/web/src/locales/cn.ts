@@ -86,6 +86,7 @@ export const cn: UiCatalogue = {
   'route.versionManagement': '系统版本',
   'route.dictionary': '字典管理',
   'route.oemProjects': 'OEM项目',
+  'route.backgroundJobs': '后台任务',
   'route.protocolManagement': '设备协议',
   'route.protocolCreate': '新增协议',
   'route.protocolEdit': '编辑协议',

@@ -86,6 +86,7 @@ export const cz: UiCatalogue = {
   'route.versionManagement': 'Verze systému',
   'route.dictionary': 'Číselník',
   'route.oemProjects': 'Projekty OEM',
+  'route.backgroundJobs': 'Úlohy na pozadí',
   'route.protocolManagement': 'Protokoly zařízení',
   'route.protocolCreate': 'Nový protokol',
   'route.protocolEdit': 'Upravit protokol',

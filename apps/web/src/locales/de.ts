@@ -86,6 +86,7 @@ export const de: UiCatalogue = {
   'route.versionManagement': 'Systemversionen',
   'route.dictionary': 'Wörterbuch',
   'route.oemProjects': 'OEM-Projekte',
+  'route.backgroundJobs': 'Hintergrundaufgaben',
   'route.protocolManagement': 'Geräteprotokolle',
   'route.protocolCreate': 'Neues Protokoll',
   'route.protocolEdit': 'Protokoll bearbeiten',

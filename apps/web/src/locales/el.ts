@@ -86,6 +86,7 @@ export const el: UiCatalogue = {
   'route.versionManagement': 'Εκδόσεις συστήματος',
   'route.dictionary': 'Λεξικό',
   'route.oemProjects': 'Έργα OEM',
+  'route.backgroundJobs': 'Εργασίες παρασκηνίου',
   'route.protocolManagement': 'Πρωτόκολλα συσκευών',
   'route.protocolCreate': 'Νέο πρωτόκολλο',
   'route.protocolEdit': 'Επεξεργασία πρωτοκόλλου',

@@ -89,6 +89,7 @@ export const en = {
   'route.versionManagement': 'System versions',
   'route.dictionary': 'Dictionary',
   'route.oemProjects': 'OEM projects',
+  'route.backgroundJobs': 'Background jobs',
   'route.protocolManagement': 'Device protocols',
   'route.protocolCreate': 'New protocol',
   'route.protocolEdit': 'Edit protocol',

@@ -86,6 +86,7 @@ export const es: UiCatalogue = {
   'route.versionManagement': 'Versiones del sistema',
   'route.dictionary': 'Diccionario',
   'route.oemProjects': 'Proyectos OEM',
+  'route.backgroundJobs': 'Tareas en segundo plano',
   'route.protocolManagement': 'Protocolos de dispositivos',
   'route.protocolCreate': 'Nuevo protocolo',
   'route.protocolEdit': 'Editar protocolo',

@@ -86,6 +86,7 @@ export const po: UiCatalogue = {
   'route.versionManagement': 'Wersje systemu',
   'route.dictionary': 'Słownik',
   'route.oemProjects': 'Projekty OEM',
+  'route.backgroundJobs': 'Zadania w tle',
   'route.protocolManagement': 'Protokoły urządzeń',
   'route.protocolCreate': 'Nowy protokół',
   'route.protocolEdit': 'Edycja protokołu',

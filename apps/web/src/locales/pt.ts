@@ -86,6 +86,7 @@ export const pt: UiCatalogue = {
   'route.versionManagement': 'Versões do sistema',
   'route.dictionary': 'Dicionário',
   'route.oemProjects': 'Projetos OEM',
+  'route.backgroundJobs': 'Tarefas em segundo plano',
   'route.protocolManagement': 'Protocolos de dispositivos',
   'route.protocolCreate': 'Novo protocolo',
   'route.protocolEdit': 'Editar protocolo',

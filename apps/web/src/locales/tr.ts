@@ -86,6 +86,7 @@ export const tr: UiCatalogue = {
   'route.versionManagement': 'Sistem sürümleri',
   'route.dictionary': 'Sözlük',
   'route.oemProjects': 'OEM projeleri',
+  'route.backgroundJobs': 'Arka plan işleri',
   'route.protocolManagement': 'Cihaz protokolleri',
   'route.protocolCreate': 'Yeni protokol',
   'route.protocolEdit': 'Protokolü düzenle',

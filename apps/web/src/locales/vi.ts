@@ -86,6 +86,7 @@ export const vi: UiCatalogue = {
   'route.versionManagement': 'Phiên bản hệ thống',
   'route.dictionary': 'Từ điển',
   'route.oemProjects': 'Dự án OEM',
+  'route.backgroundJobs': 'Tác vụ nền',
   'route.protocolManagement': 'Giao thức thiết bị',
   'route.protocolCreate': 'Giao thức mới',
   'route.protocolEdit': 'Sửa giao thức',

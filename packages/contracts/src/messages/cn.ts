@@ -127,6 +127,7 @@ export const cn: MessageCatalogue = {
   'permission.system.dict.edit': '新增和编辑字典项',
   'permission.system.oem': 'OEM项目',
   'permission.system.oem.edit': '创建、编辑、启用和停用OEM项目',
+  'permission.system.jobs': '后台任务',
   'oem.unavailableTitle': '该站点不可用',
   'oem.unavailableText': '您打开的地址未启用或已停用。请检查地址或联系您的服务商。',
   'code.4100': '该版本号已存在。',

@@ -131,6 +131,7 @@ export const cz: MessageCatalogue = {
   'permission.system.dict.edit': 'Přidávat a upravovat položky číselníku',
   'permission.system.oem': 'Projekty OEM',
   'permission.system.oem.edit': 'Vytvářet, upravovat, zapínat a vypínat projekty OEM',
+  'permission.system.jobs': 'Úlohy na pozadí',
   'oem.unavailableTitle': 'Tento web není k dispozici',
   'oem.unavailableText': 'Otevřená adresa není nebo již není v provozu. Zkontrolujte adresu nebo kontaktujte svého poskytovatele.',
   'code.4100': 'Verze systému s tímto číslem již existuje.',

@@ -134,6 +134,7 @@ export const de: MessageCatalogue = {
   'permission.system.dict.edit': 'Wörterbucheinträge hinzufügen und bearbeiten',
   'permission.system.oem': 'OEM-Projekte',
   'permission.system.oem.edit': 'OEM-Projekte anlegen, bearbeiten, aktivieren und deaktivieren',
+  'permission.system.jobs': 'Hintergrundaufgaben',
   'oem.unavailableTitle': 'Diese Seite ist nicht verfügbar',
   'oem.unavailableText':
     'Die geöffnete Adresse ist nicht oder nicht mehr in Betrieb. Prüfen Sie die Adresse oder wenden Sie sich an Ihren Anbieter.',

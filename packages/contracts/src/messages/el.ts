@@ -133,6 +133,7 @@ export const el: MessageCatalogue = {
   'permission.system.dict.edit': 'Προσθήκη και επεξεργασία καταχωρίσεων λεξικού',
   'permission.system.oem': 'Έργα OEM',
   'permission.system.oem.edit': 'Δημιουργία, επεξεργασία, ενεργοποίηση και απενεργοποίηση έργων OEM',
+  'permission.system.jobs': 'Εργασίες παρασκηνίου',
   'oem.unavailableTitle': 'Αυτός ο ιστότοπος δεν είναι διαθέσιμος',
   'oem.unavailableText':
     'Η διεύθυνση που ανοίξατε δεν λειτουργεί ή δεν λειτουργεί πλέον. Ελέγξτε τη διεύθυνση ή επικοινωνήστε με τον πάροχό σας.',

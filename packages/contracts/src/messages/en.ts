@@ -135,6 +135,7 @@ export const en = {
   'permission.system.dict.edit': 'Add and edit dictionary entries',
   'permission.system.oem': 'OEM projects',
   'permission.system.oem.edit': 'Create, edit, enable and disable OEM projects',
+  'permission.system.jobs': 'Background jobs',
   'oem.unavailableTitle': 'This site is not available',
   'oem.unavailableText': 'The address you opened is not, or no longer, in service. Check the address or contact your provider.',
   'code.4100': 'A system version with this number already exists.',

@@ -133,6 +133,7 @@ export const es: MessageCatalogue = {
   'permission.system.dict.edit': 'Añadir y editar entradas del diccionario',
   'permission.system.oem': 'Proyectos OEM',
   'permission.system.oem.edit': 'Crear, editar, activar y desactivar proyectos OEM',
+  'permission.system.jobs': 'Tareas en segundo plano',
   'oem.unavailableTitle': 'Este sitio no está disponible',
   'oem.unavailableText':
     'La dirección que ha abierto no está en servicio o ya no lo está. Compruebe la dirección o contacte con su proveedor.',

@@ -131,6 +131,7 @@ export const po: MessageCatalogue = {
   'permission.system.dict.edit': 'Dodawanie i edycja pozycji słownika',
   'permission.system.oem': 'Projekty OEM',
   'permission.system.oem.edit': 'Tworzenie, edycja, włączanie i wyłączanie projektów OEM',
+  'permission.system.jobs': 'Zadania w tle',
   'oem.unavailableTitle': 'Ta witryna jest niedostępna',
   'oem.unavailableText': 'Otwarty adres nie działa lub już nie działa. Sprawdź adres lub skontaktuj się z dostawcą.',
   'code.4100': 'Wersja systemu o tym numerze już istnieje.',

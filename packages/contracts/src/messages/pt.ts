@@ -134,6 +134,7 @@ export const pt: MessageCatalogue = {
   'permission.system.dict.edit': 'Adicionar e editar entradas do dicionário',
   'permission.system.oem': 'Projetos OEM',
   'permission.system.oem.edit': 'Criar, editar, ativar e desativar projetos OEM',
+  'permission.system.jobs': 'Tarefas em segundo plano',
   'oem.unavailableTitle': 'Este site não está disponível',
   'oem.unavailableText': 'O endereço que abriu não está, ou já não está, em serviço. Verifique o endereço ou contacte o seu fornecedor.',
   'code.4100': 'Já existe uma versão do sistema com este número.',

@@ -131,6 +131,7 @@ export const tr: MessageCatalogue = {
   'permission.system.dict.edit': 'Sözlük girdisi ekleme ve düzenleme',
   'permission.system.oem': 'OEM projeleri',
   'permission.system.oem.edit': 'OEM projesi oluşturma, düzenleme, etkinleştirme ve devre dışı bırakma',
+  'permission.system.jobs': 'Arka plan işleri',
   'oem.unavailableTitle': 'Bu site kullanılamıyor',
   'oem.unavailableText':
     'Açtığınız adres hizmette değil veya artık hizmette değil. Adresi kontrol edin ya da sağlayıcınızla iletişime geçin.',

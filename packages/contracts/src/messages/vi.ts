@@ -133,6 +133,7 @@ export const vi: MessageCatalogue = {
   'permission.system.dict.edit': 'Thêm và sửa mục từ điển',
   'permission.system.oem': 'Dự án OEM',
   'permission.system.oem.edit': 'Tạo, sửa, bật và tắt dự án OEM',
+  'permission.system.jobs': 'Tác vụ nền',
   'oem.unavailableTitle': 'Trang này không khả dụng',
   'oem.unavailableText': 'Địa chỉ bạn mở chưa hoặc không còn hoạt động. Hãy kiểm tra địa chỉ hoặc liên hệ nhà cung cấp.',
   'code.4100': 'Đã tồn tại phiên bản hệ thống với số này.',

@@ -49,7 +49,6 @@ const UPGRADE_FAMILIES: Record<Exclude<UpgradeTarget, 'gateway'>, readonly strin
 };
 
 /** How often pending commands of a stopped server process are looked for. */
-const ORPHAN_SWEEP_MS = 30_000;
 
 /** A response code's text in the caller's language (lists of per-device results). */
 function codeMessage(language: Language, code: number): string {
@@ -130,7 +129,6 @@ export function createCommandsService(deps: {
   log?: Pick<FastifyBaseLogger, 'error'>;
 }) {
   const { repository, devices, access, settings } = deps;
-  let lastOrphanSweep = 0;
 
   function channel(): CommandTracker {
     const found = deps.commands();
@@ -799,18 +797,22 @@ export function createCommandsService(deps: {
     },
 
     /**
+     * Closes the commands a previous process sent that have heard nothing for a minute (or three timeouts): nobody
+     * will answer them now (the `orphaned_commands` job, every 30 s and at start; not the commands in flight here).
+     */
+    async sweepOrphans(): Promise<void> {
+      const commands = deps.commands();
+      if (!commands || !deps.firmware) return;
+      await commands.sweepOrphans(Math.max(settings.timeoutMs * 3, 60_000), translate('en', 'commands.orphaned'));
+    },
+
+    /**
      * Sends the gateway upgrades that waited for their gateway to come online (the scheduler calls this
      * every second; the queue is in the database, so it survives a restart).
      */
     async dispatchQueued(): Promise<number> {
       const commands = deps.commands();
       if (!commands || !deps.firmware) return 0;
-      // A stopped process's command that has heard nothing for a minute (or three timeouts) will not be answered
-      // now. A sweep every 30 s is enough for that: the scheduler's pass each second need not write each time.
-      if (Date.now() - lastOrphanSweep >= ORPHAN_SWEEP_MS) {
-        lastOrphanSweep = Date.now();
-        await commands.sweepOrphans(Math.max(settings.timeoutMs * 3, 60_000), translate('en', 'commands.orphaned'));
-      }
       let sent = 0;
       for (const queued of await repository.queuedForOnlineGateways(50)) {
         if (!(await repository.claimQueued(queued.id))) continue;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { LiveEvent, LiveHub } from '../../ingest/live-hub.js';
+import { every } from '../../jobs/timers.js';
 import type { PlantAccess } from '../plants/plant-access.js';
 
 const HEARTBEAT_MS = 25_000;
@@ -26,14 +27,14 @@ export const liveRoutes: FastifyPluginAsyncZod<{ live: LiveHub; plantAccess: Pla
       const auth = request.requireAuth();
       const types = request.query.types ? new Set(request.query.types.split(',')) : undefined;
       let visible = await plantAccess.visiblePlantIds(auth);
-      const refresh = setInterval(() => {
+      const stopRefresh = every(VISIBILITY_REFRESH_MS, () => {
         plantAccess.visiblePlantIds(auth).then(
           (ids) => {
             visible = ids;
           },
           () => undefined,
         );
-      }, VISIBILITY_REFRESH_MS);
+      });
       const canSee = (event: LiveEvent) => {
         if (types && !types.has(event.type)) return false;
         // A user's message count is theirs alone, whatever plants they see.
@@ -56,10 +57,10 @@ export const liveRoutes: FastifyPluginAsyncZod<{ live: LiveHub; plantAccess: Pla
         },
         { scope: 'cluster' },
       );
-      const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      const stopHeartbeat = every(HEARTBEAT_MS, () => raw.write(': keep-alive\n\n'));
       request.raw.on('close', () => {
-        clearInterval(heartbeat);
-        clearInterval(refresh);
+        stopHeartbeat();
+        stopRefresh();
         unsubscribe();
       });
     },

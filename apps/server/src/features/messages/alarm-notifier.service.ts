@@ -3,6 +3,7 @@ import { isLanguage, type Language } from '@sunward/contracts/languages';
 import { type AlarmData, MessageType } from '@sunward/contracts/notifications';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveEvent, LiveHub } from '../../ingest/live-hub.js';
+import { every } from '../../jobs/timers.js';
 import { eventDefinition, eventText } from '../events/event-text.js';
 import { alarmText, levelName, plantTime } from './alarm-texts.js';
 import { createAlarmThrottle } from './alarm-throttle.js';
@@ -54,7 +55,7 @@ export function createAlarmNotifier(deps: {
   const queue: EventChange[] = [];
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-  let expiry: NodeJS.Timeout | undefined;
+  let stopExpiry: (() => void) | undefined;
   let unsubscribe: (() => void) | undefined;
   // Device|code pairs whose current opening notified nobody: their clearing does not either.
   const quiet = new Set<string>();
@@ -192,13 +193,9 @@ export function createAlarmNotifier(deps: {
       });
       // Held changes go out when their window ends, even if the device says nothing more.
       if (settings.throttleMs > 0) {
-        expiry = setInterval(
-          () => {
-            running = running.then(flush);
-          },
-          Math.min(settings.throttleMs, 5000),
-        );
-        expiry.unref();
+        stopExpiry = every(Math.min(settings.throttleMs, 5000), () => {
+          running = running.then(flush);
+        });
       }
     },
 
@@ -214,7 +211,7 @@ export function createAlarmNotifier(deps: {
 
     async close(): Promise<void> {
       unsubscribe?.();
-      clearInterval(expiry);
+      stopExpiry?.();
       await this.idle();
     },
   };

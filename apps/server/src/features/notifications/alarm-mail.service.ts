@@ -1,5 +1,6 @@
 import { isLanguage, type Language } from '@sunward/contracts/languages';
 import type { FastifyBaseLogger } from 'fastify';
+import { every } from '../../jobs/timers.js';
 import type { Mailer } from '../../lib/mailer.js';
 import type { AlarmForEmail } from '../messages/alarm-notifier.service.js';
 import { alarmText, plantTime } from '../messages/alarm-texts.js';
@@ -66,7 +67,7 @@ export function createAlarmMailService(deps: {
 }) {
   const { repository, mailer, settings, log } = deps;
   let pass: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
+  let stopTimer: (() => void) | undefined;
 
   async function pack(now: Date): Promise<void> {
     for (const r of await repository.waitingRecipients()) {
@@ -136,12 +137,11 @@ export function createAlarmMailService(deps: {
     run,
 
     start() {
-      timer = setInterval(() => void run(), settings.batchMs);
-      timer.unref();
+      stopTimer = every(settings.batchMs, () => void run());
     },
 
     async close(): Promise<void> {
-      clearInterval(timer);
+      stopTimer?.();
       await pass;
     },
   };

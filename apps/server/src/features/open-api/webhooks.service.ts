@@ -12,6 +12,7 @@ import {
   type WebhookRow,
 } from '@sunward/contracts/open-api';
 import type { FastifyBaseLogger } from 'fastify';
+import { every } from '../../jobs/timers.js';
 import { ApiError } from '../../lib/envelope.js';
 import { AddressRefusedError, postOutbound, urlRefusal } from '../../lib/outbound-address.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -53,7 +54,7 @@ export function createWebhooksService(deps: {
   const lastStatus = new Map<number, number>();
   const inFlight = new Set<number>();
   let unsubscribe: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let stopTimer: (() => void) | undefined;
   let commandsSince = new Date(now());
   const pending = new Set<Promise<unknown>>();
 
@@ -236,16 +237,15 @@ export function createWebhooksService(deps: {
     start(): void {
       commandsSince = new Date(now());
       unsubscribe = deps.live.subscribe((event) => track(fromLive(event)));
-      timer = setInterval(() => {
+      stopTimer = every(settings.pollMs, () => {
         track(finishedCommands());
         track(deliverDue());
-      }, settings.pollMs);
-      timer.unref();
+      });
     },
 
     async close(): Promise<void> {
       unsubscribe?.();
-      clearInterval(timer);
+      stopTimer?.();
       await Promise.all([...pending]);
     },
   };

@@ -3,6 +3,8 @@ import { installProtocols } from '@sunward/protocol/registry';
 import type { FastifyBaseLogger } from 'fastify';
 import { isUniqueViolation } from '../../db/errors.js';
 import { installScripts, loadScriptEngine } from '../../ingest/protocol-scripts.js';
+import type { JobRegistry } from '../../jobs/registry.js';
+import { every } from '../../jobs/timers.js';
 import { contentOfMap, sameContent, seedName, storageOrderAfter, toDefinition } from './protocol-definition.js';
 import type { ProtocolsRepository } from './protocols.repository.js';
 
@@ -16,10 +18,15 @@ const POLL_MS = 15_000;
  * with the stored current versions, installed into the protocol registry. A change made through this
  * process installs at once; other processes see it on their next poll.
  */
-export function createProtocolStore(deps: { repository: ProtocolsRepository; log: FastifyBaseLogger }) {
+export function createProtocolStore(deps: {
+  repository: ProtocolsRepository;
+  log: FastifyBaseLogger;
+  /** The server's job registry, which then runs the poll as a process job (tests leave it out: a plain timer). */
+  jobs?: Pick<JobRegistry, 'register'>;
+}) {
   const { repository, log } = deps;
   let stamp = '';
-  let timer: NodeJS.Timeout | null = null;
+  let stopPolling: (() => void) | undefined;
 
   /**
    * A release changed a shipped map that an older database seeded: the shipped map becomes a new version
@@ -87,26 +94,30 @@ export function createProtocolStore(deps: { repository: ProtocolsRepository; log
     stamp = await repository.stamp();
   }
 
+  /** Reloads the maps when another process changed them. */
+  async function poll(): Promise<void> {
+    if ((await repository.stamp()) !== stamp) await reload();
+  }
+
   return {
     async start(): Promise<void> {
       await loadScriptEngine();
       await seed();
       await reload();
-      timer = setInterval(() => {
-        void repository
-          .stamp()
-          .then((now) => (now === stamp ? undefined : reload()))
-          .catch((error: unknown) => log.warn({ err: error }, 'protocol maps not reloaded'));
-      }, POLL_MS);
-      timer.unref();
+      if (deps.jobs) {
+        const remove = await deps.jobs.register({ name: 'protocol_maps', everyMs: POLL_MS, scope: 'process', run: poll });
+        stopPolling = () => void remove();
+      } else {
+        stopPolling = every(POLL_MS, () => void poll().catch((error: unknown) => log.warn({ err: error }, 'protocol maps not reloaded')));
+      }
     },
 
     /** After a change made here: the decoder uses it from the next report on. */
     reload,
 
     stop(): void {
-      if (timer) clearInterval(timer);
-      timer = null;
+      stopPolling?.();
+      stopPolling = undefined;
     },
   };
 }

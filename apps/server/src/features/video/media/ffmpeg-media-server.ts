@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { every } from '../../../jobs/timers.js';
 import { hlsArguments, PLAYLIST, playlistHasSegment, SEGMENT_PATTERN } from './ffmpeg-args.js';
 import { MediaUnavailableError } from './media-error.js';
 import type { MediaReceiver, MediaServer, StreamKind } from './media-server.js';
@@ -84,8 +85,7 @@ export function createFfmpegMediaServer(options: FfmpegMediaServerOptions): Ffmp
   const root = join(options.dataDir, 'video');
   const streams = new Map<string, Stream>();
   let cleared: Promise<void> | undefined;
-  const sweep = setInterval(() => void closeIdle(), Math.min(15_000, Math.max(1000, Math.floor(options.idleMs / 4))));
-  sweep.unref();
+  const stopSweep = every(Math.min(15_000, Math.max(1000, Math.floor(options.idleMs / 4))), () => void closeIdle());
 
   async function closeIdle(): Promise<void> {
     const now = Date.now();
@@ -187,7 +187,7 @@ export function createFfmpegMediaServer(options: FfmpegMediaServerOptions): Ffmp
     },
     close,
     async closeAll() {
-      clearInterval(sweep);
+      stopSweep();
       await Promise.all([...streams.keys()].map((id) => close(id)));
     },
     fileOf(streamId, file) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { every } from '../../../jobs/timers.js';
 import type { MediaLog } from './ffmpeg-media-server.js';
 import { newSsrc, STREAM_ID_PATTERN } from './ffmpeg-media-server.js';
 import { MediaUnavailableError } from './media-error.js';
@@ -51,8 +52,7 @@ export function createZlmMediaServer(options: ZlmMediaServerOptions): MediaServe
   const streams = new Map<string, { receiver: MediaReceiver; lastViewedAt: number }>();
   const timeoutMs = options.timeoutMs ?? 5000;
   const pollMs = options.pollMs ?? Math.min(15_000, Math.max(1000, Math.floor(options.idleMs / 4)));
-  const poll = setInterval(() => void countViewers(), pollMs);
-  poll.unref();
+  const stopPoll = every(pollMs, () => void countViewers());
 
   async function call<T>(api: string, params: Record<string, string | number>, schema: z.ZodType<T>): Promise<T> {
     const query = new URLSearchParams({ secret: options.secret });
@@ -130,7 +130,7 @@ export function createZlmMediaServer(options: ZlmMediaServerOptions): MediaServe
     },
     close,
     async closeAll() {
-      clearInterval(poll);
+      stopPoll();
       await Promise.all([...streams.keys()].map((id) => close(id)));
     },
   };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { every } from '../../../jobs/timers.js';
 import type { MediaReceiver } from '../media/media-server.js';
 import { challenge, createNonces, type Nonces, parseAuthorization, verifyDigest } from './digest.js';
 import { type CatalogItem, catalogQuery, MANSCDP_CONTENT_TYPE, parseManscdp } from './manscdp.js';
@@ -589,7 +590,7 @@ export function createSipServer(options: SipServerOptions) {
     ).catch(() => undefined);
   }
 
-  let pruneTimer: NodeJS.Timeout | undefined;
+  let stopPruning: (() => void) | undefined;
 
   return {
     stats,
@@ -618,8 +619,7 @@ export function createSipServer(options: SipServerOptions) {
       });
       socket = s;
       boundPort = s.address().port;
-      pruneTimer = setInterval(() => pruneServerTx(), 10_000);
-      pruneTimer.unref();
+      stopPruning = every(10_000, () => pruneServerTx());
       return boundPort;
     },
     queryCatalog,
@@ -633,7 +633,7 @@ export function createSipServer(options: SipServerOptions) {
       return dialogs.has(streamId);
     },
     async close(): Promise<void> {
-      clearInterval(pruneTimer);
+      stopPruning?.();
       await Promise.all([...dialogs.keys()].map((streamId) => bye(streamId)));
       for (const tx of clientTx.values()) tx.reject(new SipNoAnswerError('server closing'));
       clientTx.clear();
