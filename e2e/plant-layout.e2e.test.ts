@@ -290,7 +290,8 @@ describe('plant layout', () => {
     expect(url).toContain('/plantLayout?token=');
     const visitor = await openPage(browser, server.url);
     await visitor.page.goto(url.replace(/^https?:\/\/[^/]+/, ''));
-    await visitor.page.getByTestId('live-view').waitFor();
+    // A fresh browser loads the console and the roof's whole day: at CI's load (11-13 on 2 cores) that took over 30 s.
+    await visitor.page.getByTestId('live-view').waitFor({ timeout: 90_000 });
     await expect.poll(() => visitor.page.locator('[data-panel]').count()).toBe(OPTIMIZERS.length);
     await shot(visitor.page, 'layout-public');
     expect(await seriousAccessibilityProblems(visitor.page)).toEqual([]);

@@ -150,12 +150,33 @@ export function useLiveSubscription(
 
 const PLANT_EVENTS: readonly LiveEventType[] = ['device', 'event', 'plant', 'upgrade'];
 
-/** Calls `onChange` when the server pushes a change of this plant (a device, an event, its status, an upgrade). */
-export function usePlantLiveEvents(plantId: number, enabled: boolean, onChange: () => void): void {
+/**
+ * Calls `onChange` when the server pushes a change of this plant (a device, an event, its status, an upgrade), at
+ * most once per `throttleMs` (default 2 s; the last change in a window is never dropped: a trailing call follows).
+ * A report brings one event per device: without the throttle a page refetched once per device, and on a slow
+ * server each refetch cancelled the one before it, so the page never showed new figures.
+ */
+export function usePlantLiveEvents(plantId: number, enabled: boolean, onChange: () => void, throttleMs = 2000): void {
+  const last = useRef(0);
+  const trailing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const latest = useRef(onChange);
+  latest.current = onChange;
+  useEffect(() => () => clearTimeout(trailing.current), []);
   useLiveSubscription(
     PLANT_EVENTS,
     (event) => {
-      if (event.plantId === plantId) onChange();
+      if (event.plantId !== plantId) return;
+      const run = () => {
+        last.current = Date.now();
+        latest.current();
+      };
+      const wait = last.current + throttleMs - Date.now();
+      if (wait <= 0) run();
+      else if (!trailing.current)
+        trailing.current = setTimeout(() => {
+          trailing.current = undefined;
+          run();
+        }, wait);
     },
     { enabled: enabled && Number.isFinite(plantId) },
   );

@@ -80,10 +80,12 @@ export function DeviceDetailPage() {
 
   const device = detail.data?.device;
   usePlantLiveEvents(device?.plantId ?? Number.NaN, device?.plantId != null, () => {
-    void queryClient.invalidateQueries({ queryKey: deviceKeys.detail(kind ?? 'inverter', sn) });
-    void queryClient.invalidateQueries({ queryKey: deviceKeys.realtime(kind ?? 'inverter', sn) });
-    void queryClient.invalidateQueries({ queryKey: deviceKeys.pvIv(sn) });
-    void queryClient.invalidateQueries({ queryKey: ['devices', kind ?? 'inverter', 'day', sn] });
+    // A fetch still under way finishes rather than starting over (on a slow server it never would).
+    const keep = { cancelRefetch: false };
+    void queryClient.invalidateQueries({ queryKey: deviceKeys.detail(kind ?? 'inverter', sn) }, keep);
+    void queryClient.invalidateQueries({ queryKey: deviceKeys.realtime(kind ?? 'inverter', sn) }, keep);
+    void queryClient.invalidateQueries({ queryKey: deviceKeys.pvIv(sn) }, keep);
+    void queryClient.invalidateQueries({ queryKey: ['devices', kind ?? 'inverter', 'day', sn] }, keep);
   });
 
   if (!kind) return <Result status="404" title={t('devices.notFound')} />;

@@ -139,8 +139,9 @@ export function PlantLayoutPage() {
     refetchInterval: 60_000,
   });
   const refresh = useCallback(() => {
-    void queryClient.invalidateQueries({ queryKey: layoutKeys.live(id) });
-    void queryClient.invalidateQueries({ queryKey: ['plant-layout', id, 'logical'] });
+    // A fetch still under way finishes rather than starting over (on a slow server it never would).
+    void queryClient.invalidateQueries({ queryKey: layoutKeys.live(id) }, { cancelRefetch: false });
+    void queryClient.invalidateQueries({ queryKey: ['plant-layout', id, 'logical'] }, { cancelRefetch: false });
   }, [id, queryClient]);
   usePlantLiveEvents(id, editor.isSuccess && tab !== 'physical', refresh);
 

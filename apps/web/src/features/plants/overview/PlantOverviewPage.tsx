@@ -9,7 +9,7 @@ import { isStoragePlant } from '@sunward/contracts/plants';
 import { formatCapacity } from '@sunward/contracts/units';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Col, Row, Skeleton, Space, Tag, Tooltip } from 'antd';
-import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../../../app/session';
@@ -101,24 +101,12 @@ export function PlantOverviewPage() {
   const eventCount = useQuery({ queryKey: overviewKeys.eventCount(id), queryFn: () => fetchEventCount(id), enabled: ready });
 
   // Pushed changes of this plant refetch its live figures, at most once per burst.
-  const lastRefresh = useRef(0);
-  const trailing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const refreshLive = useCallback(() => {
-    const run = () => {
-      lastRefresh.current = Date.now();
-      for (const key of [overviewKeys.realtime(id), overviewKeys.flow(id), overviewKeys.inverters(id), overviewKeys.eventCount(id)])
-        void queryClient.invalidateQueries({ queryKey: key });
-    };
-    const wait = lastRefresh.current + LIVE_THROTTLE_MS - Date.now();
-    if (wait <= 0) run();
-    else if (!trailing.current)
-      trailing.current = setTimeout(() => {
-        trailing.current = undefined;
-        run();
-      }, wait);
+    // A fetch still under way finishes (a slow server would otherwise never show new figures).
+    for (const key of [overviewKeys.realtime(id), overviewKeys.flow(id), overviewKeys.inverters(id), overviewKeys.eventCount(id)])
+      void queryClient.invalidateQueries({ queryKey: key }, { cancelRefetch: false });
   }, [id, queryClient]);
-  useEffect(() => () => clearTimeout(trailing.current), []);
-  usePlantLiveEvents(id, visible && ready, refreshLive);
+  usePlantLiveEvents(id, visible && ready, refreshLive, LIVE_THROTTLE_MS);
 
   if (!validId || (detail.error instanceof ApiCallError && detail.error.code === Code.PLANT_NOT_FOUND)) {
     return (
