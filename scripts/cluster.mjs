@@ -84,8 +84,8 @@ function startServer(index) {
       PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
       TRUST_PROXY: '127.0.0.1',
       SIMULATOR: index === 0 ? (process.env.SIMULATOR ?? 'on') : 'off',
-      // Cameras register with one SIP server.
-      SIP_PORT: index === 0 ? (process.env.SIP_PORT ?? '5060') : 'off',
+      // Cameras register with one SIP server (5060 unless SIP_PORT says otherwise: a taken default moves aside).
+      ...(index === 0 ? {} : { SIP_PORT: 'off' }),
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
