@@ -115,6 +115,8 @@ export function BackgroundJobsPage({ route }: PageProps) {
     {
       key: 'job',
       title: t('jobs.colJob'),
+      // Wide enough for a title on one or two lines and the job's name unbroken.
+      width: 260,
       render: (_, job) => {
         const title = JOB_TITLES[job.name];
         return (
