@@ -63,7 +63,9 @@ async function storedReadings(urls: string[]): Promise<number> {
   return total;
 }
 
-console.log(`machine: load average ${load()}; ${SERVERS} server processes, ${RATE} readings/s offered (${GATEWAYS} gateways × ${DEVICES} inverters) for ${SECONDS} s`);
+console.log(
+  `machine: load average ${load()}; ${SERVERS} server processes, ${RATE} readings/s offered (${GATEWAYS} gateways × ${DEVICES} inverters) for ${SECONDS} s`,
+);
 const scratch = await createScratchDatabase(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'sunward_bcl');
 const cluster = await startCluster({
   servers: SERVERS,
@@ -135,8 +137,7 @@ try {
   await Promise.all(acks);
   const offeredFor = (Date.now() - started) / 1000;
   let adoptedAt = 0;
-  const countStored = async () =>
-    Number((await queryRows<{ n: string }>(database.db, sql`select count(*) as n from readings`))[0]?.n ?? 0);
+  const countStored = async () => Number((await queryRows<{ n: string }>(database.db, sql`select count(*) as n from readings`))[0]?.n ?? 0);
   const deadline = Date.now() + 300_000;
   for (;;) {
     if (killedAt && !adoptedAt) {
@@ -154,7 +155,8 @@ try {
   stream.close();
   const stored = await countStored();
   const distinct = Number(
-    (await queryRows<{ n: string }>(database.db, sql`select count(*) as n from (select distinct device_id, ts from readings) d`))[0]?.n ?? 0,
+    (await queryRows<{ n: string }>(database.db, sql`select count(*) as n from (select distinct device_id, ts from readings) d`))[0]?.n ??
+      0,
   );
   const sorted = [...lags].sort((a, b) => a - b);
   const pct = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
