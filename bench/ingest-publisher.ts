@@ -1,10 +1,11 @@
 // One publisher process of bench/ingest.ts: plays a slice of the bench gateways over MQTT, QoS 1.
-// Reads its job as JSON on argv[2]; prints {"sent":N,"readings":M} when done.
+// Reads its job as JSON on stdin (thousands of gateway keys do not fit on a command line); prints {"sent":N,"readings":M} when done.
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import { sampleValues } from '@sunward/protocol/sample-values';
 import mqtt from 'mqtt';
+import { createInterface } from 'node:readline';
 
 interface Job {
   url: string;
@@ -14,7 +15,9 @@ interface Job {
   seconds: number;
 }
 
-const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+// stdin: the job as one JSON line, then "go" when every publisher of the run is connected.
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const job = JSON.parse((await lines.next()).value ?? '{}') as Job;
 const protocol = protocolById(job.protocolId);
 if (!protocol) throw new Error('unknown protocol');
 // Registers are encoded once; each report changes only its time, as the server does not care.
@@ -35,6 +38,8 @@ const clients = await Promise.all(
       }),
   ),
 );
+process.stdout.write('connected\n');
+await lines.next();
 const lastTs = new Map<string, number>();
 // Each gateway numbers its own reports, +1 each, as the protocol says (the server counts gaps per gateway).
 const seqOf = new Map<string, number>();

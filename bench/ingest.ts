@@ -2,11 +2,11 @@
 // as separate processes playing gateways over MQTT. Prints throughput, publish-to-stored lag, memory,
 // lost and duplicated readings.
 //   npx tsx bench/ingest.ts --db pglite|postgres --gateways 200 --devices 10 --rate 300 --seconds 60
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import { count, sql } from 'drizzle-orm';
 import { loadConfig } from '../apps/server/src/config.js';
 import { readings } from '../apps/server/src/db/schema.js';
@@ -14,7 +14,6 @@ import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js
 import { provisionLoadFleet } from '../apps/server/src/features/fleet/load-fleet.js';
 import { startServer } from '../apps/server/src/server.js';
 
-const run = promisify(execFile);
 const { values: args } = parseArgs({
   options: {
     db: { type: 'string', default: 'pglite' },
@@ -85,6 +84,7 @@ async function checkpoints(): Promise<number> {
 }
 const rss: number[] = [];
 const perSecond: number[] = [];
+const pendingBytes: number[] = [];
 let lastStored = server.telemetry.pipeline.stats.readingsStored;
 const sampler = setInterval(() => {
   const stored = server.telemetry.pipeline.stats.readingsStored;
@@ -93,18 +93,48 @@ const sampler = setInterval(() => {
   rss.push(process.memoryUsage().rss);
 }, 1000);
 
+// The job (every gateway's key among it) goes to each publisher as the first line of its stdin: on the command
+// line 1,500 gateways' keys already exceeded the kernel's argument limit (E2BIG). Each publisher connects its
+// gateways, says "connected", and starts when every publisher is connected and has read "go": the run's clock
+// (throughput, steady state) starts then, not while 5,000 gateways sign in.
+type PublisherResult = { sent: number; readings: number; acked: number; refused: number };
+function publisher(job: object): { connected: Promise<void>; go: () => void; done: Promise<PublisherResult> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ingest-publisher.ts')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  let onConnected = () => {};
+  const connected = new Promise<void>((resolve) => {
+    onConnected = resolve;
+  });
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    out += chunk;
+    if (out.includes('connected\n')) onConnected();
+  });
+  const done = new Promise<PublisherResult>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code !== 0) reject(new Error(`publisher exited with ${code}`));
+      else resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}'));
+    });
+  });
+  child.stdin.write(`${JSON.stringify(job)}\n`);
+  return { connected, go: () => child.stdin.end('go\n'), done };
+}
+const connectBegan = Date.now();
+const publishers = Array.from({ length: P }, (_, p) =>
+  publisher({ url, gateways: fleet.filter((_, i) => i % P === p), protocolId: args.protocol, ratePerSecond: rate / P, seconds }),
+);
+await Promise.race([Promise.all(publishers.map((p) => p.connected)), Promise.all(publishers.map((p) => p.done))]);
+const connectSeconds = (Date.now() - connectBegan) / 1000;
 const started = Date.now();
 runStarted = started;
-const results = await Promise.all(
-  Array.from({ length: P }, (_, p) => {
-    const job = { url, gateways: fleet.filter((_, i) => i % P === p), protocolId: args.protocol, ratePerSecond: rate / P, seconds };
-    return run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ingest-publisher.ts'), JSON.stringify(job)], {
-      maxBuffer: 1 << 20,
-    }).then(
-      (r) => JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { sent: number; readings: number; acked: number; refused: number },
-    );
-  }),
-);
+perSecond.length = 0;
+rss.length = 0;
+lastStored = server.telemetry.pipeline.stats.readingsStored;
+for (const p of publishers) p.go();
+const results = await Promise.all(publishers.map((p) => p.done));
 const elapsed = (Date.now() - started) / 1000;
 clearInterval(sampler);
 await server.telemetry.pipeline.drain();
@@ -116,7 +146,8 @@ const ackedReports = results.reduce((n, r) => n + r.acked, 0);
 const refusedReports = results.reduce((n, r) => n + (r.refused ?? 0), 0);
 const sorted = [...lags].sort((a, b) => a - b);
 const pct = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-const steady = perSecond.slice(2, -2);
+// Steady state: the offered seconds after the first two (the drain after them is not counted).
+const steady = perSecond.slice(2, seconds);
 const mb = (b: number) => `${Math.round(b / 1048576)} MB`;
 const storedCount = Number(stored?.n ?? 0);
 const distinctCount = Number((distinct as unknown as { rows: { n: number | string }[] }).rows[0]?.n ?? 0);
@@ -124,7 +155,7 @@ console.log(
   `database: ${args.db}; ${G} gateways × ${D} devices (${args.protocol}), ${P} publisher processes, offered ${rate} reports/s (${rate * D} device readings/s) for ${seconds} s`,
 );
 console.log(
-  `sent ${sentReports} reports (${sentReadings} readings), acknowledged ${ackedReports}, in ${elapsed.toFixed(1)} s; refused then resent ${refusedReports}`,
+  `${G} gateways connected in ${connectSeconds.toFixed(1)} s; sent ${sentReports} reports (${sentReadings} readings), acknowledged ${ackedReports}, in ${elapsed.toFixed(1)} s; refused then resent ${refusedReports}`,
 );
 const { rejected, gaps } = server.telemetry.pipeline.stats;
 console.log(`rejected by reason: ${JSON.stringify(rejected)}; sequence gaps seen: ${gaps}`);
@@ -137,6 +168,10 @@ console.log(`server rss: first ${mb(rss[0] ?? 0)}, peak ${mb(Math.max(...rss))},
 // Memory over the run: a steady state shows as a flat line after the first minute.
 const tenths = Array.from({ length: 10 }, (_, i) => rss[Math.min(rss.length - 1, Math.floor(((i + 1) * rss.length) / 10) - 1)] ?? 0);
 console.log(`server rss at each tenth of the run: ${tenths.map(mb).join(', ')}`);
+// Second by second (thousands of readings stored / RSS in MB): a collapse past capacity shows here.
+console.log(
+  `stored per second (k) / rss (MB): ${perSecond.map((n, i) => `${(n / 1000).toFixed(1)}/${Math.round((rss[i] ?? 0) / 1048576)}`).join(' ')}`,
+);
 const stalls = [...worstLagBySecond].filter(([, lag]) => lag > 2000);
 console.log(
   `seconds with a lag over 2 s: ${stalls.length}${
