@@ -84,7 +84,8 @@ async function checkpoints(): Promise<number> {
 }
 const rss: number[] = [];
 const perSecond: number[] = [];
-const pendingBytes: number[] = [];
+let mostWaiting = 0;
+let mostParked = 0;
 let lastStored = server.telemetry.pipeline.stats.readingsStored;
 const sampler = setInterval(() => {
   const stored = server.telemetry.pipeline.stats.readingsStored;
@@ -92,6 +93,12 @@ const sampler = setInterval(() => {
   lastStored = stored;
   rss.push(process.memoryUsage().rss);
 }, 1000);
+// The byte budget's state, sampled often (the budget keeps its own peak).
+const budgetSampler = setInterval(() => {
+  const p = server.telemetry.pipeline.pending();
+  mostWaiting = Math.max(mostWaiting, p.waiting);
+  mostParked = Math.max(mostParked, p.parkedSockets);
+}, 50);
 
 // The job (every gateway's key among it) goes to each publisher as the first line of its stdin: on the command
 // line 1,500 gateways' keys already exceeded the kernel's argument limit (E2BIG). Each publisher connects its
@@ -137,6 +144,7 @@ for (const p of publishers) p.go();
 const results = await Promise.all(publishers.map((p) => p.done));
 const elapsed = (Date.now() - started) / 1000;
 clearInterval(sampler);
+clearInterval(budgetSampler);
 await server.telemetry.pipeline.drain();
 const [stored] = await db.select({ n: count() }).from(readings);
 const distinct = await db.execute(sql`select count(distinct (device_id, ts)) as n from readings`);
@@ -171,6 +179,10 @@ console.log(`server rss at each tenth of the run: ${tenths.map(mb).join(', ')}`)
 // Second by second (thousands of readings stored / RSS in MB): a collapse past capacity shows here.
 console.log(
   `stored per second (k) / rss (MB): ${perSecond.map((n, i) => `${(n / 1000).toFixed(1)}/${Math.round((rss[i] ?? 0) / 1048576)}`).join(' ')}`,
+);
+const budget = server.telemetry.pipeline.pending();
+console.log(
+  `ingest byte budget: ${mb(budget.limitBytes)}, peak ${mb(budget.peakBytes)} accepted and not committed; at most ${mostWaiting} reports waiting for room, ${mostParked} sockets not read`,
 );
 const stalls = [...worstLagBySecond].filter(([, lag]) => lag > 2000);
 console.log(

@@ -16,8 +16,11 @@ export interface ByteBudget {
   state(): { bytes: number; waiting: number; waitingBytes: number; peakBytes: number; limit: number };
 }
 
-/** `onRelease` is called after bytes come back (and waiting reports were let in): the broker may read again. */
-export function createByteBudget(limit: number, onRelease?: () => void): ByteBudget {
+/**
+ * `onChange` is called when a report starts waiting and after bytes come back (and waiting reports were let in):
+ * the broker's read gate follows it (read-gate.ts).
+ */
+export function createByteBudget(limit: number, onChange?: () => void): ByteBudget {
   if (!(limit > 0)) throw new RangeError(`byte budget must be positive, got ${limit}`);
   let used = 0;
   let peak = 0;
@@ -55,12 +58,14 @@ export function createByteBudget(limit: number, onRelease?: () => void): ByteBud
         return undefined;
       }
       waitingBytes += bytes;
-      return new Promise<void>((grant) => waiting.push({ bytes, grant }));
+      const granted = new Promise<void>((grant) => waiting.push({ bytes, grant }));
+      onChange?.();
+      return granted;
     },
     release(bytes) {
       used = Math.max(0, used - bytes);
       admit();
-      onRelease?.();
+      onChange?.();
     },
     state: () => ({ bytes: used, waiting: waiting.length - head, waitingBytes, peakBytes: peak, limit }),
   };

@@ -78,11 +78,13 @@ describe('ingest under more load than its byte budget', () => {
     // Every report of every gateway at once; a PUBACK (the publish resolving) must mean stored.
     let mostPending = 0;
     let mostWaiting = 0;
+    let mostParked = 0;
     let storedAtAck = true;
     const sampler = setInterval(() => {
       const p = pipeline.pending();
       mostPending = Math.max(mostPending, p.bytes);
       mostWaiting = Math.max(mostWaiting, p.waiting);
+      mostParked = Math.max(mostParked, p.parkedSockets);
     }, 1);
     const reportsBefore = pipeline.stats.reportsStored;
     let acked = 0;
@@ -106,6 +108,9 @@ describe('ingest under more load than its byte budget', () => {
     expect(mostPending).toBeLessThanOrEqual(BUDGET_BYTES);
     // The budget did hold reports back, and let them all in once room came.
     expect(mostWaiting).toBeGreaterThan(0);
+    // …and the broker stopped reading gateways' sockets meanwhile (read-gate.ts).
+    expect(mostParked).toBeGreaterThan(0);
+    expect(state.parkedSockets).toBe(0);
     expect(state).toMatchObject({ bytes: 0, waiting: 0 });
     expect(storedAtAck).toBe(true);
 

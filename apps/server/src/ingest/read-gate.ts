@@ -10,17 +10,23 @@ import type { Readable } from 'node:stream';
  * grow by one per chunk read, without bound (issue 26 part 7: 1.66 GB at 32,000 readings/s offered).
  *
  * The gate sits in each socket's `_read`, the one place a Node stream asks the operating system for more
- * bytes. Closed, a socket asking is parked (first come, first served); when the budget frees room, parked
- * sockets go back to reading a few per event-loop turn (each may bring up to 64 KB), so that reopening does
- * not pull a chunk from every connection at once.
+ * bytes. Closed, a socket asking is parked (first come, first served), and when the gate closes the sockets
+ * still reading stop (else each would bring one more 64 KB chunk). When the budget frees room, parked sockets go
+ * back to reading a few per event-loop turn, so that reopening does not pull a chunk from every connection at once.
  */
 export interface ReadGate {
   /** Puts a broker connection behind the gate (before the broker reads from it). */
   attach(socket: Readable): void;
-  /** The budget changed (bytes released, reports let in): wakes parked sockets if the gate is open. */
+  /** The budget changed (a report waits, bytes came back): stops or resumes reading. */
   changed(): void;
   /** Sockets waiting to read. */
   parked(): number;
+}
+
+/** Node's socket internals: the libuv handle reading for the stream (net.Socket and TLSSocket both have one). */
+interface SocketHandle {
+  reading?: boolean;
+  readStop?: () => number;
 }
 
 export function createReadGate(options: {
@@ -30,8 +36,10 @@ export function createReadGate(options: {
   resumePerTurn: number;
 }): ReadGate {
   // Insertion order: the longest parked reads first.
-  const parked = new Map<Readable, (size: number) => void>();
+  const parked = new Map<Readable, () => void>();
+  const attached = new Map<Readable, (size: number) => void>();
   let scheduled = false;
+  let wasOpen = true;
 
   function pump() {
     scheduled = false;
@@ -40,7 +48,7 @@ export function createReadGate(options: {
       if (resumed >= options.resumePerTurn || !options.isOpen()) break;
       parked.delete(socket);
       resumed++;
-      if (!socket.destroyed) read(socket.readableHighWaterMark);
+      if (!socket.destroyed) read();
     }
     // The next few in the next turn: the ones resumed now read their bytes in between.
     if (parked.size > 0 && options.isOpen()) schedule();
@@ -52,20 +60,39 @@ export function createReadGate(options: {
     setImmediate(pump);
   }
 
+  /** Stops the sockets that are reading now; they resume from the parked list like the others. */
+  function stopReading() {
+    for (const [socket, original] of attached) {
+      if (parked.has(socket)) continue;
+      const handle = (socket as unknown as { _handle?: SocketHandle | null })._handle;
+      if (!handle?.reading || typeof handle.readStop !== 'function') continue;
+      handle.reading = false;
+      handle.readStop();
+      parked.set(socket, () => original.call(socket, socket.readableHighWaterMark));
+    }
+  }
+
   return {
     attach(socket) {
       const original = socket._read;
+      attached.set(socket, original);
       socket._read = function gatedRead(this: Readable, size: number) {
         if (parked.size === 0 && options.isOpen()) {
           original.call(this, size);
           return;
         }
-        parked.set(this, (n) => original.call(this, n));
+        parked.set(this, () => original.call(this, size));
       };
-      socket.once('close', () => parked.delete(socket));
+      socket.once('close', () => {
+        parked.delete(socket);
+        attached.delete(socket);
+      });
     },
     changed() {
-      if (parked.size > 0 && options.isOpen()) schedule();
+      const open = options.isOpen();
+      if (!open && wasOpen) stopReading();
+      wasOpen = open;
+      if (open && parked.size > 0) schedule();
     },
     parked: () => parked.size,
   };
