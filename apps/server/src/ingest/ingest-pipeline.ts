@@ -63,6 +63,8 @@ interface Pending {
   gatewaySn: string;
   seq: number;
   readings: DecodedReading[];
+  /** Its payload's size: what it holds of the byte budget. */
+  bytes: number;
   /** When the report reached the pipeline (performance.now()), for the lag metric. */
   receivedAt: number;
   done: () => void;
@@ -242,12 +244,24 @@ export function createIngestPipeline(deps: {
     if (changed.length > 0) await repository.updateNameplates(changed);
   }
 
+  // A batch takes at most half the byte budget: while it is written the other half is let in and decoded, so
+  // decoding and the database work side by side. A batch of the whole budget left the process idle while it
+  // committed (one 16 MB batch a second under overload, issue 26 part 7).
+  const maxBatchBytes = settings.maxPendingBytes / 2;
+
   async function flush(): Promise<void> {
     timer = null;
-    const batch = queue;
-    queue = [];
-    queuedReadings = 0;
-    if (batch.length === 0) return;
+    if (queue.length === 0) return;
+    let take = 0;
+    let bytes = 0;
+    for (const p of queue) {
+      if (take > 0 && bytes + p.bytes > maxBatchBytes) break;
+      bytes += p.bytes;
+      take++;
+    }
+    const batch = take === queue.length ? queue : queue.slice(0, take);
+    queue = take === queue.length ? [] : queue.slice(take);
+    for (const p of batch) queuedReadings -= p.readings.length;
     try {
       await storeReports(batch);
     } catch (error) {
@@ -255,6 +269,8 @@ export function createIngestPipeline(deps: {
       log.error({ err: error, reports: batch.length }, 'ingest batch failed: reports not acknowledged');
       for (const p of batch) p.fail(error);
     }
+    // What did not fit goes in the next batch, at once.
+    if (queue.length > 0) requestFlush();
   }
 
   /**
@@ -500,8 +516,8 @@ export function createIngestPipeline(deps: {
     }
   }
 
-  // One flush waits behind the running one at most, and takes everything queued when its turn comes, so
-  // batches grow with the database's latency. Before, every report over the threshold chained a flush of
+  // One flush waits behind the running one at most, and takes what is queued when its turn comes (up to half
+  // the byte budget), so batches grow with the database's latency. Before, every report over the threshold chained a flush of
   // its own: under a backlog thousands of them waited, most finding nothing to write.
   function requestFlush() {
     if (flushRequested) return;
@@ -576,6 +592,7 @@ export function createIngestPipeline(deps: {
         gatewaySn: gateway.sn,
         seq: decoded.seq,
         readings: decoded.readings,
+        bytes: payload.length,
         receivedAt,
         done,
         fail,
@@ -660,8 +677,10 @@ export function createIngestPipeline(deps: {
     /** Commits whatever is queued and brings plant totals up to date (used at shutdown and by tests). */
     async drain(): Promise<void> {
       if (timer) clearTimeout(timer);
-      flushing = flushing.then(flush);
-      await flushing;
+      do {
+        flushing = flushing.then(flush);
+        await flushing;
+      } while (queue.length > 0);
       // Here a failure is the caller's to see (shutdown, tests), not retried in the background.
       await refreshDirtyPlantDays('throw');
     },
