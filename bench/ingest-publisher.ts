@@ -33,8 +33,14 @@ const clients = await Promise.all(
     (g) =>
       new Promise<mqtt.MqttClient>((resolve, reject) => {
         const client = mqtt.connect(job.url, { clientId: g.sn, username: g.sn, password: g.key, clean: true, reconnectPeriod: 1000 });
-        client.once('connect', () => resolve(client));
-        client.once('error', reject);
+        // A connection refused or reset while thousands sign in at once is tried again (reconnectPeriod);
+        // only a gateway that is still not in after a minute fails the run.
+        const timer = setTimeout(() => reject(new Error(`${g.sn} not connected after 60 s`)), 60_000);
+        client.once('connect', () => {
+          clearTimeout(timer);
+          resolve(client);
+        });
+        client.on('error', () => undefined);
       }),
   ),
 );

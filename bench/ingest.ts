@@ -86,6 +86,7 @@ const rss: number[] = [];
 const perSecond: number[] = [];
 let mostWaiting = 0;
 let mostParked = 0;
+let mostSocketBytes = 0;
 let lastStored = server.telemetry.pipeline.stats.readingsStored;
 const sampler = setInterval(() => {
   const stored = server.telemetry.pipeline.stats.readingsStored;
@@ -98,6 +99,7 @@ const budgetSampler = setInterval(() => {
   const p = server.telemetry.pipeline.pending();
   mostWaiting = Math.max(mostWaiting, p.waiting);
   mostParked = Math.max(mostParked, p.parkedSockets);
+  mostSocketBytes = Math.max(mostSocketBytes, p.socketBytes);
 }, 50);
 
 // The job (every gateway's key among it) goes to each publisher as the first line of its stdin: on the command
@@ -182,7 +184,7 @@ console.log(
 );
 const budget = server.telemetry.pipeline.pending();
 console.log(
-  `ingest byte budget: ${mb(budget.limitBytes)}, peak ${mb(budget.peakBytes)} accepted and not committed; at most ${mostWaiting} reports waiting for room, ${mostParked} sockets not read`,
+  `ingest byte budget: ${mb(budget.limitBytes)}, peak ${mb(budget.peakBytes)} accepted and not committed; at most ${mostWaiting} reports waiting for room, ${mb(mostSocketBytes)} read and not yet parsed, ${mostParked} sockets not read`,
 );
 const stalls = [...worstLagBySecond].filter(([, lag]) => lag > 2000);
 console.log(

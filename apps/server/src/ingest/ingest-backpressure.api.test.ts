@@ -111,7 +111,7 @@ describe('ingest under more load than its byte budget', () => {
     // …and the broker stopped reading gateways' sockets meanwhile (read-gate.ts).
     expect(mostParked).toBeGreaterThan(0);
     expect(state.parkedSockets).toBe(0);
-    expect(state).toMatchObject({ bytes: 0, waiting: 0 });
+    expect(state).toMatchObject({ bytes: 0, waiting: 0, socketBytes: 0 });
     expect(storedAtAck).toBe(true);
 
     // Nothing lost, nothing twice, no gap counted.

@@ -166,11 +166,12 @@ export function createIngestPipeline(deps: {
   let timer: NodeJS.Timeout | null = null;
   let flushRequested = false;
   let flushing: Promise<void> = Promise.resolve();
-  // Reports beyond the budget wait unparsed; once a quarter of the budget waits, the broker stops reading its
-  // sockets (read-gate.ts) until room comes back (docs/decisions.md, "Backpressure on bytes").
+  // Reports beyond the budget wait unparsed; once a quarter of the budget waits (or sits read and unparsed in
+  // the sockets' streams), the broker stops reading its sockets (read-gate.ts) until room comes back (docs/decisions.md, "Backpressure on bytes").
   const budget = createByteBudget(settings.maxPendingBytes, () => readGate.changed());
   const readGate = createReadGate({
-    isOpen: () => budget.state().waitingBytes < settings.maxPendingBytes / 4,
+    waitingBytes: () => budget.state().waitingBytes,
+    readAheadBytes: settings.maxPendingBytes / 4,
     resumePerTurn: 16,
   });
 
@@ -619,6 +620,7 @@ export function createIngestPipeline(deps: {
       waiting: number;
       waitingBytes: number;
       parkedSockets: number;
+      socketBytes: number;
       peakBytes: number;
       limitBytes: number;
     } {
@@ -630,6 +632,7 @@ export function createIngestPipeline(deps: {
         waiting: b.waiting,
         waitingBytes: b.waitingBytes,
         parkedSockets: readGate.parked(),
+        socketBytes: readGate.buffered(),
         peakBytes: b.peakBytes,
         limitBytes: b.limit,
       };

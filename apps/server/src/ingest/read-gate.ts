@@ -10,9 +10,11 @@ import type { Readable } from 'node:stream';
  * grow by one per chunk read, without bound (issue 26 part 7: 1.66 GB at 32,000 readings/s offered).
  *
  * The gate sits in each socket's `_read`, the one place a Node stream asks the operating system for more
- * bytes. Closed, a socket asking is parked (first come, first served), and when the gate closes the sockets
- * still reading stop (else each would bring one more 64 KB chunk). When the budget frees room, parked sockets go
- * back to reading a few per event-loop turn, so that reopening does not pull a chunk from every connection at once.
+ * bytes. It is closed while the reports waiting for the budget and the bytes read but not yet taken by the broker
+ * (a connection whose earlier packets wait is not read by aedes, so what its socket read sits in its stream)
+ * reach the read-ahead. Closed, a socket asking is parked (first come, first served), and the sockets still
+ * reading stop (else each would bring one more 64 KB chunk). When room comes back, parked sockets go back to
+ * reading a few per event-loop turn, so that reopening does not pull a chunk from every connection at once.
  */
 export interface ReadGate {
   /** Puts a broker connection behind the gate (before the broker reads from it). */
@@ -21,6 +23,8 @@ export interface ReadGate {
   changed(): void;
   /** Sockets waiting to read. */
   parked(): number;
+  /** Bytes read from the sockets and not yet taken by the broker. */
+  buffered(): number;
 }
 
 /** Node's socket internals: the libuv handle reading for the stream (net.Socket and TLSSocket both have one). */
@@ -30,11 +34,18 @@ interface SocketHandle {
 }
 
 export function createReadGate(options: {
-  /** Whether sockets may read now. */
-  isOpen: () => boolean;
+  /** Payload bytes parsed and waiting for the byte budget. */
+  waitingBytes: () => number;
+  /**
+   * Sockets read while the waiting bytes and the bytes read but not yet taken by the broker stay under this:
+   * a resumed socket's bytes can sit in its stream while the broker is still busy with its earlier packets.
+   */
+  readAheadBytes: number;
   /** Parked sockets resumed per event-loop turn. */
   resumePerTurn: number;
 }): ReadGate {
+  let buffered = 0;
+  const isOpen = () => buffered + options.waitingBytes() < options.readAheadBytes;
   // Insertion order: the longest parked reads first.
   const parked = new Map<Readable, () => void>();
   const attached = new Map<Readable, (size: number) => void>();
@@ -45,13 +56,13 @@ export function createReadGate(options: {
     scheduled = false;
     let resumed = 0;
     for (const [socket, read] of parked) {
-      if (resumed >= options.resumePerTurn || !options.isOpen()) break;
+      if (resumed >= options.resumePerTurn || !isOpen()) break;
       parked.delete(socket);
       resumed++;
       if (!socket.destroyed) read();
     }
     // The next few in the next turn: the ones resumed now read their bytes in between.
-    if (parked.size > 0 && options.isOpen()) schedule();
+    if (parked.size > 0 && isOpen()) schedule();
   }
 
   function schedule() {
@@ -72,28 +83,45 @@ export function createReadGate(options: {
     }
   }
 
-  return {
+  const gate: ReadGate = {
     attach(socket) {
       const original = socket._read;
       attached.set(socket, original);
+      // Bytes in the stream's buffer: counted when read from the kernel, uncounted when the broker takes them.
+      const push = socket.push;
+      socket.push = function countedPush(this: Readable, chunk: unknown, encoding?: BufferEncoding) {
+        if (chunk instanceof Uint8Array) {
+          buffered += chunk.length;
+          if (wasOpen && !isOpen()) gate.changed();
+        }
+        return push.call(this, chunk, encoding);
+      };
+      socket.on('data', (chunk: Buffer) => {
+        buffered -= chunk.length;
+        gate.changed();
+      });
       socket._read = function gatedRead(this: Readable, size: number) {
-        if (parked.size === 0 && options.isOpen()) {
+        if (parked.size === 0 && isOpen()) {
           original.call(this, size);
           return;
         }
         parked.set(this, () => original.call(this, size));
       };
       socket.once('close', () => {
+        buffered -= socket.readableLength;
         parked.delete(socket);
         attached.delete(socket);
+        gate.changed();
       });
     },
     changed() {
-      const open = options.isOpen();
+      const open = isOpen();
       if (!open && wasOpen) stopReading();
       wasOpen = open;
       if (open && parked.size > 0) schedule();
     },
     parked: () => parked.size,
+    buffered: () => buffered,
   };
+  return gate;
 }
