@@ -174,7 +174,10 @@ console.log(
   `throughput: ${(storedCount / elapsed).toFixed(0)} device readings/s average; steady-state median ${steady.sort((a, b) => a - b)[Math.floor(steady.length / 2)] ?? 0}/s, max ${Math.max(...perSecond)}/s`,
 );
 console.log(`publish-to-stored lag: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${sorted.at(-1) ?? 0} ms (${sorted.length} samples)`);
-console.log(`server rss: first ${mb(rss[0] ?? 0)}, peak ${mb(Math.max(...rss))}, last ${mb(rss.at(-1) ?? 0)}`);
+const memory = process.memoryUsage();
+console.log(
+  `server rss: first ${mb(rss[0] ?? 0)}, peak ${mb(Math.max(...rss))}, last ${mb(rss.at(-1) ?? 0)}; at the end: heap ${mb(memory.heapUsed)} of ${mb(memory.heapTotal)}, buffers ${mb(memory.arrayBuffers)}`,
+);
 // Memory over the run: a steady state shows as a flat line after the first minute.
 const tenths = Array.from({ length: 10 }, (_, i) => rss[Math.min(rss.length - 1, Math.floor(((i + 1) * rss.length) / 10) - 1)] ?? 0);
 console.log(`server rss at each tenth of the run: ${tenths.map(mb).join(', ')}`);
