@@ -1,11 +1,12 @@
 // One publisher process of bench/ingest.ts: plays a slice of the bench gateways over MQTT, QoS 1.
 // Reads its job as JSON on stdin (thousands of gateway keys do not fit on a command line); prints {"sent":N,"readings":M} when done.
+
+import { createInterface } from 'node:readline';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import { sampleValues } from '@sunward/protocol/sample-values';
 import mqtt from 'mqtt';
-import { createInterface } from 'node:readline';
 
 interface Job {
   url: string;
