@@ -3,10 +3,11 @@ import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
 import { sampleValues } from '@sunward/protocol/sample-values';
 import { count, inArray } from 'drizzle-orm';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, readings } from '../db/schema.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
+import { connectTestGateway } from '../test/test-gateway.js';
 
 // Issue 26 part 7: offered far more than ingest's byte budget at once, the server stores every report, acknowledges
 // each only once stored, never holds more payload bytes than the budget, and counts no sequence gap.
@@ -32,17 +33,7 @@ afterAll(async () => {
 async function gateway(sn: string): Promise<MqttClient> {
   const key = `${sn.toLowerCase()}-key`;
   await server.registerGateway(sn, key);
-  const client = await new Promise<MqttClient>((resolve, reject) => {
-    const c = mqtt.connect(`mqtt://127.0.0.1:${server.telemetry.mqttPort}`, {
-      clientId: sn,
-      username: sn,
-      password: key,
-      reconnectPeriod: 0,
-      connectTimeout: 5000,
-    });
-    c.once('connect', () => resolve(c));
-    c.once('error', reject);
-  });
+  const { client } = await connectTestGateway(server.telemetry.mqttPort, sn, key);
   clients.push(client);
   return client;
 }
