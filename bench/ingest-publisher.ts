@@ -14,6 +14,8 @@ interface Job {
   protocolId: string;
   ratePerSecond: number;
   seconds: number;
+  /** Publish on `${topicRoot}/${sn}/report` instead of the product's topic (bench/ingest-bare.ts, on a shared broker). */
+  topicRoot?: string;
 }
 
 // stdin: the job as one JSON line, then "go" when every publisher of the run is connected.
@@ -80,7 +82,7 @@ while (Date.now() - started < job.seconds * 1000) {
   const seq = (seqOf.get(gateway.sn) ?? 0) + 1;
   seqOf.set(gateway.sn, seq);
   const payload = `{"v":1,"seq":${seq},"ts":${ts},"devices":[${devices}]}`;
-  publish(client, gatewayTopic(gateway.sn, 'report'), payload);
+  publish(client, job.topicRoot ? `${job.topicRoot}/${gateway.sn}/report` : gatewayTopic(gateway.sn, 'report'), payload);
   for (const again of resend.splice(0)) publish(again.client, again.topic, again.payload);
   sent++;
   readings += gateway.devices.length;

@@ -2,7 +2,6 @@
 // as separate processes playing gateways over MQTT. Prints throughput, publish-to-stored lag, memory,
 // lost and duplicated readings.
 //   npx tsx bench/ingest.ts --db pglite|postgres --gateways 200 --devices 10 --rate 300 --seconds 60
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { readings } from '../apps/server/src/db/schema.js';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js';
 import { provisionLoadFleet } from '../apps/server/src/features/fleet/load-fleet.js';
 import { startServer } from '../apps/server/src/server.js';
+import { publisher } from './publisher-process.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -102,35 +102,6 @@ const budgetSampler = setInterval(() => {
   mostSocketBytes = Math.max(mostSocketBytes, p.socketBytes);
 }, 50);
 
-// The job (every gateway's key among it) goes to each publisher as the first line of its stdin: on the command
-// line 1,500 gateways' keys already exceeded the kernel's argument limit (E2BIG). Each publisher connects its
-// gateways, says "connected", and starts when every publisher is connected and has read "go": the run's clock
-// (throughput, steady state) starts then, not while 5,000 gateways sign in.
-type PublisherResult = { sent: number; readings: number; acked: number; refused: number };
-function publisher(job: object): { connected: Promise<void>; go: () => void; done: Promise<PublisherResult> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ingest-publisher.ts')], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  let out = '';
-  let onConnected = () => {};
-  const connected = new Promise<void>((resolve) => {
-    onConnected = resolve;
-  });
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    out += chunk;
-    if (out.includes('connected\n')) onConnected();
-  });
-  const done = new Promise<PublisherResult>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => {
-      if (code !== 0) reject(new Error(`publisher exited with ${code}`));
-      else resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}'));
-    });
-  });
-  child.stdin.write(`${JSON.stringify(job)}\n`);
-  return { connected, go: () => child.stdin.end('go\n'), done };
-}
 const connectBegan = Date.now();
 const publishers = Array.from({ length: P }, (_, p) =>
   publisher({ url, gateways: fleet.filter((_, i) => i % P === p), protocolId: args.protocol, ratePerSecond: rate / P, seconds }),
