@@ -49,6 +49,8 @@ export function createReadGate(options: {
   // Insertion order: the longest parked reads first.
   const parked = new Map<Readable, () => void>();
   const attached = new Map<Readable, (size: number) => void>();
+  // Sockets let read since the gate last closed: the only ones that can be reading when it closes again.
+  const mayRead = new Set<Readable>();
   let scheduled = false;
   let wasOpen = true;
 
@@ -59,7 +61,10 @@ export function createReadGate(options: {
       if (resumed >= options.resumePerTurn || !isOpen()) break;
       parked.delete(socket);
       resumed++;
-      if (!socket.destroyed) read();
+      if (!socket.destroyed) {
+        mayRead.add(socket);
+        read();
+      }
     }
     // The next few in the next turn: the ones resumed now read their bytes in between.
     if (parked.size > 0 && isOpen()) schedule();
@@ -73,14 +78,16 @@ export function createReadGate(options: {
 
   /** Stops the sockets that are reading now; they resume from the parked list like the others. */
   function stopReading() {
-    for (const [socket, original] of attached) {
-      if (parked.has(socket)) continue;
+    for (const socket of mayRead) {
+      const original = attached.get(socket);
+      if (!original || parked.has(socket)) continue;
       const handle = (socket as unknown as { _handle?: SocketHandle | null })._handle;
       if (!handle?.reading || typeof handle.readStop !== 'function') continue;
       handle.reading = false;
       handle.readStop();
       parked.set(socket, () => original.call(socket, socket.readableHighWaterMark));
     }
+    mayRead.clear();
   }
 
   const gate: ReadGate = {
@@ -102,6 +109,7 @@ export function createReadGate(options: {
       });
       socket._read = function gatedRead(this: Readable, size: number) {
         if (parked.size === 0 && isOpen()) {
+          mayRead.add(this);
           original.call(this, size);
           return;
         }
@@ -111,6 +119,7 @@ export function createReadGate(options: {
         buffered -= socket.readableLength;
         parked.delete(socket);
         attached.delete(socket);
+        mayRead.delete(socket);
         gate.changed();
       });
     },
