@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '../apps/server/src/db/client.js';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js';
 import { provisionLoadFleet } from '../apps/server/src/features/fleet/load-fleet.js';
+import { api as answerOf } from '../apps/server/src/test/cluster-harness.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -173,15 +174,7 @@ try {
   }, 1000);
 
   async function api<T>(method: 'GET' | 'POST', path: string, options: { token?: string; json?: unknown } = {}): Promise<T> {
-    const headers: Record<string, string> = {};
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.json !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: options.json === undefined ? undefined : JSON.stringify(options.json),
-    });
-    const body = (await response.json()) as { code: number; data: T; message: string };
+    const body = await answerOf<T>(base, method, path, options);
     if (body.code !== 0) throw new Error(`${method} ${path} answered ${JSON.stringify(body).slice(0, 500)}`);
     return body.data;
   }

@@ -48,6 +48,8 @@ async function ensureDatabase(url) {
 }
 
 const children = [];
+/** The servers answering now, in the proxy's rotation. */
+const ports = [];
 let stopping = false;
 /** Neither exited nor killed by a signal. */
 const running = (child) => child.exitCode === null && child.signalCode === null;
@@ -84,20 +86,27 @@ function startServer(index) {
       PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
       TRUST_PROXY: '127.0.0.1',
       SIMULATOR: index === 0 ? (process.env.SIMULATOR ?? 'on') : 'off',
-      // Cameras register with one SIP server.
-      SIP_PORT: index === 0 ? (process.env.SIP_PORT ?? '5060') : 'off',
+      // Cameras register with one SIP server (5060 unless SIP_PORT says otherwise: a taken default moves aside).
+      ...(index === 0 ? {} : { SIP_PORT: 'off' }),
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);
   const prefix = `[s${index + 1}] `;
   let ready;
+  let started = false;
   const up = new Promise((resolve, reject) => {
     ready = resolve;
     child.once('exit', (code, signal) => {
       if (!stopping) {
-        console.error(`${prefix}exited (${code ?? signal}); stopping the cluster`);
-        stopAll(1);
+        // One server stopping (killed, crashed) leaves the others serving: the proxy stops sending it requests, and
+        // the others adopt its broker sessions after MQTT_TAKEOVER_S. Only a server that never started stops all.
+        const at = ports.indexOf(serverPort);
+        if (at >= 0) ports.splice(at, 1);
+        if (!started || ports.length === 0) {
+          console.error(`${prefix}exited (${code ?? signal}); stopping the cluster`);
+          stopAll(1);
+        } else console.error(`${prefix}exited (${code ?? signal}); ${ports.length} server(s) carry on`);
       }
       reject(new Error(`server ${index + 1} exited`));
     });
@@ -109,7 +118,10 @@ function startServer(index) {
       rest = lines.pop() ?? '';
       for (const line of lines) {
         (stream === child.stderr ? process.stderr : process.stdout).write(`${prefix}${line}\n`);
-        if (line.includes('is running at')) ready(serverPort);
+        if (line.includes('is running at')) {
+          started = true;
+          ready(serverPort);
+        }
       }
     });
   }
@@ -174,7 +186,6 @@ ensureServerBuild();
 mkdirSync(join(root, 'data'), { recursive: true });
 await ensureDatabase(values.database);
 // The proxy's port first: a taken port stops the script before any server starts.
-const ports = [];
 await startProxy(ports);
 ports.push(await startServer(0));
 ports.push(...(await Promise.all(Array.from({ length: servers - 1 }, (_, i) => startServer(i + 1)))));

@@ -56,6 +56,7 @@ const EnvSchema = z.object({
     .regex(/^[\w-]{1,64}$/)
     .default('sunward-ingest'),
   MQTT_SESSION_EXPIRY_S: z.coerce.number().int().min(0).max(604_800).default(86_400),
+  MQTT_TAKEOVER_S: z.coerce.number().int().min(3).max(3600).default(10),
   /** PEM certificate (chain) and key: the embedded broker then also takes MQTT over TLS on MQTT_TLS_PORT. */
   MQTT_TLS_CERT_FILE: z
     .string()
@@ -337,6 +338,8 @@ export interface Config {
     consumerId: string | undefined;
     shareGroup: string;
     sessionExpirySeconds: number;
+    /** MQTT_TAKEOVER_S: a server process silent this long has its broker sessions adopted by another. */
+    takeoverSeconds: number;
     /** MQTT_AUTH_TOKEN: the external broker checks gateways with the server (mosquitto-go-auth HTTP backend). */
     authToken: string | undefined;
     /** MQTT over TLS on the embedded broker (MQTT_TLS_*), beside the plain port. */
@@ -490,6 +493,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       consumerId: e.MQTT_CONSUMER_ID,
       shareGroup: e.MQTT_SHARE_GROUP,
       sessionExpirySeconds: e.MQTT_SESSION_EXPIRY_S,
+      takeoverSeconds: e.MQTT_TAKEOVER_S,
       authToken: e.MQTT_AUTH_TOKEN,
       tls: mqttTls(e.MQTT_TLS_CERT_FILE, e.MQTT_TLS_KEY_FILE, e.MQTT_TLS_PORT),
     },

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -170,6 +171,21 @@ describe('npm start (main.ts)', () => {
     expect(failure?.code).toBe(1);
     expect(failure?.output.trim().split('\n').at(-1)).toBe(
       `Port ${port} is already in use: set PORT to a free port (e.g. PORT=${port + 1} npm start).`,
+    );
+  }, 60_000);
+
+  it('names SIP_PORT, not PORT, when an explicit SIP port is taken', async () => {
+    const blocker = createSocket('udp4');
+    await new Promise<void>((resolve) => blocker.bind(0, '0.0.0.0', resolve));
+    const port = blocker.address().port;
+    const failure = await startMain({ DATA_DIR: freshDataDir(), SIP_PORT: String(port), SIMULATOR: 'off' }).then(
+      () => undefined,
+      (error: { output: string; code: number }) => error,
+    );
+    blocker.close();
+    expect(failure?.code).toBe(1);
+    expect(failure?.output.trim().split('\n').at(-1)).toBe(
+      `Port ${port} is already in use: set SIP_PORT to a free port (e.g. SIP_PORT=${port + 1} npm start).`,
     );
   }, 60_000);
 

@@ -2019,3 +2019,17 @@ export const jobRuns = pgTable(
   },
   (t) => [index('job_runs_job_id').on(t.job, t.id)],
 );
+
+/**
+ * The server processes' consumer sessions on an external broker (issue 26 part 5): each process names its
+ * persistent MQTT sessions here and beats every few seconds. A session whose process stopped beating (killed)
+ * is adopted by another process: it resumes the session, stores what the broker kept for it, leaves the share
+ * group and ends the session, so the dead process's share of messages moves to the others.
+ */
+export const mqttConsumerSessions = pgTable('mqtt_consumer_sessions', {
+  clientId: text('client_id').primaryKey(),
+  owner: text('owner').notNull(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+  adoptedBy: text('adopted_by'),
+  adoptedAt: timestamp('adopted_at', { withTimezone: true }),
+});

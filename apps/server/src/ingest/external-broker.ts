@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { gatewayTopic, parseGatewayTopic, TOPIC_ROOT } from '@sunward/contracts/gateway-protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -19,7 +20,18 @@ export interface ExternalConsumer {
   stop(): Promise<void>;
   /** Ends the sessions (expiry 0): call after the pipeline has stored and acknowledged what it held. */
   close(): Promise<void>;
+  /** This process's persistent sessions on the broker (their MQTT client ids). */
+  clientIds: readonly string[];
+  /**
+   * Resumes another (dead) process's session: stores and acknowledges what the broker kept for it, leaves the share
+   * group and ends the session, so the broker sends that process's share to the live ones. Resolves with the
+   * number of messages handled; ends early, without error, when the session's owner comes back and takes it.
+   */
+  adopt(clientId: string): Promise<number>;
 }
+
+/** An adopted session is drained once it delivered nothing for this long after leaving the share group. */
+const ADOPTION_QUIET_MS = 1000;
 
 /**
  * The server as a client of an external broker (MQTT_URL): several connections in one MQTT 5 shared
@@ -81,15 +93,21 @@ export async function startExternalConsumer(deps: {
   // another process sent is handed to that process (features/commands/command-tracker.ts).
   const replies = `$share/${deps.shareGroup}/${TOPIC_ROOT}/+/reply`;
   const topics = [`$share/${deps.shareGroup}/${TOPIC_ROOT}/+/report`, `$share/${deps.shareGroup}/${TOPIC_ROOT}/+/status`, replies];
+  /** A persistent session in the share group; each message is acknowledged (or not) by `onMessage`. */
+  const sessionOptions = (clientId: string, reconnectPeriod: number, onMessage: mqtt.IClientOptions['customHandleAcks']) => ({
+    clientId,
+    protocolVersion: 5 as const,
+    clean: false,
+    properties: { sessionExpiryInterval: deps.sessionExpirySeconds },
+    reconnectPeriod,
+    customHandleAcks: onMessage,
+  });
   const clients: MqttClient[] = [];
-  for (let i = 0; i < deps.connections; i++) {
-    const client = mqtt.connect(deps.url, {
-      clientId: `sunward-${base}-${i}`,
-      protocolVersion: 5,
-      clean: false,
-      properties: { sessionExpiryInterval: deps.sessionExpirySeconds },
-      reconnectPeriod: 1000,
-      customHandleAcks: (topic, message, _packet, done) => {
+  const clientIds = Array.from({ length: deps.connections }, (_, i) => `sunward-${base}-${i}`);
+  for (const [i, clientId] of clientIds.entries()) {
+    const client = mqtt.connect(
+      deps.url,
+      sessionOptions(clientId, 1000, (topic, message, _packet, done) => {
         handle(topic, message).then(
           () => done(0),
           // Not stored: no PUBACK; dropping the connection makes the broker redeliver it.
@@ -98,24 +116,73 @@ export async function startExternalConsumer(deps: {
             client.stream?.destroy();
           },
         );
-      },
-    });
+      }),
+    );
     client.on('connect', (connack) => {
-      // A resumed session keeps its subscriptions; subscribing again is harmless.
-      if (!connack.sessionPresent) client.subscribe(topics, { qos: 1 });
-      else {
-        // A session from before replies were shared: the shared reply topic, and no longer every reply on the first connection.
-        client.subscribe(replies, { qos: 1 });
-        if (i === 0) client.unsubscribe(`${TOPIC_ROOT}/+/reply`);
-      }
+      // Subscribing again to a resumed session is harmless, and needed when another process adopted it (it left
+      // the share group) while this one was away.
+      client.subscribe(topics, { qos: 1 });
+      // A session from before replies were shared heard every reply on its first connection.
+      if (connack.sessionPresent && i === 0) client.unsubscribe(`${TOPIC_ROOT}/+/reply`);
     });
     client.on('error', (error) => log.error({ err: error }, 'external broker connection error'));
     clients.push(client);
   }
   await Promise.all(clients.map((c) => new Promise<void>((resolve) => (c.connected ? resolve() : c.once('connect', () => resolve())))));
   log.info({ url: deps.url.replace(/\/\/[^@]*@/, '//***@'), connections: deps.connections }, 'consuming from external MQTT broker');
+  async function adopt(clientId: string): Promise<number> {
+    let handled = 0;
+    let busy = false;
+    let failed = false;
+    let lastAt = Date.now();
+    const client = mqtt.connect(
+      deps.url,
+      sessionOptions(clientId, 0, (topic, message, _packet, done) => {
+        busy = true;
+        handle(topic, message).then(
+          () => {
+            handled++;
+            busy = false;
+            lastAt = Date.now();
+            done(0);
+          },
+          (error: unknown) => {
+            busy = false;
+            failed = true;
+            log.error({ err: error, topic, session: clientId }, 'adopted report not stored: session left for its next holder');
+            client.end(true);
+          },
+        );
+      }),
+    );
+    client.on('error', (error) => log.warn({ err: error, session: clientId }, 'adopting a broker session failed'));
+    let closed = false;
+    client.once('close', () => {
+      closed = true;
+    });
+    const present = await new Promise<boolean>((resolve) => {
+      client.once('connect', (connack) => resolve(connack.sessionPresent === true));
+      client.once('close', () => resolve(false));
+    });
+    if (!closed) {
+      // Nothing more routed to it; what the broker queued for it still comes, in order.
+      if (present) await client.unsubscribeAsync(topics).catch(() => undefined);
+      lastAt = Date.now();
+      while (!closed && (busy || Date.now() - lastAt < ADOPTION_QUIET_MS)) await delay(100);
+      // Its owner may have come back and taken the session (the broker closed this connection): it is its own again.
+      if (!closed) await client.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
+    }
+    client.end(true);
+    // Not acknowledged, so still in the session: the session is claimed again after the adoption's lease.
+    if (failed) throw new Error(`broker session ${clientId}: a message could not be stored`);
+    if (handled > 0 || present) log.warn({ session: clientId, handled }, 'broker session of a stopped server process adopted');
+    return handled;
+  }
+
   return {
     connections: deps.connections,
+    clientIds,
+    adopt,
     connected: () => clients.filter((c) => c.connected).length,
     async publishCommand(gatewaySn, payload) {
       const client = clients[0];

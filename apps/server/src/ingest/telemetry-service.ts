@@ -12,6 +12,8 @@ import { createCommandsRepository } from '../features/commands/commands.reposito
 import type { JobRegistry } from '../jobs/registry.js';
 import { createBrokerSessions } from './broker-sessions.js';
 import { createConnectionLog } from './connection-log.js';
+import { startConsumerSessions } from './consumer-sessions.js';
+import { createConsumerSessionsRepository } from './consumer-sessions.repository.js';
 import { createDeviceRegistryRepository } from './device-registry.repository.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.js';
 import { type ExternalConsumer, startExternalConsumer } from './external-broker.js';
@@ -54,7 +56,7 @@ export async function startTelemetry(
   /** The embedded broker's ports, bound before anything was written (lib/listeners.ts). */
   listeners: { plain: Server; tls: TlsServer | undefined } | undefined,
   /** The server's job registry: the offline sweep, partitions, retention and the plant-day refresh run through it. */
-  jobs: Pick<JobRegistry, 'register'>,
+  jobs: Pick<JobRegistry, 'register' | 'owner'>,
 ): Promise<Telemetry> {
   const repository = createTelemetryRepository(db);
   await repository.ensureReadingPartitions(new Date(), 2);
@@ -127,6 +129,17 @@ export async function startTelemetry(
       connectionLog,
     });
   }
+  // Sessions on the external broker: a process killed without ending its sessions leaves them routed to; the others
+  // adopt them once it stops beating (ingest/consumer-sessions.ts).
+  const sessions = consumer
+    ? await startConsumerSessions({
+        consumer,
+        repository: createConsumerSessionsRepository(db),
+        jobs,
+        log,
+        takeoverMs: config.mqtt.takeoverSeconds * 1000,
+      })
+    : undefined;
   const retention = createRetention(db, log, {
     rawRetentionDays: config.rawRetentionDays,
     connectionLogRetentionDays: config.connectionLogRetentionDays,
@@ -178,6 +191,7 @@ export async function startTelemetry(
       await pipeline.drain();
       pipeline.stop();
       await consumer?.close();
+      await sessions?.close();
       await connectionLog.close();
     },
   };

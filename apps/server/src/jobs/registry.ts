@@ -45,6 +45,8 @@ interface Entry {
   pass: Promise<PassOutcome> | undefined;
   /** Process jobs' runs, newest first (cluster jobs' are in job_runs). */
   runs: JobRun[];
+  /** When this process's timer for it started (its passes come every `everyMs` from then). */
+  timerSince: number | undefined;
 }
 
 /**
@@ -159,12 +161,14 @@ export function createJobRegistry(deps: {
     if (definition.scope === 'cluster') await repository.ensure(definition.name, definition.everyMs);
     if (!jobs.has(definition.name)) return;
     entry.stop = every(definition.everyMs, () => void pass(entry));
+    entry.timerSince = Date.now();
     if (definition.atStart) void pass(entry);
   }
 
   async function stopEntry(entry: Entry): Promise<void> {
     entry.stop?.();
     entry.stop = undefined;
+    entry.timerSince = undefined;
     await entry.pass;
   }
 
@@ -175,7 +179,7 @@ export function createJobRegistry(deps: {
     /** Adds a job; its timer starts with the registry (or now, if it has started). Returns its removal. */
     async register(definition: JobDefinition): Promise<() => Promise<void>> {
       if (jobs.has(definition.name)) throw new Error(`background job ${definition.name} registered twice`);
-      const entry: Entry = { definition, stop: undefined, pass: undefined, runs: [] };
+      const entry: Entry = { definition, stop: undefined, pass: undefined, runs: [], timerSince: undefined };
       jobs.set(definition.name, entry);
       if (started) await startEntry(entry);
       return async () => {
@@ -212,14 +216,15 @@ export function createJobRegistry(deps: {
       const cluster = entries.filter((e) => e.definition.scope === 'cluster').map((e) => e.definition.name);
       const [runs, states] = await Promise.all([repository.recentRuns(cluster, limit), repository.states()]);
       const stateOf = new Map(states.map((s) => [s.name, s]));
-      return entries.map(({ definition, runs: local, pass: inFlight }) => {
+      const now = Date.now();
+      return entries.map(({ definition, runs: local, pass: inFlight, timerSince }) => {
         const state = stateOf.get(definition.name);
         const isCluster = definition.scope === 'cluster';
         return {
           name: definition.name,
           scope: definition.scope,
           everyMs: definition.everyMs,
-          nextDue: isCluster ? (state?.nextDue ?? null) : null,
+          nextDue: isCluster && state ? nextRun(state.nextDue, timerSince, definition.everyMs, now) : null,
           running: isCluster ? Boolean(state?.runStartedAt) : inFlight !== undefined,
           runs: isCluster ? (runs.get(definition.name) ?? []) : local.slice(0, limit),
         };
@@ -229,3 +234,14 @@ export function createJobRegistry(deps: {
 }
 
 export type JobRegistry = ReturnType<typeof createJobRegistry>;
+
+/**
+ * When a cluster job will next run, as far as this process knows: its due time, or, when that has passed, this
+ * process's next pass (a job whose due time came while no process was running waits for a timer; a new job's row
+ * is due at once, its first pass comes one interval after the start).
+ */
+export function nextRun(due: Date, timerSince: number | undefined, everyMs: number, now: number): Date {
+  if (timerSince === undefined || due.getTime() > now) return due;
+  const passes = Math.floor((now - timerSince) / everyMs) + 1;
+  return new Date(Math.max(due.getTime(), timerSince + passes * everyMs));
+}

@@ -70,7 +70,9 @@ export function startVideoSip(options: {
         server = first;
       } catch (error) {
         const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' || (error as NodeJS.ErrnoException).code === 'EACCES';
-        if (!taken || sip.portExplicit) throw error;
+        // main.ts names the setting to change (not PORT, the HTTP port) when an explicit SIP_PORT is taken.
+        if (taken && sip.portExplicit) throw Object.assign(error as Error, { setting: 'SIP_PORT', port: sip.port });
+        if (!taken) throw error;
         const fallback = create(0);
         await fallback.start();
         server = fallback;

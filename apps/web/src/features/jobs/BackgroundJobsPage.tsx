@@ -35,6 +35,8 @@ const JOB_TITLES: Record<string, string> = {
   protocol_maps: 'jobs.title.protocolMaps',
   plant_day_refresh: 'jobs.title.plantDayRefresh',
   video_sweep: 'jobs.title.videoSweep',
+  mqtt_session_beat: 'jobs.title.mqttSessionBeat',
+  mqtt_session_adoption: 'jobs.title.mqttSessionAdoption',
 };
 
 const RESULT_STYLE: Record<JobResult, { color: string; label: string }> = {
@@ -113,6 +115,8 @@ export function BackgroundJobsPage({ route }: PageProps) {
     {
       key: 'job',
       title: t('jobs.colJob'),
+      // Wide enough for a title on one or two lines and the job's name unbroken.
+      width: 260,
       render: (_, job) => {
         const title = JOB_TITLES[job.name];
         return (
