@@ -1,5 +1,7 @@
 // One publisher process of bench/ingest.ts: plays a slice of the bench gateways over MQTT, QoS 1.
-// Reads its job as JSON on argv[2]; prints {"sent":N,"readings":M} when done.
+// Reads its job as JSON on stdin (thousands of gateway keys do not fit on a command line); prints {"sent":N,"readings":M} when done.
+
+import { createInterface } from 'node:readline';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { protocolById } from '@sunward/protocol/maps/index';
@@ -12,9 +14,13 @@ interface Job {
   protocolId: string;
   ratePerSecond: number;
   seconds: number;
+  /** Publish on `${topicRoot}/${sn}/report` instead of the product's topic (bench/ingest-bare.ts, on a shared broker). */
+  topicRoot?: string;
 }
 
-const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+// stdin: the job as one JSON line, then "go" when every publisher of the run is connected.
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const job = JSON.parse((await lines.next()).value ?? '{}') as Job;
 const protocol = protocolById(job.protocolId);
 if (!protocol) throw new Error('unknown protocol');
 // Registers are encoded once; each report changes only its time, as the server does not care.
@@ -30,11 +36,19 @@ const clients = await Promise.all(
     (g) =>
       new Promise<mqtt.MqttClient>((resolve, reject) => {
         const client = mqtt.connect(job.url, { clientId: g.sn, username: g.sn, password: g.key, clean: true, reconnectPeriod: 1000 });
-        client.once('connect', () => resolve(client));
-        client.once('error', reject);
+        // A connection refused or reset while thousands sign in at once is tried again (reconnectPeriod);
+        // only a gateway that is still not in after a minute fails the run.
+        const timer = setTimeout(() => reject(new Error(`${g.sn} not connected after 60 s`)), 60_000);
+        client.once('connect', () => {
+          clearTimeout(timer);
+          resolve(client);
+        });
+        client.on('error', () => undefined);
       }),
   ),
 );
+process.stdout.write('connected\n');
+await lines.next();
 const lastTs = new Map<string, number>();
 // Each gateway numbers its own reports, +1 each, as the protocol says (the server counts gaps per gateway).
 const seqOf = new Map<string, number>();
@@ -68,7 +82,7 @@ while (Date.now() - started < job.seconds * 1000) {
   const seq = (seqOf.get(gateway.sn) ?? 0) + 1;
   seqOf.set(gateway.sn, seq);
   const payload = `{"v":1,"seq":${seq},"ts":${ts},"devices":[${devices}]}`;
-  publish(client, gatewayTopic(gateway.sn, 'report'), payload);
+  publish(client, job.topicRoot ? `${job.topicRoot}/${gateway.sn}/report` : gatewayTopic(gateway.sn, 'report'), payload);
   for (const again of resend.splice(0)) publish(again.client, again.topic, again.payload);
   sent++;
   readings += gateway.devices.length;
@@ -83,5 +97,6 @@ while (acked < sent && Date.now() < deadline) {
   for (const again of resend.splice(0)) publish(again.client, again.topic, again.payload);
   await new Promise((r) => setTimeout(r, 50));
 }
-await Promise.all(clients.map((c) => c.endAsync()));
+// A clean end waits for every PUBACK: never, for a report the server did not acknowledge by the deadline.
+await Promise.all(clients.map((c) => c.endAsync(acked < sent)));
 process.stdout.write(`${JSON.stringify({ sent, readings, acked, refused })}\n`);

@@ -2,19 +2,18 @@
 // as separate processes playing gateways over MQTT. Prints throughput, publish-to-stored lag, memory,
 // lost and duplicated readings.
 //   npx tsx bench/ingest.ts --db pglite|postgres --gateways 200 --devices 10 --rate 300 --seconds 60
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import { count, sql } from 'drizzle-orm';
 import { loadConfig } from '../apps/server/src/config.js';
 import { readings } from '../apps/server/src/db/schema.js';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database.js';
 import { provisionLoadFleet } from '../apps/server/src/features/fleet/load-fleet.js';
 import { startServer } from '../apps/server/src/server.js';
+import { publisher } from './publisher-process.js';
 
-const run = promisify(execFile);
 const { values: args } = parseArgs({
   options: {
     db: { type: 'string', default: 'pglite' },
@@ -85,6 +84,9 @@ async function checkpoints(): Promise<number> {
 }
 const rss: number[] = [];
 const perSecond: number[] = [];
+let mostWaiting = 0;
+let mostParked = 0;
+let mostSocketBytes = 0;
 let lastStored = server.telemetry.pipeline.stats.readingsStored;
 const sampler = setInterval(() => {
   const stored = server.telemetry.pipeline.stats.readingsStored;
@@ -92,21 +94,30 @@ const sampler = setInterval(() => {
   lastStored = stored;
   rss.push(process.memoryUsage().rss);
 }, 1000);
+// The byte budget's state, sampled often (the budget keeps its own peak).
+const budgetSampler = setInterval(() => {
+  const p = server.telemetry.pipeline.pending();
+  mostWaiting = Math.max(mostWaiting, p.waiting);
+  mostParked = Math.max(mostParked, p.parkedSockets);
+  mostSocketBytes = Math.max(mostSocketBytes, p.socketBytes);
+}, 50);
 
+const connectBegan = Date.now();
+const publishers = Array.from({ length: P }, (_, p) =>
+  publisher({ url, gateways: fleet.filter((_, i) => i % P === p), protocolId: args.protocol, ratePerSecond: rate / P, seconds }),
+);
+await Promise.race([Promise.all(publishers.map((p) => p.connected)), Promise.all(publishers.map((p) => p.done))]);
+const connectSeconds = (Date.now() - connectBegan) / 1000;
 const started = Date.now();
 runStarted = started;
-const results = await Promise.all(
-  Array.from({ length: P }, (_, p) => {
-    const job = { url, gateways: fleet.filter((_, i) => i % P === p), protocolId: args.protocol, ratePerSecond: rate / P, seconds };
-    return run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ingest-publisher.ts'), JSON.stringify(job)], {
-      maxBuffer: 1 << 20,
-    }).then(
-      (r) => JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { sent: number; readings: number; acked: number; refused: number },
-    );
-  }),
-);
+perSecond.length = 0;
+rss.length = 0;
+lastStored = server.telemetry.pipeline.stats.readingsStored;
+for (const p of publishers) p.go();
+const results = await Promise.all(publishers.map((p) => p.done));
 const elapsed = (Date.now() - started) / 1000;
 clearInterval(sampler);
+clearInterval(budgetSampler);
 await server.telemetry.pipeline.drain();
 const [stored] = await db.select({ n: count() }).from(readings);
 const distinct = await db.execute(sql`select count(distinct (device_id, ts)) as n from readings`);
@@ -116,7 +127,8 @@ const ackedReports = results.reduce((n, r) => n + r.acked, 0);
 const refusedReports = results.reduce((n, r) => n + (r.refused ?? 0), 0);
 const sorted = [...lags].sort((a, b) => a - b);
 const pct = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-const steady = perSecond.slice(2, -2);
+// Steady state: the offered seconds after the first two (the drain after them is not counted).
+const steady = perSecond.slice(2, seconds);
 const mb = (b: number) => `${Math.round(b / 1048576)} MB`;
 const storedCount = Number(stored?.n ?? 0);
 const distinctCount = Number((distinct as unknown as { rows: { n: number | string }[] }).rows[0]?.n ?? 0);
@@ -124,7 +136,7 @@ console.log(
   `database: ${args.db}; ${G} gateways × ${D} devices (${args.protocol}), ${P} publisher processes, offered ${rate} reports/s (${rate * D} device readings/s) for ${seconds} s`,
 );
 console.log(
-  `sent ${sentReports} reports (${sentReadings} readings), acknowledged ${ackedReports}, in ${elapsed.toFixed(1)} s; refused then resent ${refusedReports}`,
+  `${G} gateways connected in ${connectSeconds.toFixed(1)} s; sent ${sentReports} reports (${sentReadings} readings), acknowledged ${ackedReports}, in ${elapsed.toFixed(1)} s; refused then resent ${refusedReports}`,
 );
 const { rejected, gaps } = server.telemetry.pipeline.stats;
 console.log(`rejected by reason: ${JSON.stringify(rejected)}; sequence gaps seen: ${gaps}`);
@@ -133,10 +145,21 @@ console.log(
   `throughput: ${(storedCount / elapsed).toFixed(0)} device readings/s average; steady-state median ${steady.sort((a, b) => a - b)[Math.floor(steady.length / 2)] ?? 0}/s, max ${Math.max(...perSecond)}/s`,
 );
 console.log(`publish-to-stored lag: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${sorted.at(-1) ?? 0} ms (${sorted.length} samples)`);
-console.log(`server rss: first ${mb(rss[0] ?? 0)}, peak ${mb(Math.max(...rss))}, last ${mb(rss.at(-1) ?? 0)}`);
+const memory = process.memoryUsage();
+console.log(
+  `server rss: first ${mb(rss[0] ?? 0)}, peak ${mb(Math.max(...rss))}, last ${mb(rss.at(-1) ?? 0)}; at the end: heap ${mb(memory.heapUsed)} of ${mb(memory.heapTotal)}, buffers ${mb(memory.arrayBuffers)}`,
+);
 // Memory over the run: a steady state shows as a flat line after the first minute.
 const tenths = Array.from({ length: 10 }, (_, i) => rss[Math.min(rss.length - 1, Math.floor(((i + 1) * rss.length) / 10) - 1)] ?? 0);
 console.log(`server rss at each tenth of the run: ${tenths.map(mb).join(', ')}`);
+// Second by second (thousands of readings stored / RSS in MB): a collapse past capacity shows here.
+console.log(
+  `stored per second (k) / rss (MB): ${perSecond.map((n, i) => `${(n / 1000).toFixed(1)}/${Math.round((rss[i] ?? 0) / 1048576)}`).join(' ')}`,
+);
+const budget = server.telemetry.pipeline.pending();
+console.log(
+  `ingest byte budget: ${mb(budget.limitBytes)}, peak ${mb(budget.peakBytes)} accepted and not committed; at most ${mostWaiting} reports waiting for room, ${mb(mostSocketBytes)} read and not yet parsed, ${mostParked} sockets not read`,
+);
 const stalls = [...worstLagBySecond].filter(([, lag]) => lag > 2000);
 console.log(
   `seconds with a lag over 2 s: ${stalls.length}${

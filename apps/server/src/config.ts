@@ -299,6 +299,8 @@ const EnvSchema = z.object({
   SIMULATOR_HISTORY_DAYS: z.coerce.number().int().min(0).max(366).default(60),
   /** Oldest report ingest stores, in days (unset: 31, or the demo history's days + 2 when that is longer). */
   MAX_REPORT_AGE_DAYS: z.coerce.number().int().min(1).max(3660).optional(),
+  /** Megabytes of report payloads ingest holds accepted and not yet stored; past it the broker stops reading (backpressure). */
+  INGEST_PENDING_MB: z.coerce.number().min(0.01).max(4096).default(16),
 });
 
 export interface Config {
@@ -421,6 +423,8 @@ export interface Config {
   simulator: { seed: number; intervalSeconds: number; historyDays: number } | undefined;
   /** MAX_REPORT_AGE_DAYS: readings older than this many days are refused (stale). */
   maxReportAgeDays: number;
+  /** INGEST_PENDING_MB in bytes: ingest's byte budget (ingest/byte-budget.ts). */
+  ingestPendingBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -578,6 +582,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             historyDays: e.SIMULATOR_HISTORY_DAYS,
           }
         : undefined,
+    ingestPendingBytes: Math.round(e.INGEST_PENDING_MB * 1024 * 1024),
     maxReportAgeDays:
       e.MAX_REPORT_AGE_DAYS ??
       (e.SIMULATOR === 'on' ? Math.max(DEFAULT_MAX_REPORT_AGE_DAYS, e.SIMULATOR_HISTORY_DAYS + 2) : DEFAULT_MAX_REPORT_AGE_DAYS),

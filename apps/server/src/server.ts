@@ -115,7 +115,15 @@ async function serve(
     sip: true,
   });
   const mqttListeners = listeners.mqtt ? { plain: listeners.mqtt.server, tls: listeners.mqttTls?.server } : undefined;
-  telemetry = await startTelemetry(config, database.db, app.log, live, demoHistoryIngestSettings(config), mqttListeners, app.jobs);
+  telemetry = await startTelemetry(
+    config,
+    database.db,
+    app.log,
+    live,
+    { ...demoHistoryIngestSettings(config), maxPendingBytes: config.ingestPendingBytes },
+    mqttListeners,
+    app.jobs,
+  );
   const { pipeline } = telemetry;
   registry.onChange(() => pipeline.reloadDevices());
   const seededAdmin = await seedPlatformAdmin(

@@ -28,7 +28,7 @@ export function parseGatewayTopic(topic: string): { sn: string; kind: GatewayTop
 export const GATEWAY_SN_PATTERN = /^[A-Za-z0-9_-]{2,32}$/;
 
 /** 4 hex digits per register. A loop over character codes: it checks every block of every report, 2× faster than a regex. */
-function isHexRegisters(hex: string): boolean {
+export function isHexRegisters(hex: string): boolean {
   if (hex.length % 4 !== 0) return false;
   for (let i = 0; i < hex.length; i++) {
     const c = hex.charCodeAt(i);

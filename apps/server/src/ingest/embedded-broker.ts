@@ -273,6 +273,8 @@ export async function startEmbeddedBroker(deps: {
     guardFrameSizes(socket, MAX_MQTT_PACKET_BYTES, (reason) =>
       warnings.warn('packet_too_large', { event: 'packet_too_large', reason }, 'MQTT connection closed: packet too large'),
     );
+    // Not read while ingest's byte budget is full (backpressure: the gateway waits, unacknowledged).
+    pipeline.readGate.attach(socket);
     return broker.handle(socket);
   };
   const bound = deps.listeners

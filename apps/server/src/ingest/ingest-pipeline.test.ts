@@ -162,4 +162,39 @@ describe('ingest pipeline', () => {
     expect(batches[1]?.clearEvents).toEqual([]);
     pipeline.stop();
   });
+
+  it('keeps a gateway’s reports in order under backpressure: no sequence gap for reports that wait (issue 26 part 7)', async () => {
+    const gapsWritten: number[] = [];
+    let writing: () => void = () => undefined;
+    const firstWrite = new Promise<void>((resolve) => {
+      writing = resolve;
+    });
+    const pipeline = createIngestPipeline({
+      repository: fakeRepository(async (batch) => {
+        writing();
+        for (const row of batch.gateways) gapsWritten.push(row.gaps);
+        // A database slower than the reports come.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { statusChanges: [], energyDays: [] };
+      }),
+      deviceRegistry: fakeDeviceRegistry(),
+      log: pino({ level: 'silent' }),
+      live: createLiveHub(),
+      // Room for three reports: the rest of a connection's backlog waits.
+      settings: { maxBatchDelayMs: 1, maxBatchReadings: 2, maxPendingBytes: 3 * report(0, 10).length },
+    });
+    await pipeline.start();
+    const gateway = { id: 0, sn: 'GW0' };
+    // One chunk of a connection: 30 reports handed over at once, most of them waiting for room.
+    const backlog = Array.from({ length: 30 }, (_, i) => pipeline.submitReport(gateway, report(0, i + 1)));
+    await firstWrite;
+    // The gateway's next reports, read while the first ones wait: they must not be stored before them.
+    const next = Array.from({ length: 10 }, (_, i) => pipeline.submitReport(gateway, report(0, 31 + i)));
+    await Promise.all([...backlog, ...next]);
+    expect(pipeline.stats.reportsStored).toBe(40);
+    // No batch told the database of a gap (gateways.gap_count, the gaps metric), not even one filled later.
+    expect(gapsWritten.filter((g) => g !== 0)).toEqual([]);
+    expect(pipeline.stats.gaps).toBe(0);
+    pipeline.stop();
+  });
 });

@@ -8,12 +8,14 @@ import { every } from '../jobs/timers.js';
 import { createLogThrottle } from '../lib/log-throttle.js';
 import { ingestMetrics } from '../lib/metrics.js';
 import { storeSplitting } from './batch-split.js';
+import { createByteBudget } from './byte-budget.js';
 import type { ConnectionLog } from './connection-log.js';
 import { createDeviceDiscovery } from './device-discovery.js';
 import type { DeviceRegistryRepository } from './device-registry.repository.js';
 import { statusFromReading } from './device-state.js';
 import type { GatewayFeedback } from './gateway-feedback.js';
 import type { LiveHub } from './live-hub.js';
+import { createReadGate } from './read-gate.js';
 import { type DecodeContext, type DecodedReading, decodeReport, parseReport, type RejectReason } from './report-decoder.js';
 import { createSequenceGaps } from './sequence-gaps.js';
 import type { DeviceRecord, TelemetryRepository } from './telemetry.repository.js';
@@ -23,8 +25,11 @@ export interface IngestSettings {
   maxBatchReadings: number;
   /** …or when its oldest report has waited this long. */
   maxBatchDelayMs: number;
-  /** Readings accepted but not yet committed; beyond it, submitters wait (backpressure). */
-  maxPendingReadings: number;
+  /**
+   * Payload bytes of reports accepted but not yet committed (byte-budget.ts); a report that does not fit waits,
+   * unparsed, and its connection is not read meanwhile (backpressure). Bounds memory however much is offered.
+   */
+  maxPendingBytes: number;
   /** Flush at once when this many reports wait (the number of consumers that each hold one). */
   flushAtReports: number;
   maxAgeMs: number;
@@ -45,7 +50,8 @@ function byDevice<T extends { deviceId: number }>(rows: Iterable<T>): T[] {
 export const DEFAULT_INGEST_SETTINGS: IngestSettings = {
   maxBatchReadings: 2000,
   maxBatchDelayMs: 20,
-  maxPendingReadings: 50_000,
+  // 16 MB: about 12,000 hybrid-inverter readings, half a second at one process's capacity (docs/decisions.md).
+  maxPendingBytes: 16 * 1024 * 1024,
   flushAtReports: Number.POSITIVE_INFINITY,
   maxAgeMs: 31 * 24 * 3600 * 1000,
   maxFutureMs: 5 * 60 * 1000,
@@ -57,6 +63,8 @@ interface Pending {
   gatewaySn: string;
   seq: number;
   readings: DecodedReading[];
+  /** Its payload's size: what it holds of the byte budget. */
+  bytes: number;
   /** When the report reached the pipeline (performance.now()), for the lag metric. */
   receivedAt: number;
   done: () => void;
@@ -158,7 +166,14 @@ export function createIngestPipeline(deps: {
   let timer: NodeJS.Timeout | null = null;
   let flushRequested = false;
   let flushing: Promise<void> = Promise.resolve();
-  const waiters: (() => void)[] = [];
+  // Reports beyond the budget wait unparsed; once a quarter of the budget waits (or sits read and unparsed in
+  // the sockets' streams), the broker stops reading its sockets (read-gate.ts) until room comes back (docs/decisions.md, "Backpressure on bytes").
+  const budget = createByteBudget(settings.maxPendingBytes, () => readGate.changed());
+  const readGate = createReadGate({
+    waitingBytes: () => budget.state().waitingBytes,
+    readAheadBytes: settings.maxPendingBytes / 4,
+    resumePerTurn: 16,
+  });
 
   /** Refreshes the plant-days with new readings. A failure puts them back for the next turn, or reaches the caller. */
   async function refreshDirtyPlantDays(onFailure: 'retry' | 'throw'): Promise<void> {
@@ -230,21 +245,33 @@ export function createIngestPipeline(deps: {
     if (changed.length > 0) await repository.updateNameplates(changed);
   }
 
+  // A batch takes at most half the byte budget: while it is written the other half is let in and decoded, so
+  // decoding and the database work side by side. A batch of the whole budget left the process idle while it
+  // committed (one 16 MB batch a second under overload, issue 26 part 7).
+  const maxBatchBytes = settings.maxPendingBytes / 2;
+
   async function flush(): Promise<void> {
     timer = null;
-    const batch = queue;
-    queue = [];
-    queuedReadings = 0;
-    if (batch.length === 0) return;
+    if (queue.length === 0) return;
+    let take = 0;
+    let bytes = 0;
+    for (const p of queue) {
+      if (take > 0 && bytes + p.bytes > maxBatchBytes) break;
+      bytes += p.bytes;
+      take++;
+    }
+    const batch = take === queue.length ? queue : queue.slice(0, take);
+    queue = take === queue.length ? [] : queue.slice(take);
+    for (const p of batch) queuedReadings -= p.readings.length;
     try {
       await storeReports(batch);
     } catch (error) {
       // storeReports settles every report itself; this is the last guard: no error escapes the pipeline.
       log.error({ err: error, reports: batch.length }, 'ingest batch failed: reports not acknowledged');
       for (const p of batch) p.fail(error);
-    } finally {
-      while (waiters.length > 0 && queuedReadings < settings.maxPendingReadings) waiters.shift()?.();
     }
+    // What did not fit goes in the next batch, at once.
+    if (queue.length > 0) requestFlush();
   }
 
   /**
@@ -490,8 +517,8 @@ export function createIngestPipeline(deps: {
     }
   }
 
-  // One flush waits behind the running one at most, and takes everything queued when its turn comes, so
-  // batches grow with the database's latency. Before, every report over the threshold chained a flush of
+  // One flush waits behind the running one at most, and takes what is queued when its turn comes (up to half
+  // the byte budget), so batches grow with the database's latency. Before, every report over the threshold chained a flush of
   // its own: under a backlog thousands of them waited, most finding nothing to write.
   function requestFlush() {
     if (flushRequested) return;
@@ -509,12 +536,106 @@ export function createIngestPipeline(deps: {
     else if (!timer && !flushRequested) timer = setTimeout(requestFlush, settings.maxBatchDelayMs);
   }
 
+  /** Parses, decodes (discovering new devices) and queues one admitted report; resolves once it is committed. */
+  async function acceptReport(gateway: { id: number; sn: string }, payload: Buffer, receivedAt: number): Promise<void> {
+    const parsed = parseReport(payload);
+    if (!parsed.ok) {
+      reject(gateway.sn, parsed);
+      return;
+    }
+    const report = parsed.report;
+    // Devices added since start are looked up once, then cached; a registration under way is waited for.
+    await discovery.lookUp(report.devices.map((d) => d.sn));
+    const context: DecodeContext = {
+      gatewayId: gateway.id,
+      now: new Date(),
+      maxAgeMs: settings.maxAgeMs,
+      maxFutureMs: settings.maxFutureMs,
+      findDevice: (sn) => devicesBySn.get(sn),
+      findProtocol: protocolById,
+    };
+    // Auto-discovery: a device the gateway reports for the first time, with a register map we know, is
+    // decoded as if registered (under a stand-in id); only a reading that decodes registers it.
+    const candidates = new Map<string, { id: number; protocolId: string }>();
+    // A disabled protocol (issue 19) still decodes its devices; no new device is discovered on it.
+    for (const d of report.devices)
+      if (!candidates.has(d.sn) && protocolById(d.proto) && isProtocolEnabled(d.proto) && discovery.mayDiscover(gateway.id, d.sn))
+        candidates.set(d.sn, { id: -1 - candidates.size, protocolId: d.proto });
+    let decoded = decodeReport(report, {
+      ...context,
+      findDevice: (sn) => {
+        const candidate = candidates.get(sn);
+        return devicesBySn.get(sn) ?? (candidate && { id: candidate.id, gatewayId: gateway.id, protocolId: candidate.protocolId });
+      },
+    });
+    const decodedNew = new Set(decoded.readings.filter((r) => r.deviceId < 0).map((r) => r.deviceId));
+    if (decodedNew.size > 0) {
+      await Promise.all(
+        report.devices
+          .filter((d) => decodedNew.has(candidates.get(d.sn)?.id ?? 0) && candidates.get(d.sn)?.protocolId === d.proto)
+          .map((d) => discovery.register({ sn: d.sn, gatewayId: gateway.id, protocolId: d.proto, parentSn: d.parent })),
+      );
+      // Decoded again against the registry as it now is: a device that could not be added is refused.
+      decoded = decodeReport(report, context);
+    }
+    for (const r of decoded.rejected)
+      reject(gateway.sn, {
+        reason: r.reason === 'unknown_device' && r.sn && deletedDevices.has(`${gateway.id}|${r.sn}`) ? 'deleted_device' : r.reason,
+        seq: report.seq,
+        ts: report.ts,
+        device: r.sn,
+        detail: r.detail,
+      });
+    if (decoded.readings.length === 0) return;
+    await new Promise<void>((done, fail) => {
+      queue.push({
+        gatewayId: gateway.id,
+        gatewaySn: gateway.sn,
+        seq: decoded.seq,
+        readings: decoded.readings,
+        bytes: payload.length,
+        receivedAt,
+        done,
+        fail,
+      });
+      queuedReadings += decoded.readings.length;
+      schedule();
+    });
+  }
+
   return {
     stats,
 
-    /** Reports and readings waiting to be committed (/metrics queue depth). */
-    pending(): { reports: number; readings: number } {
-      return { reports: queue.length, readings: queuedReadings };
+    /** The embedded broker puts each gateway connection behind it: no socket is read while the budget is full. */
+    readGate,
+
+    /**
+     * Reports and readings queued for the next batch, payload bytes accepted and not yet committed (the byte
+     * budget), reports waiting to be let in, and broker sockets not read meanwhile (/metrics, bench).
+     */
+    pending(): {
+      reports: number;
+      readings: number;
+      bytes: number;
+      waiting: number;
+      waitingBytes: number;
+      parkedSockets: number;
+      socketBytes: number;
+      peakBytes: number;
+      limitBytes: number;
+    } {
+      const b = budget.state();
+      return {
+        reports: queue.length,
+        readings: queuedReadings,
+        bytes: b.bytes,
+        waiting: b.waiting,
+        waitingBytes: b.waitingBytes,
+        parkedSockets: readGate.parked(),
+        socketBytes: readGate.buffered(),
+        peakBytes: b.peakBytes,
+        limitBytes: b.limit,
+      };
     },
 
     async start(): Promise<void> {
@@ -532,72 +653,21 @@ export function createIngestPipeline(deps: {
       deletedDevices = deleted;
     },
 
-    /** Resolves when the report is committed; rejects if storing it failed (the broker then does not ack). */
+    /**
+     * Resolves when the report is committed (or refused); rejects if storing it failed (the broker then does not
+     * ack). Waits first, unparsed, while the byte budget is full: the caller (the broker) reads nothing more from
+     * this connection meanwhile.
+     */
     async submitReport(gateway: { id: number; sn: string }, payload: Buffer): Promise<void> {
       const receivedAt = performance.now();
-      const parsed = parseReport(payload);
-      if (!parsed.ok) {
-        reject(gateway.sn, parsed);
-        return;
+      const bytes = payload.length;
+      const admitted = budget.acquire(bytes);
+      if (admitted) await admitted;
+      try {
+        await acceptReport(gateway, payload, receivedAt);
+      } finally {
+        budget.release(bytes);
       }
-      const report = parsed.report;
-      // Devices added since start are looked up once, then cached; a registration under way is waited for.
-      await discovery.lookUp(report.devices.map((d) => d.sn));
-      const context: DecodeContext = {
-        gatewayId: gateway.id,
-        now: new Date(),
-        maxAgeMs: settings.maxAgeMs,
-        maxFutureMs: settings.maxFutureMs,
-        findDevice: (sn) => devicesBySn.get(sn),
-        findProtocol: protocolById,
-      };
-      // Auto-discovery: a device the gateway reports for the first time, with a register map we know, is
-      // decoded as if registered (under a stand-in id); only a reading that decodes registers it.
-      const candidates = new Map<string, { id: number; protocolId: string }>();
-      // A disabled protocol (issue 19) still decodes its devices; no new device is discovered on it.
-      for (const d of report.devices)
-        if (!candidates.has(d.sn) && protocolById(d.proto) && isProtocolEnabled(d.proto) && discovery.mayDiscover(gateway.id, d.sn))
-          candidates.set(d.sn, { id: -1 - candidates.size, protocolId: d.proto });
-      let decoded = decodeReport(report, {
-        ...context,
-        findDevice: (sn) => {
-          const candidate = candidates.get(sn);
-          return devicesBySn.get(sn) ?? (candidate && { id: candidate.id, gatewayId: gateway.id, protocolId: candidate.protocolId });
-        },
-      });
-      const decodedNew = new Set(decoded.readings.filter((r) => r.deviceId < 0).map((r) => r.deviceId));
-      if (decodedNew.size > 0) {
-        await Promise.all(
-          report.devices
-            .filter((d) => decodedNew.has(candidates.get(d.sn)?.id ?? 0) && candidates.get(d.sn)?.protocolId === d.proto)
-            .map((d) => discovery.register({ sn: d.sn, gatewayId: gateway.id, protocolId: d.proto, parentSn: d.parent })),
-        );
-        // Decoded again against the registry as it now is: a device that could not be added is refused.
-        decoded = decodeReport(report, context);
-      }
-      for (const r of decoded.rejected)
-        reject(gateway.sn, {
-          reason: r.reason === 'unknown_device' && r.sn && deletedDevices.has(`${gateway.id}|${r.sn}`) ? 'deleted_device' : r.reason,
-          seq: report.seq,
-          ts: report.ts,
-          device: r.sn,
-          detail: r.detail,
-        });
-      if (decoded.readings.length === 0) return;
-      while (queuedReadings >= settings.maxPendingReadings) await new Promise<void>((resolve) => waiters.push(resolve));
-      await new Promise<void>((done, fail) => {
-        queue.push({
-          gatewayId: gateway.id,
-          gatewaySn: gateway.sn,
-          seq: decoded.seq,
-          readings: decoded.readings,
-          receivedAt,
-          done,
-          fail,
-        });
-        queuedReadings += decoded.readings.length;
-        schedule();
-      });
     },
 
     async sweepOffline(multiple: number, offlineStatus: number): Promise<void> {
@@ -610,8 +680,10 @@ export function createIngestPipeline(deps: {
     /** Commits whatever is queued and brings plant totals up to date (used at shutdown and by tests). */
     async drain(): Promise<void> {
       if (timer) clearTimeout(timer);
-      flushing = flushing.then(flush);
-      await flushing;
+      do {
+        flushing = flushing.then(flush);
+        await flushing;
+      } while (queue.length > 0);
       // Here a failure is the caller's to see (shutdown, tests), not retried in the background.
       await refreshDirtyPlantDays('throw');
     },

@@ -1,9 +1,11 @@
+import { ReportPayloadSchema } from '@sunward/contracts/gateway-protocol';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
 import { BUILT_IN_PROTOCOLS, protocolById } from '@sunward/protocol/maps/index';
 import { sampleValues } from '@sunward/protocol/sample-values';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type DecodeContext, decodeReport, parseReport, REPORT_LIMITS, type RejectReason } from './report-decoder.js';
+import { fastCheckedReport } from './report-fast-check.js';
 
 // Whatever a gateway sends, the decoder answers: it never throws, and every reading of a report is
 // either decoded inside the accepted window or refused with a reason. Bounded runs: seconds in CI.
@@ -214,5 +216,67 @@ describe('report decoder fuzz', () => {
       const decoded = decodeChecked(JSON.stringify({ v: 1, seq: 1, ts, devices: [validDevice(0, 'IN0100001')] }));
       expect(decoded?.rejected).toEqual([{ reason: 'timestamp_in_future', detail: String(ts) }]);
     }
+  });
+});
+
+describe('the report check without zod (issue 26 part 7)', () => {
+  // Reports near the valid shape: each field mostly valid, sometimes wrong; extra fields now and then (an
+  // undefined field is left out by JSON.stringify).
+  const any = fc.jsonValue({ maxDepth: 2 });
+  const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 12 }, { arbitrary: any, weight: 1 });
+  const rarely = fc.oneof({ arbitrary: fc.constant(undefined), weight: 12 }, { arbitrary: any, weight: 1 });
+  const block = fc.record({
+    fc: mostly(fc.constantFrom(3, 4)),
+    addr: mostly(fc.oneof({ arbitrary: fc.integer({ min: 0, max: 65_535 }), weight: 8 }, fc.constantFrom(-1, 65_536, 0.5))),
+    hex: mostly(fc.oneof({ arbitrary: fc.constantFrom('', '00ff', '0A0b0C0dFFFF'), weight: 8 }, fc.stringMatching(/^[0-9a-gA-G]{0,13}$/))),
+    extra: rarely,
+  });
+  const device = fc.record({
+    sn: mostly(fc.oneof({ arbitrary: fc.constantFrom('INV00001', 'B-2', 'x_y'), weight: 8 }, fc.string({ maxLength: 40 }))),
+    proto: mostly(
+      fc.oneof({ arbitrary: fc.constantFrom('sunspec-inverter-3p', 'p', 'x'.repeat(64)), weight: 8 }, fc.string({ maxLength: 70 })),
+    ),
+    blocks: mostly(fc.array(block, { maxLength: 3 })),
+    parent: fc.oneof(
+      { arbitrary: fc.constant(undefined), weight: 6 },
+      { arbitrary: mostly(fc.constantFrom('BAT00001', 'a', 'x'.repeat(33))), weight: 2 },
+    ),
+    values: fc.oneof(
+      { arbitrary: fc.constant(undefined), weight: 12 },
+      { arbitrary: fc.dictionary(fc.string({ maxLength: 5 }), fc.double()), weight: 1 },
+    ),
+    extra: rarely,
+  });
+  const report = fc.record({
+    v: mostly(fc.constant(1)),
+    seq: mostly(fc.oneof({ arbitrary: fc.integer({ min: 0, max: 2 ** 31 - 1 }), weight: 8 }, fc.constantFrom(-1, 2 ** 31, 1.5))),
+    ts: mostly(fc.oneof({ arbitrary: fc.constantFrom(NOW, 0, 2 ** 53 - 1), weight: 8 }, fc.constantFrom(-1, 2 ** 53, 2 ** 60, 0.5))),
+    devices: mostly(fc.array(device, { maxLength: 3 })),
+    extra: rarely,
+  });
+
+  it('passes only what zod accepts, and unchanged', () => {
+    let passed = 0;
+    fc.assert(
+      fc.property(report, (candidate) => {
+        const json: unknown = JSON.parse(JSON.stringify(candidate));
+        const fast = fastCheckedReport(json);
+        if (!fast) return;
+        passed++;
+        const checked = ReportPayloadSchema.safeParse(json);
+        expect(checked.success).toBe(true);
+        expect(checked.data).toEqual(fast);
+      }),
+      { numRuns: 3000, seed: 20261128 },
+    );
+    // The property is not empty: some generated reports take the fast path.
+    expect(passed).toBeGreaterThan(100);
+  });
+
+  it('takes the fast path for the reports gateways send', () => {
+    const sent = { v: 1, seq: 7, ts: NOW, devices: [validDevice(0, 'INV00001'), { ...validDevice(1, 'BAT00002'), parent: 'INV00001' }] };
+    expect(fastCheckedReport(JSON.parse(JSON.stringify(sent)))).toEqual(sent);
+    const withValues = { ...sent, devices: [{ ...validDevice(0, 'INV00001'), values: { W: 1 } }] };
+    expect(fastCheckedReport(withValues)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { type ReportPayload, ReportPayloadSchema, type ReportRefusalReason } fro
 import { decodeBlocksIndexed, decodeEventsIndexed, mapPoints, numericPointIndexes, registersFromHex } from '@sunward/protocol/codec';
 import type { PointRole, ProtocolDefinition, RegisterBlock } from '@sunward/protocol/types';
 import { hasScript, runInstalledScript, type ScriptInput, type ScriptOutcome } from './protocol-scripts.js';
+import { fastCheckedReport } from './report-fast-check.js';
 
 /** Why a report or one device of it was not stored; counted, logged and answered by the pipeline. */
 export type RejectReason = ReportRefusalReason;
@@ -77,6 +78,9 @@ export function parseReport(payload: Buffer | string): { ok: true; report: Repor
   } catch {
     return { ok: false, reason: 'malformed_json', detail: 'not JSON', seq: null, ts: null };
   }
+  // The common report needs no zod; anything else zod decides (and words the refusal).
+  const plain = fastCheckedReport(json);
+  if (plain) return { ok: true, report: plain };
   const parsed = ReportPayloadSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

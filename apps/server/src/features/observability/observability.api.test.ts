@@ -65,6 +65,8 @@ describe('Prometheus /metrics', () => {
       'sunward_ingest_lag_seconds',
       'sunward_ingest_refused_total',
       'sunward_ingest_queue_readings',
+      'sunward_ingest_pending_bytes',
+      'sunward_ingest_waiting_reports',
       'sunward_broker_connections',
       'sunward_commands_total',
       'sunward_job_runs_total',

@@ -3,7 +3,7 @@ import { Gauge, Registry } from 'prom-client';
 /** Figures of this server read at scrape time (nothing is counted on the hot path for them). */
 export interface GaugeSources {
   /** Reports and readings accepted by ingest and not yet committed; undefined before ingest started. */
-  ingestQueue(): { reports: number; readings: number } | undefined;
+  ingestQueue(): { reports: number; readings: number; bytes: number; waiting: number } | undefined;
   /** PostgreSQL's connection pool (DATABASE_URL); undefined on the embedded database, which has one connection. */
   databasePool(): { total: number; idle: number; waiting: number } | undefined;
   /** Clients connected to the embedded broker, or the external broker's connected consumer connections. */
@@ -25,10 +25,26 @@ export function createServerGauges(sources: GaugeSources): Registry {
   });
   new Gauge({
     name: 'sunward_ingest_queue_readings',
-    help: 'Readings accepted by ingest and waiting to be committed (backpressure starts at the pending limit)',
+    help: 'Readings queued by ingest for its next batch',
     registers: [registry],
     collect() {
       this.set(sources.ingestQueue()?.readings ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'sunward_ingest_pending_bytes',
+    help: 'Payload bytes of reports accepted by ingest and not yet committed (backpressure at INGEST_PENDING_MB)',
+    registers: [registry],
+    collect() {
+      this.set(sources.ingestQueue()?.bytes ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'sunward_ingest_waiting_reports',
+    help: 'Reports waiting, unparsed, for room in the ingest byte budget (their connections are not read meanwhile)',
+    registers: [registry],
+    collect() {
+      this.set(sources.ingestQueue()?.waiting ?? 0);
     },
   });
   new Gauge({
