@@ -1,6 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import './styles.css';
 import { App } from './app/App';
+import { loadAntdStyles } from './app/antd-styles';
 import { initI18n } from './lib/i18n';
 import { loadStoredUserSchema, StorageKey } from './lib/storage';
 import { keepTablesKeyboardFriendly } from './theme/table-keyboard';
@@ -12,8 +13,11 @@ if (root) {
   if (localStorage.getItem(StorageKey.user) && localStorage.getItem(StorageKey.styleType) === 'dark')
     document.documentElement.dataset.theme = 'dark';
 
-  // A signed-in start reads the stored user (checked with its contract's schema) on the first paint.
-  await Promise.all([initI18n(), localStorage.getItem(StorageKey.user) ? loadStoredUserSchema() : undefined]);
+  // A signed-in start reads the stored user (checked with its contract's schema) on the first paint, and fetches
+  // antd's stylesheet meanwhile (its pages wait for it; the sign-in page does not use it).
+  const signedIn = localStorage.getItem(StorageKey.user) !== null;
+  if (signedIn) void loadAntdStyles();
+  await Promise.all([initI18n(), signedIn ? loadStoredUserSchema() : undefined]);
   createRoot(root).render(<App />);
   keepTablesKeyboardFriendly();
 }

@@ -4,8 +4,9 @@ import type { CSSProperties, ReactNode } from 'react';
 /**
  * Text, paragraphs and headings drawn like antd's Typography without its code: antd's Typography brings its
  * editing and copying machinery (an Input with its TextArea, 17 KB of JavaScript gzip) to every page that shows a
- * secondary line (issue 18: the first loads of the shell, the plant list and the overview). The elements keep the
- * class `ant-typography`, so the pages' own rules written against it still apply.
+ * secondary line (issue 18: the first loads of the shell, the plant list and the overview). The elements carry
+ * `sw-typo`, not antd's `ant-typography`: antd's static stylesheet (app/antd-styles.ts) holds Typography's rules, which
+ * read CSS variables only a rendered Typography sets, and would reset these elements' margins and font size.
  */
 interface TypoProps {
   type?: 'secondary';
@@ -16,7 +17,7 @@ interface TypoProps {
 }
 
 const classes = (base: string, { type, className }: TypoProps, extra?: string) =>
-  ['ant-typography', base, type === 'secondary' ? 'sw-typo-secondary' : '', extra ?? '', className ?? ''].filter(Boolean).join(' ');
+  [base, type === 'secondary' ? 'sw-typo-secondary' : '', extra ?? '', className ?? ''].filter(Boolean).join(' ');
 
 /** antd's `Typography.Text`: `strong` is semi-bold, `ellipsis` cuts a long line with "…" (its full text as a title). */
 export function Text({ strong, ellipsis, ...props }: TypoProps & { strong?: boolean; ellipsis?: boolean }) {

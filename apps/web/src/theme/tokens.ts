@@ -72,6 +72,14 @@ const LIGHT_STATUS = {
   colorInfoBorder: '#91caff',
 };
 
+/**
+ * antd's zero-runtime mode (issue 18): components take their rules from antd's static stylesheet
+ * (`app/antd-styles.ts`) instead of generating and inserting them while rendering; antd still sets the theme's
+ * CSS variables at run time (the tokens below, per look), which those rules read. The stylesheet's selectors
+ * carry no hash class, so neither do the components.
+ */
+const STATIC_STYLES = { zeroRuntime: true, hashed: false } as const;
+
 export function consoleTheme(brand: string, look: Look): ThemeConfig {
   const { card } = SURFACES[look];
   // Buttons write white on the primary colour, links write the primary colour on cards: both need 4.5:1.
@@ -86,6 +94,7 @@ export function consoleTheme(brand: string, look: Look): ThemeConfig {
   const menu = { itemSelectedBg: selectedBg, itemSelectedColor: selected, subMenuItemSelectedColor: text, activeBarBorderWidth: 0 };
   if (look === 'light') {
     return {
+      ...STATIC_STYLES,
       inherit: false,
       token: {
         colorPrimary: primary,
@@ -112,6 +121,7 @@ export function consoleTheme(brand: string, look: Look): ThemeConfig {
     };
   }
   return {
+    ...STATIC_STYLES,
     inherit: false,
     algorithm: theme.darkAlgorithm,
     token: {
