@@ -72,7 +72,13 @@ const cluster = await startCluster({
   databaseUrl: scratch.url,
   mqttUrl: MQTT_URL,
   run,
-  env: { ADMIN_ACCOUNT: ADMIN.account, ADMIN_PASSWORD: ADMIN.password, MQTT_TAKEOVER_S: process.env.MQTT_TAKEOVER_S ?? '10' },
+  env: {
+    ADMIN_ACCOUNT: ADMIN.account,
+    ADMIN_PASSWORD: ADMIN.password,
+    MQTT_TAKEOVER_S: process.env.MQTT_TAKEOVER_S ?? '10',
+    // The product's default is 16 consumer connections a process; the harness's 4 unless set.
+    ...(process.env.MQTT_CONSUMERS ? { MQTT_CONSUMERS: process.env.MQTT_CONSUMERS } : {}),
+  },
 });
 const database = await openDatabase({ dataDir: join(cluster.dataDir, 'unused'), databaseUrl: scratch.url });
 const clients: MqttClient[] = [];
@@ -167,6 +173,18 @@ try {
     `throughput while offered: median ${steady[Math.floor(steady.length / 2)] ?? 0}/s, max ${Math.max(0, ...perSecond)}/s; all stored ${((allStoredAt - started) / 1000).toFixed(1)} s after the start`,
   );
   console.log(`lag (reading time → live event on process 1): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${sorted.at(-1) ?? 0} ms`);
+  // When the survivors claimed and finished adopting the dead process's sessions (their log lines).
+  for (const p of cluster.processes.slice(0, SERVERS - 1))
+    for (const line of p
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('adopt'))) {
+      const entry = JSON.parse(line) as { time: number; msg: string; handled?: number };
+      if (killedAt)
+        console.log(
+          `  process ${p.index + 1}, ${((entry.time - killedAt) / 1000).toFixed(1)} s after the kill: ${entry.msg}${entry.handled === undefined ? '' : ` (${entry.handled} messages)`}`,
+        );
+    }
   if (killedAt)
     console.log(
       `takeover: the killed process's sessions adopted and ended ${adoptedAt ? `${((adoptedAt - killedAt) / 1000).toFixed(1)} s` : 'never'} after the kill; everything stored ${((allStoredAt - killedAt) / 1000).toFixed(1)} s after it`,

@@ -38,6 +38,7 @@ export async function startConsumerSessions(deps: {
     scope: 'process',
     run: async () => {
       const claimed = await repository.claimStale(owner, deps.takeoverMs, ADOPTION_LEASE_MS);
+      if (claimed.length > 0) deps.log.warn({ sessions: claimed }, 'adopting the broker sessions of a server process that stopped beating');
       // All at once: each adopted session leaves the share group as soon as it is resumed, and the pipeline
       // batches their reports together (one connection hands over one report at a time).
       const outcomes = await Promise.allSettled(
