@@ -36,6 +36,12 @@ describe('mqtt_consumer_sessions', () => {
     // Claimed: not claimed again while the adoption is live, claimed again once it is older than its lease.
     expect(await repo.claimStale('proc-d', 10_000, 60_000)).toEqual([]);
     expect((await repo.claimStale('proc-d', 10_000, 0)).sort()).toEqual(['t1-a-0', 't1-a-1']);
+    // An adoption that drains for longer than its lease renews it, and is not taken over meanwhile.
+    await server.database.db.execute(
+      sql`update mqtt_consumer_sessions set adopted_at = now() - interval '70 seconds' where client_id like 't1-%'`,
+    );
+    await repo.renewAdoption(['t1-a-0', 't1-a-1'], 'proc-d');
+    expect(await repo.claimStale('proc-e', 10_000, 60_000)).toEqual([]);
     // Adopted and ended: forgotten.
     await repo.adopted('t1-a-0', 'proc-d');
     await repo.adopted('t1-a-1', 'proc-b');

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { mqttConsumerSessions as sessions } from '../db/schema.js';
 
@@ -40,6 +40,14 @@ export function createConsumerSessionsRepository(db: Database) {
         )
         .returning({ clientId: sessions.clientId });
       return claimed.map((r) => r.clientId);
+    },
+    /** An adoption still draining keeps its claim (else another process would take the session over midway). */
+    async renewAdoption(clientIds: readonly string[], owner: string): Promise<void> {
+      if (clientIds.length === 0) return;
+      await db
+        .update(sessions)
+        .set({ adoptedAt: sql`now()` })
+        .where(and(inArray(sessions.clientId, [...clientIds]), eq(sessions.adoptedBy, owner)));
     },
     /** The adopted session is ended: forget it, unless its process came back meanwhile (its beat cleared adopted_by). */
     async adopted(clientId: string, owner: string): Promise<void> {

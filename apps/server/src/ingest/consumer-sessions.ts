@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobRegistry } from '../jobs/registry.js';
+import { every } from '../jobs/timers.js';
 import type { ConsumerSessionsRepository } from './consumer-sessions.repository.js';
 import type { ExternalConsumer } from './external-broker.js';
 
@@ -7,6 +8,8 @@ import type { ExternalConsumer } from './external-broker.js';
 export const SESSION_BEAT_MS = 2000;
 /** An adoption not finished in this long (its process died too) is claimed again. */
 const ADOPTION_LEASE_MS = 60_000;
+/** How often a draining adoption renews its claim. */
+const ADOPTION_RENEW_MS = 10_000;
 
 /**
  * Several server processes on one external broker (issue 26 part 5). Each holds persistent sessions in the share
@@ -41,6 +44,12 @@ export async function startConsumerSessions(deps: {
       if (claimed.length > 0) deps.log.warn({ sessions: claimed }, 'adopting the broker sessions of a server process that stopped beating');
       // All at once: each adopted session leaves the share group as soon as it is resumed, and the pipeline
       // batches their reports together (one connection hands over one report at a time).
+      // The claim is renewed while the sessions drain (a large backlog takes longer than the lease).
+      const stopRenewing = every(ADOPTION_RENEW_MS, () => {
+        repository
+          .renewAdoption(claimed, owner)
+          .catch((error: unknown) => deps.log.warn({ err: error }, 'renewing a session adoption failed'));
+      });
       const outcomes = await Promise.allSettled(
         claimed.map(async (clientId) => {
           const handled = await consumer.adopt(clientId);
@@ -48,6 +57,7 @@ export async function startConsumerSessions(deps: {
           return handled;
         }),
       );
+      stopRenewing();
       const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
       if (failed) throw failed.reason;
       const handled = outcomes.reduce((n, o) => n + (o.status === 'fulfilled' ? o.value : 0), 0);
