@@ -64,6 +64,14 @@ function startMain(env: Record<string, string>): Promise<Started> {
   });
 }
 
+/** A start that is expected to fail: what it printed and its exit code (undefined if it started). */
+function failedStart(env: Record<string, string>): Promise<{ output: string; code: number } | undefined> {
+  return startMain(env).then(
+    () => undefined,
+    (error: { output: string; code: number }) => error,
+  );
+}
+
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
@@ -163,10 +171,7 @@ describe('npm start (main.ts)', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const address = blocker.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const failure = await startMain({ DATA_DIR: freshDataDir(), PORT: String(port) }).then(
-      () => undefined,
-      (error: { output: string; code: number }) => error,
-    );
+    const failure = await failedStart({ DATA_DIR: freshDataDir(), PORT: String(port) });
     blocker.close();
     expect(failure?.code).toBe(1);
     expect(failure?.output.trim().split('\n').at(-1)).toBe(
@@ -178,10 +183,7 @@ describe('npm start (main.ts)', () => {
     const blocker = createSocket('udp4');
     await new Promise<void>((resolve) => blocker.bind(0, '0.0.0.0', resolve));
     const port = blocker.address().port;
-    const failure = await startMain({ DATA_DIR: freshDataDir(), SIP_PORT: String(port), SIMULATOR: 'off' }).then(
-      () => undefined,
-      (error: { output: string; code: number }) => error,
-    );
+    const failure = await failedStart({ DATA_DIR: freshDataDir(), SIP_PORT: String(port), SIMULATOR: 'off' });
     blocker.close();
     expect(failure?.code).toBe(1);
     expect(failure?.output.trim().split('\n').at(-1)).toBe(
