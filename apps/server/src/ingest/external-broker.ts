@@ -7,6 +7,7 @@ import { createLogThrottle } from '../lib/log-throttle.js';
 import { ingestMetrics } from '../lib/metrics.js';
 import { recordGatewayStatus } from './gateway-status.js';
 import type { IngestPipeline } from './ingest-pipeline.js';
+import { type HeldSession, holdOrderedAckSession, openOrderedAckSession } from './ordered-ack-session.js';
 import type { TelemetryRepository } from './telemetry.repository.js';
 
 export interface ExternalConsumer {
@@ -36,8 +37,8 @@ const ADOPTION_QUIET_MS = 1000;
 /**
  * The server as a client of an external broker (MQTT_URL): several connections in one MQTT 5 shared
  * subscription group, so the broker spreads reports over them and over several server processes.
- * Each PUBACK is sent only after the report is committed (customHandleAcks); mqtt.js handles one
- * packet at a time per connection, hence several connections. Sessions are persistent and named
+ * Each PUBACK is sent only after the report is committed, in arrival order (ordered-ack-session.ts); several
+ * connections spread the load. Sessions are persistent and named
  * stably (MQTT_CONSUMER_ID), so after a crash the broker redelivers what was not acknowledged.
  * A graceful stop unsubscribes, stores and acknowledges what it holds, then ends its sessions.
  */
@@ -93,115 +94,83 @@ export async function startExternalConsumer(deps: {
   // another process sent is handed to that process (features/commands/command-tracker.ts).
   const replies = `$share/${deps.shareGroup}/${TOPIC_ROOT}/+/reply`;
   const topics = [`$share/${deps.shareGroup}/${TOPIC_ROOT}/+/report`, `$share/${deps.shareGroup}/${TOPIC_ROOT}/+/status`, replies];
-  /** A persistent session in the share group; each message is acknowledged (or not) by `onMessage`. */
-  const sessionOptions = (clientId: string, reconnectPeriod: number, onMessage: mqtt.IClientOptions['customHandleAcks']) => ({
-    clientId,
-    protocolVersion: 5 as const,
-    clean: false,
-    properties: { sessionExpiryInterval: deps.sessionExpirySeconds },
-    reconnectPeriod,
-    customHandleAcks: onMessage,
-  });
-  const clients: MqttClient[] = [];
   const clientIds = Array.from({ length: deps.connections }, (_, i) => `sunward-${base}-${i}`);
-  for (const [i, clientId] of clientIds.entries()) {
-    const client = mqtt.connect(
-      deps.url,
-      sessionOptions(clientId, 1000, (topic, message, _packet, done) => {
-        handle(topic, message).then(
-          () => done(0),
-          // Not stored: no PUBACK; dropping the connection makes the broker redeliver it.
-          (error: unknown) => {
-            log.error({ err: error, topic }, 'report not stored: connection dropped for redelivery');
-            client.stream?.destroy();
-          },
-        );
-      }),
-    );
-    client.on('connect', (connack) => {
-      // Subscribing again to a resumed session is harmless, and needed when another process adopted it (it left
-      // the share group) while this one was away.
-      client.subscribe(topics, { qos: 1 });
-      // A session from before replies were shared heard every reply on its first connection.
-      if (connack.sessionPresent && i === 0) client.unsubscribe(`${TOPIC_ROOT}/+/reply`);
-    });
-    client.on('error', (error) => log.error({ err: error }, 'external broker connection error'));
-    clients.push(client);
-  }
-  await Promise.all(clients.map((c) => new Promise<void>((resolve) => (c.connected ? resolve() : c.once('connect', () => resolve())))));
+  // Each report is acknowledged only once it is stored, in arrival order, and a connection's in-flight window is
+  // stored in one batch (ordered-ack-session.ts; mqtt.js would hand over one report per batch commit).
+  const sessions: HeldSession[] = clientIds.map((clientId, i) =>
+    holdOrderedAckSession({
+      url: deps.url,
+      clientId,
+      sessionExpirySeconds: deps.sessionExpirySeconds,
+      handle,
+      reconnectMs: 1000,
+      async onConnect(session) {
+        // Subscribing again to a resumed session is harmless, and needed when another process adopted it (it left
+        // the share group) while this one was away.
+        await session.subscribe(topics);
+        // A session from before replies were shared heard every reply on its first connection.
+        if (session.sessionPresent && i === 0) await session.unsubscribe([`${TOPIC_ROOT}/+/reply`]);
+      },
+      // Not stored: not acknowledged; the connection is dropped and the broker redelivers it on the next one.
+      onError: (error) =>
+        warnings.warn('consumer_connection', { err: error, session: clientId }, 'external broker consumer connection dropped'),
+    }),
+  );
+  // Commands and refusals to gateways: a plain connection of its own (nothing is subscribed on it).
+  const publisher: MqttClient = mqtt.connect(deps.url, { clientId: `sunward-${base}-publish`, protocolVersion: 5, reconnectPeriod: 1000 });
+  publisher.on('error', (error) => log.error({ err: error }, 'external broker connection error'));
+  await Promise.all([...sessions.map((s) => s.ready), new Promise<void>((resolve) => publisher.once('connect', () => resolve()))]);
   log.info({ url: deps.url.replace(/\/\/[^@]*@/, '//***@'), connections: deps.connections }, 'consuming from external MQTT broker');
   async function adopt(clientId: string): Promise<number> {
-    let handled = 0;
-    let busy = false;
-    let failed = false;
-    let lastAt = Date.now();
-    const client = mqtt.connect(
-      deps.url,
-      sessionOptions(clientId, 0, (topic, message, _packet, done) => {
-        busy = true;
-        handle(topic, message).then(
-          () => {
-            handled++;
-            busy = false;
-            lastAt = Date.now();
-            done(0);
-          },
-          (error: unknown) => {
-            busy = false;
-            failed = true;
-            log.error({ err: error, topic, session: clientId }, 'adopted report not stored: session left for its next holder');
-            client.end(true);
-          },
-        );
-      }),
-    );
-    client.on('error', (error) => log.warn({ err: error, session: clientId }, 'adopting a broker session failed'));
-    let closed = false;
-    client.once('close', () => {
-      closed = true;
+    // Not mqtt.js: it would hand over one report per batch commit (ordered-ack-session.ts).
+    const session = await openOrderedAckSession({
+      url: deps.url,
+      clientId,
+      sessionExpirySeconds: deps.sessionExpirySeconds,
+      handle,
     });
-    const present = await new Promise<boolean>((resolve) => {
-      client.once('connect', (connack) => resolve(connack.sessionPresent === true));
-      client.once('close', () => resolve(false));
-    });
-    if (!closed) {
+    try {
       // Nothing more routed to it; what the broker queued for it still comes, in order.
-      if (present) await client.unsubscribeAsync(topics).catch(() => undefined);
-      lastAt = Date.now();
-      while (!closed && (busy || Date.now() - lastAt < ADOPTION_QUIET_MS)) await delay(100);
+      if (session.sessionPresent) await session.unsubscribe(topics);
+      while (!session.closed && !session.failure && (session.pending > 0 || Date.now() - session.lastMessageAt < ADOPTION_QUIET_MS)) {
+        await delay(50);
+      }
       // Its owner may have come back and taken the session (the broker closed this connection): it is its own again.
-      if (!closed) await client.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
+      if (!session.closed && !session.failure) await session.end();
+    } finally {
+      session.destroy();
     }
-    client.end(true);
     // Not acknowledged, so still in the session: the session is claimed again after the adoption's lease.
-    if (failed) throw new Error(`broker session ${clientId}: a message could not be stored`);
-    if (handled > 0 || present) log.warn({ session: clientId, handled }, 'broker session of a stopped server process adopted');
-    return handled;
+    if (session.failure) {
+      log.error({ err: session.failure, session: clientId }, 'adopted report not stored: session left for its next holder');
+      throw new Error(`broker session ${clientId}: a message could not be stored`);
+    }
+    if (session.handled > 0 || session.sessionPresent) {
+      log.warn({ session: clientId, handled: session.handled }, 'broker session of a stopped server process adopted');
+    }
+    return session.handled;
   }
 
   return {
     connections: deps.connections,
     clientIds,
     adopt,
-    connected: () => clients.filter((c) => c.connected).length,
+    connected: () => sessions.filter((s) => s.connected).length,
     async publishCommand(gatewaySn, payload) {
-      const client = clients[0];
-      if (!client) throw new Error('no broker connection');
-      await client.publishAsync(gatewayTopic(gatewaySn, 'cmd'), payload, { qos: 1 });
+      await publisher.publishAsync(gatewayTopic(gatewaySn, 'cmd'), payload, { qos: 1 });
     },
     async publish(topic, payload) {
-      const client = clients[0];
-      if (!client?.connected) return;
-      await client.publishAsync(topic, payload, { qos: 1 });
+      if (!publisher.connected) return;
+      await publisher.publishAsync(topic, payload, { qos: 1 });
     },
     async stop() {
-      await Promise.all(clients.map((c) => (c.connected ? c.unsubscribeAsync(topics).then(() => undefined) : Promise.resolve())));
+      await Promise.all(sessions.map((s) => s.unsubscribe(topics)));
     },
     async close() {
       warnings.flush();
       // A graceful stop leaves no session behind: Mosquitto would keep routing shared messages to it.
       // After a crash the session stays, and the same MQTT_CONSUMER_ID resumes it.
-      await Promise.all(clients.map((c) => c.endAsync(false, { properties: { sessionExpiryInterval: 0 } })));
+      await Promise.all([...sessions.map((s) => s.close()), publisher.endAsync()]);
     },
   };
 }
