@@ -172,6 +172,7 @@ try {
   console.log(
     `throughput while offered: median ${steady[Math.floor(steady.length / 2)] ?? 0}/s, max ${Math.max(0, ...perSecond)}/s; all stored ${((allStoredAt - started) / 1000).toFixed(1)} s after the start`,
   );
+  console.log(`stored each second: ${perSecond.join(' ')}`);
   console.log(`lag (reading time → live event on process 1): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${sorted.at(-1) ?? 0} ms`);
   // When the survivors claimed and finished adopting the dead process's sessions (their log lines).
   for (const p of cluster.processes.slice(0, SERVERS - 1))

@@ -56,6 +56,8 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('three server processes
   let token = '';
   /** Gateways played by this test over MQTT: 20 gateways of 25 inverters. */
   let fleet: SimulatedFleet;
+  /** Gateways whose counters rise: 4 gateways of 10 inverters, in gateways[20..23]. */
+  let energyFleet: SimulatedFleet;
   const gateways: MqttClient[] = [];
   const seqs = new Map<string, number>();
   const lastTs = new Map<string, number>();
@@ -88,7 +90,16 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('three server processes
       seed: 7,
       prefix: `${run}L`,
     });
-    for (const g of fleet.gateways) {
+    energyFleet = await provisionLoadFleet(database.db, {
+      gateways: 4,
+      devicesPerGateway: 10,
+      protocolId: PROTOCOL,
+      intervalSeconds: 60,
+      mqttUrl: MOSQUITTO_URL,
+      seed: 8,
+      prefix: `${run}E`,
+    });
+    for (const g of [...fleet.gateways, ...energyFleet.gateways]) {
       const client = await mqtt.connectAsync(MOSQUITTO_URL, { clientId: g.sn, username: g.sn, password: g.key, reconnectPeriod: 1000 });
       gateways.push(client);
     }
@@ -270,6 +281,44 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('three server processes
       await simulator.stop();
     }
   }, 360_000);
+
+  it('energy counted across the processes is each device’s counter rise, once, whatever process stores each report', async () => {
+    // 60 reports a gateway, a minute apart (the last an hour ago), each inverter's counter 500 Wh higher each time,
+    // in waves of 6 reports: the share group spreads each gateway's reports over the three processes, and each
+    // process stores some of a device's readings, then more after another process stored later ones.
+    const reports = 60;
+    const wave = 6;
+    const stepWh = 500;
+    const start = Date.now() - (reports + 60) * 60_000;
+    const devices = energyFleet.gateways.flatMap((g) => g.devices.map((d) => d.sn));
+    for (let first = 0; first < reports; first += wave) {
+      const sends: Promise<unknown>[] = [];
+      for (let n = first; n < first + wave; n++) {
+        const values = protocol ? encodeValues(protocol, { ...sampleValues(protocol), WH: 1_000_000 + n * stepWh }) : [];
+        const blocks = JSON.stringify(values.map((b) => ({ fc: b.functionCode, addr: b.address, hex: registersToHex(b.registers) })));
+        for (const [i, g] of energyFleet.gateways.entries()) {
+          const list = g.devices.map((d) => `{"sn":"${d.sn}","proto":"${PROTOCOL}","blocks":${blocks}}`).join(',');
+          const payload = `{"v":1,"seq":${n + 1},"ts":${start + n * 60_000},"devices":[${list}]}`;
+          sends.push(gateways[20 + i]?.publishAsync(gatewayTopic(g.sn, 'report'), payload, { qos: 1 }) ?? Promise.resolve());
+        }
+      }
+      await Promise.all(sends);
+      await until(`reports ${first + 1}–${first + wave} stored`, 60_000, async () => {
+        const stored = await count(
+          database.db,
+          sql`select count(*) as n from readings r join devices d on d.id = r.device_id where d.sn in ${devices}`,
+        );
+        return stored === devices.length * (first + wave);
+      });
+    }
+    const days = await queryRows<{ sn: string; energy: number | string }>(
+      database.db,
+      sql`select d.sn, coalesce(sum(e.energy_wh), 0) as energy from devices d left join device_energy_daily e on e.device_id = d.id
+          where d.sn in ${devices} group by d.sn`,
+    );
+    expect(days).toHaveLength(devices.length);
+    for (const day of days) expect({ sn: day.sn, energy: Number(day.energy) }).toEqual({ sn: day.sn, energy: (reports - 1) * stepWh });
+  });
 
   it('kill -9 of one process during ingest at 5,000 readings/s loses nothing, duplicates nothing, and its share and jobs move to the others', async () => {
     const readingsBefore = await count(database.db, sql`select count(*) as n from readings`);

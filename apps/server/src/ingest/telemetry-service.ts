@@ -58,7 +58,8 @@ export async function startTelemetry(
   /** The server's job registry: the offline sweep, partitions, retention and the plant-day refresh run through it. */
   jobs: Pick<JobRegistry, 'register' | 'owner'>,
 ): Promise<Telemetry> {
-  const repository = createTelemetryRepository(db);
+  // An external broker's share group spreads a gateway's reports over every server process (energy: see there).
+  const repository = createTelemetryRepository(db, { soleWriter: !config.mqtt.url });
   await repository.ensureReadingPartitions(new Date(), 2);
   const queries = createTelemetryQueries(db);
   const connectionLog = createConnectionLog(db, log);
