@@ -257,67 +257,117 @@ async function writeEnergy(
       drop_wh = ${deviceEnergyDaily.dropWh} + excluded.drop_wh,
       peak_w = greatest(${deviceEnergyDaily.peakW}, excluded.peak_w)`);
   const touched = merged.map((m) => ({ deviceId: m.deviceId, day: m.day }));
-  for (const { deviceId, rows: list } of late) touched.push(...(await recomputeDeviceDays(tx, deviceId, list)));
+  touched.push(...(await recomputeDeviceDays(tx, late)));
   return { touched, lastAfter };
 }
 
 /**
- * Recomputes a device's days from raw readings after late ones arrived: from the day of the oldest new
- * reading through the day of the reading that follows the newest (whose step now starts elsewhere). The
- * step into the first day starts from the last reading of the device's previous rollup day.
+ * Recomputes late devices' days from raw readings: for each, from the day of its oldest new reading through
+ * the day of the reading that follows its newest (whose step now starts elsewhere). The step into the first day
+ * starts from the last reading of the device's previous rollup day. Three statements for all of them, whatever
+ * their number: a backlog stored out of order, or one gateway's reports stored by several processes, makes most
+ * of a batch's devices late (one look-up per device held the batch's locks for seconds; see benchmarks.md).
  */
 async function recomputeDeviceDays(
   tx: Database,
-  deviceId: number,
-  list: readonly EnergyRow[],
+  late: readonly { deviceId: number; rows: readonly EnergyRow[] }[],
 ): Promise<{ deviceId: number; day: string }[]> {
-  const first = list[0];
-  const index = first ? roleIndex(first.protocolId, 'energy_total') : undefined;
-  if (!first || index === undefined) return [];
-  const timezone = first.timezone;
-  const dayOf = (ts: number) => localDayOf(ts, timezone);
-  const times = list.filter((r) => r.counterWh !== null).map((r) => r.ts.getTime());
-  const fromDay = dayOf(Math.min(...times));
-  const newest = new Date(Math.max(...times)).toISOString();
-  const counter = sql.raw(`values[${index}]`);
-  const [next] = await queryRows<{ t: number | null }>(
+  const plans = late.flatMap(({ deviceId, rows: list }) => {
+    const first = list[0];
+    const index = first ? roleIndex(first.protocolId, 'energy_total') : undefined;
+    const times = list.filter((r) => r.counterWh !== null).map((r) => r.ts.getTime());
+    if (!first || index === undefined || times.length === 0) return [];
+    const timezone = first.timezone;
+    const dayOf = (ts: number) => localDayOf(ts, timezone);
+    return [{ deviceId, index, timezone, dayOf, fromDay: dayOf(Math.min(...times)), newest: Math.max(...times) }];
+  });
+  if (plans.length === 0) return [];
+  const ids = sql.param(
+    binaryArray(
+      plans.map((p) => p.deviceId),
+      'int4',
+    ),
+  );
+  const indexes = sql.param(
+    binaryArray(
+      plans.map((p) => p.index),
+      'int4',
+    ),
+  );
+  // Each device's next counter reading after its newest new one, and its last rollup reading before its first day.
+  const edges = await queryRows<{ device_id: number; next_t: number | null; last_ts: number | null; last_wh: number | null }>(
     tx,
-    sql`select (extract(epoch from min(ts)) * 1000)::float8 as t from ${readings}
-        where device_id = ${deviceId} and ts > ${newest}::timestamptz and ${counter} is not null and ${counter} <> 'NaN'`,
+    sql`select v.d as device_id,
+          (select (extract(epoch from min(r.ts)) * 1000)::float8 from ${readings} r
+           where r.device_id = v.d and r.ts > to_timestamp(v.n / 1000) and r.values[v.i] is not null and r.values[v.i] <> 'NaN') as next_t,
+          b.last_ts, b.last_wh
+        from unnest(${ids}::int[], ${indexes}::int[], ${sql.param(
+          binaryArray(
+            plans.map((p) => p.newest),
+            'float8',
+          ),
+        )}::float8[], ${sql.param(plans.map((p) => p.fromDay))}::date[]) as v(d, i, n, f)
+        left join lateral (select (extract(epoch from e.last_ts) * 1000)::float8 as last_ts, e.last_wh from ${deviceEnergyDaily} e
+                           where e.device_id = v.d and e.day < v.f and e.last_wh is not null order by e.day desc limit 1) b on true`,
   );
-  const toDay = dayOf(next?.t == null ? Date.parse(newest) : Number(next.t));
-  const from = new Date(localDayStart(fromDay, timezone)).toISOString();
-  const to = new Date(localDayStart(addDays(toDay, 1), timezone)).toISOString();
-  const [before] = await queryRows<{ last_ts: number | null; last_wh: number }>(
+  const edgeOf = new Map(edges.map((e) => [Number(e.device_id), e]));
+  const spans = plans.map((p) => {
+    const edge = edgeOf.get(p.deviceId);
+    const toDay = p.dayOf(edge?.next_t == null ? p.newest : Number(edge.next_t));
+    const from = localDayStart(p.fromDay, p.timezone);
+    return { ...p, from, to: localDayStart(addDays(toDay, 1), p.timezone), edge };
+  });
+  const raw = await queryRows<{ device_id: number; t: number; v: number }>(
     tx,
-    sql`select (extract(epoch from last_ts) * 1000)::float8 as last_ts, last_wh from ${deviceEnergyDaily}
-        where device_id = ${deviceId} and day < ${fromDay}::date and last_wh is not null order by day desc limit 1`,
+    sql`select v.d as device_id, (extract(epoch from r.ts) * 1000)::float8 as t, r.values[v.i]::float8 as v
+        from unnest(${ids}::int[], ${indexes}::int[], ${sql.param(
+          binaryArray(
+            spans.map((p) => p.from),
+            'float8',
+          ),
+        )}::float8[], ${sql.param(
+          binaryArray(
+            spans.map((p) => p.to),
+            'float8',
+          ),
+        )}::float8[]) as v(d, i, f, u)
+        join ${readings} r on r.device_id = v.d and r.ts >= to_timestamp(v.f / 1000) and r.ts < to_timestamp(v.u / 1000)
+        where r.values[v.i] is not null and r.values[v.i] <> 'NaN'
+        order by v.d, r.ts`,
   );
-  const raw = await queryRows<{ t: number; v: number }>(
-    tx,
-    sql`select (extract(epoch from ts) * 1000)::float8 as t, ${counter}::float8 as v from ${readings}
-        where device_id = ${deviceId} and ts >= ${from}::timestamptz and ts < ${to}::timestamptz
-          and ${counter} is not null and ${counter} <> 'NaN' order by ts`,
-  );
-  const previous = before
-    ? { ts: before.last_ts === null ? Date.parse(from) - 1 : Number(before.last_ts), wh: Number(before.last_wh) }
-    : undefined;
-  const days = energyByDay(
-    previous,
-    raw.map((r) => ({ ts: Number(r.t), wh: Number(r.v) })),
-    dayOf,
-  );
+  const counters = new Map<number, CounterReading[]>();
+  for (const r of raw) {
+    const id = Number(r.device_id);
+    const list = counters.get(id);
+    const reading = { ts: Number(r.t), wh: Number(r.v) };
+    if (list) list.push(reading);
+    else counters.set(id, [reading]);
+  }
+  const days = spans.flatMap((p) => {
+    const edge = p.edge;
+    const previous =
+      edge && edge.last_wh !== null
+        ? { ts: edge.last_ts === null ? p.from - 1 : Number(edge.last_ts), wh: Number(edge.last_wh) }
+        : undefined;
+    return energyByDay(previous, counters.get(p.deviceId) ?? [], p.dayOf).map((d) => ({ deviceId: p.deviceId, ...d }));
+  });
   if (days.length === 0) return [];
-  const iso = (ms: number) => new Date(ms).toISOString();
+  const floats = (pick: (d: (typeof days)[number]) => number) => sql.param(binaryArray(days.map(pick), 'float8'));
   await tx.execute(sql`
     insert into ${deviceEnergyDaily} (device_id, day, first_ts, first_wh, last_ts, last_wh, energy_wh, drop_wh)
-    select ${deviceId}, * from unnest(${sql.param(days.map((d) => d.day))}::date[],
-                         ${sql.param(days.map((d) => iso(d.firstTs)))}::timestamptz[], ${sql.param(days.map((d) => d.firstWh))}::float8[],
-                         ${sql.param(days.map((d) => iso(d.lastTs)))}::timestamptz[], ${sql.param(days.map((d) => d.lastWh))}::float8[],
-                         ${sql.param(days.map((d) => d.energyWh))}::float8[], ${sql.param(days.map((d) => d.dropWh))}::float8[])
+    select d, dy, to_timestamp(ft / 1000), fw, to_timestamp(lt / 1000), lw, en, dr
+    from unnest(${sql.param(
+      binaryArray(
+        days.map((d) => d.deviceId),
+        'int4',
+      ),
+    )}::int[], ${sql.param(days.map((d) => d.day))}::date[],
+                ${floats((d) => d.firstTs)}::float8[], ${floats((d) => d.firstWh)}::float8[],
+                ${floats((d) => d.lastTs)}::float8[], ${floats((d) => d.lastWh)}::float8[],
+                ${floats((d) => d.energyWh)}::float8[], ${floats((d) => d.dropWh)}::float8[]) as v(d, dy, ft, fw, lt, lw, en, dr)
     on conflict (device_id, day) do update set first_ts = excluded.first_ts, first_wh = excluded.first_wh, last_ts = excluded.last_ts,
       last_wh = excluded.last_wh, energy_wh = excluded.energy_wh, drop_wh = excluded.drop_wh`);
-  return days.map((d) => ({ deviceId, day: d.day }));
+  return days.map((d) => ({ deviceId: d.deviceId, day: d.day }));
 }
 
 /**
