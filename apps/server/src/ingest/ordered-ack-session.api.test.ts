@@ -1,6 +1,6 @@
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openOrderedAckSession } from './ordered-ack-session.js';
+import { holdOrderedAckSession, openOrderedAckSession } from './ordered-ack-session.js';
 
 // The session an adopting process resumes (issue 26 part 5), on the machine's Mosquitto: runs in the api-postgres
 // project, which has the machine's services (npm test says when that project is skipped).
@@ -107,6 +107,41 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('an adopted broker sess
     await expect.poll(() => session.closed).toBe(true);
     expect(session.failure).toBeUndefined();
     await owner.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
+  });
+
+  it('held: connects again after the connection is lost, subscribes again and ends the session on close', async () => {
+    const clientId = `ordered-${run}-e`;
+    const topic = `test/${run}/e`;
+    const seen: string[] = [];
+    const errors: unknown[] = [];
+    const held = holdOrderedAckSession({
+      url: MOSQUITTO_URL,
+      clientId,
+      sessionExpirySeconds: 300,
+      reconnectMs: 100,
+      handle: async (_topic, payload) => {
+        seen.push(payload.toString());
+      },
+      onConnect: (session) => session.subscribe([topic]),
+      onError: (error) => errors.push(error),
+    });
+    await held.ready;
+    const publisher = await mqtt.connectAsync(MOSQUITTO_URL, { protocolVersion: 5, reconnectPeriod: 0 });
+    clients.push(publisher);
+    await publisher.publishAsync(topic, 'before', { qos: 1 });
+    await expect.poll(() => seen).toEqual(['before']);
+    // Another connection under the same client id takes the session: the broker drops the held one.
+    const intruder = await mqtt.connectAsync(MOSQUITTO_URL, ownerOptions(clientId));
+    await intruder.endAsync(true);
+    await expect.poll(() => held.connected).toBe(true);
+    await publisher.publishAsync(topic, 'after', { qos: 1 });
+    await expect.poll(() => seen).toEqual(['before', 'after']);
+    await held.close();
+    expect(held.connected).toBe(false);
+    // Closed: the session is gone from the broker.
+    const again = await resume(clientId, async () => undefined);
+    expect(again.sessionPresent).toBe(false);
+    await again.end();
   });
 
   it('fails to open, with the reason, when the broker is not there', async () => {
