@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
 import { holdOrderedAckSession, openOrderedAckSession } from './ordered-ack-session.js';
@@ -142,6 +143,36 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('an adopted broker sess
     const again = await resume(clientId, async () => undefined);
     expect(again.sessionPresent).toBe(false);
     await again.end();
+  });
+
+  it('stops reading while 500 messages wait to be stored (QoS 0 is not bounded by the broker’s in-flight window)', async () => {
+    const clientId = `ordered-${run}-f`;
+    const topic = `test/${run}/f`;
+    const release: (() => void)[] = [];
+    const held = holdOrderedAckSession({
+      url: MOSQUITTO_URL,
+      clientId,
+      sessionExpirySeconds: 300,
+      reconnectMs: 100,
+      handle: () => new Promise<void>((resolve) => release.push(resolve)),
+      onConnect: (session) => session.subscribe([topic]),
+      onError: () => undefined,
+    });
+    await held.ready;
+    const publisher = await mqtt.connectAsync(MOSQUITTO_URL, { protocolVersion: 5, reconnectPeriod: 0 });
+    clients.push(publisher);
+    const body = Buffer.alloc(200, 1);
+    await Promise.all(Array.from({ length: 3000 }, () => publisher.publishAsync(topic, body, { qos: 0 })));
+    await expect.poll(() => release.length).toBeGreaterThanOrEqual(500);
+    // What one read of the socket held past the limit arrives too; then nothing more until some are stored.
+    await delay(300);
+    expect(release.length).toBeLessThan(1000);
+    // Stored: it reads again; store everything until nothing more comes.
+    for (let quiet = 0; quiet < 5; quiet = release.length === 0 ? quiet + 1 : 0) {
+      for (const resolve of release.splice(0)) resolve();
+      await delay(100);
+    }
+    await held.close();
   });
 
   it('fails to open, with the reason, when the broker is not there', async () => {

@@ -44,6 +44,12 @@ interface Received {
   stored: boolean;
 }
 
+/**
+ * The broker's in-flight window bounds QoS 1 messages; QoS 0 ones (a gateway may publish at QoS 0) are not
+ * bounded by it, so the socket is not read while this many messages wait to be stored.
+ */
+const MAX_WAITING = 500;
+
 /** An unanswered SUBSCRIBE/UNSUBSCRIBE or the CONNECT fails after this long. */
 const ANSWER_TIMEOUT_MS = 10_000;
 
@@ -97,6 +103,7 @@ export async function openOrderedAckSession(options: {
       if (head?.messageId !== undefined) send({ cmd: 'puback', messageId: head.messageId, reasonCode: 0 });
       handled++;
     }
+    if (socket.isPaused() && received.length < MAX_WAITING / 2) socket.resume();
     settleDrained();
   };
 
@@ -130,6 +137,7 @@ export async function openOrderedAckSession(options: {
           }
           const entry: Received = { messageId: packet.qos === 1 ? packet.messageId : undefined, stored: false };
           received.push(entry);
+          if (received.length >= MAX_WAITING) socket.pause();
           options.handle(String(packet.topic), Buffer.from(packet.payload)).then(
             () => {
               entry.stored = true;
