@@ -194,6 +194,7 @@ console.log(`memory at the last second: ${describe(breakdown.length - 1)}`);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc) {
   gc();
+  if (snapshotDir) console.log(`heap snapshot: ${v8.writeHeapSnapshot(join(snapshotDir, 'end.heapsnapshot'))}`);
   const m = process.memoryUsage();
   console.log(
     `after a full GC: rss ${mb(m.rss)}: heap ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}), other ${mb(m.rss - m.heapTotal - m.external)}`,
