@@ -1,11 +1,16 @@
 // Ingest benchmark: the real server (embedded broker, pipeline, database) in this process, publishers
 // as separate processes playing gateways over MQTT. Prints throughput, publish-to-stored lag, memory,
-// lost and duplicated readings.
+// lost and duplicated readings. The memory figures are this process's: the server's plus the bench's own
+// (the fleet's provisioning before the run, about 2 MB of lag samples during it).
 //   npx tsx bench/ingest.ts --db pglite|postgres --gateways 200 --devices 10 --rate 300 --seconds 60
+//   node --expose-gc --import tsx bench/ingest.ts …: also collects the setup's garbage before the run and prints
+//   what is still reachable after a full collection at the end.
+//   BENCH_HEAP_SNAPSHOT=dir: heap snapshots before the run and at second BENCH_HEAP_SNAPSHOT_AT (default 20).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
 import { count, sql } from 'drizzle-orm';
 import { loadConfig } from '../apps/server/src/config.js';
 import { readings } from '../apps/server/src/db/schema.js';
@@ -83,6 +88,12 @@ async function checkpoints(): Promise<number> {
   return Number(rows.rows[0]?.n ?? 0);
 }
 const rss: number[] = [];
+// The breakdown of each second's memory (heap, external, array buffers), printed at the peak and at the end.
+const breakdown: NodeJS.MemoryUsage[] = [];
+const spacesAt: ReturnType<typeof v8.getHeapSpaceStatistics>[] = [];
+// BENCH_HEAP_SNAPSHOT=dir: a heap snapshot before the run and at second BENCH_HEAP_SNAPSHOT_AT (default 20).
+const snapshotDir = process.env.BENCH_HEAP_SNAPSHOT;
+const snapshotAt = Number(process.env.BENCH_HEAP_SNAPSHOT_AT ?? 20);
 const perSecond: number[] = [];
 let mostWaiting = 0;
 let mostParked = 0;
@@ -92,7 +103,11 @@ const sampler = setInterval(() => {
   const stored = server.telemetry.pipeline.stats.readingsStored;
   perSecond.push(stored - lastStored);
   lastStored = stored;
-  rss.push(process.memoryUsage().rss);
+  const usage = process.memoryUsage();
+  rss.push(usage.rss);
+  breakdown.push(usage);
+  spacesAt.push(v8.getHeapSpaceStatistics());
+  if (snapshotDir && rss.length === snapshotAt) console.log(`heap snapshot: ${v8.writeHeapSnapshot(join(snapshotDir, 'at.heapsnapshot'))}`);
 }, 1000);
 // The byte budget's state, sampled often (the budget keeps its own peak).
 const budgetSampler = setInterval(() => {
@@ -112,6 +127,12 @@ const started = Date.now();
 runStarted = started;
 perSecond.length = 0;
 rss.length = 0;
+breakdown.length = 0;
+spacesAt.length = 0;
+// With node --expose-gc: the provisioning's garbage (50,000 devices at 5,000 gateways) is collected before the
+// run, so that the first second shows the server's memory and not the bench's setup in the same process.
+(globalThis as { gc?: () => void }).gc?.();
+if (snapshotDir) console.log(`heap snapshot: ${v8.writeHeapSnapshot(join(snapshotDir, 'start.heapsnapshot'))}`);
 lastStored = server.telemetry.pipeline.stats.readingsStored;
 for (const p of publishers) p.go();
 const results = await Promise.all(publishers.map((p) => p.done));
@@ -156,6 +177,30 @@ console.log(`server rss at each tenth of the run: ${tenths.map(mb).join(', ')}`)
 console.log(
   `stored per second (k) / rss (MB): ${perSecond.map((n, i) => `${(n / 1000).toFixed(1)}/${Math.round((rss[i] ?? 0) / 1048576)}`).join(' ')}`,
 );
+const describe = (i: number) => {
+  const m = breakdown[i];
+  if (!m) return '–';
+  const spaces = (spacesAt[i] ?? [])
+    .filter((s) => s.space_used_size > 1048576)
+    .map((s) => `${s.space_name.replace('_space', '')} ${mb(s.space_used_size)}/${mb(s.space_size)}`)
+    .join(', ');
+  return `rss ${mb(m.rss)}: heap ${mb(m.heapUsed)} of ${mb(m.heapTotal)} (${spaces}), external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}), other ${mb(m.rss - m.heapTotal - m.external)}`;
+};
+const peakAt = rss.indexOf(Math.max(...rss));
+console.log(`memory at the first second: ${describe(0)}`);
+console.log(`memory at the peak (second ${peakAt + 1}): ${describe(peakAt)}`);
+console.log(`memory at the last second: ${describe(breakdown.length - 1)}`);
+// With node --expose-gc: what is still reachable once a full collection has run (the rest was garbage).
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc) {
+  gc();
+  if (snapshotDir) console.log(`heap snapshot: ${v8.writeHeapSnapshot(join(snapshotDir, 'end.heapsnapshot'))}`);
+  const m = process.memoryUsage();
+  console.log(
+    `after a full GC: rss ${mb(m.rss)}: heap ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}), other ${mb(m.rss - m.heapTotal - m.external)}`,
+  );
+}
+console.log(`bench's own bookkeeping: ${lags.length} lag samples (about ${mb(lags.length * 8)})`);
 const budget = server.telemetry.pipeline.pending();
 console.log(
   `ingest byte budget: ${mb(budget.limitBytes)}, peak ${mb(budget.peakBytes)} accepted and not committed; at most ${mostWaiting} reports waiting for room, ${mb(mostSocketBytes)} read and not yet parsed, ${mostParked} sockets not read`,
