@@ -24,14 +24,15 @@ const PROTOCOL = 'sunspec-inverter-3p';
 const run = `mp${process.pid}${Date.now() % 100000}`;
 
 const protocol = protocolById(PROTOCOL);
-const blocksJson = JSON.stringify(
-  protocol
-    ? encodeValues(protocol, sampleValues(protocol)).map((b) => ({ fc: b.functionCode, addr: b.address, hex: registersToHex(b.registers) }))
-    : [],
-);
+/** An inverter's registers holding the sample values, with `overrides`, as the report's JSON. */
+function blocksOf(overrides: Record<string, number> = {}): string {
+  const values = protocol ? encodeValues(protocol, { ...sampleValues(protocol), ...overrides }) : [];
+  return JSON.stringify(values.map((b) => ({ fc: b.functionCode, addr: b.address, hex: registersToHex(b.registers) })));
+}
+const sampleBlocks = blocksOf();
 /** One report of a gateway: every device's registers, at `ts`. */
-function report(seq: number, ts: number, devices: readonly string[]): string {
-  const list = devices.map((sn) => `{"sn":"${sn}","proto":"${PROTOCOL}","blocks":${blocksJson}}`).join(',');
+function report(seq: number, ts: number, devices: readonly string[], blocks = sampleBlocks): string {
+  const list = devices.map((sn) => `{"sn":"${sn}","proto":"${PROTOCOL}","blocks":${blocks}}`).join(',');
   return `{"v":1,"seq":${seq},"ts":${ts},"devices":[${list}]}`;
 }
 
@@ -294,11 +295,14 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('three server processes
     for (let first = 0; first < reports; first += wave) {
       const sends: Promise<unknown>[] = [];
       for (let n = first; n < first + wave; n++) {
-        const values = protocol ? encodeValues(protocol, { ...sampleValues(protocol), WH: 1_000_000 + n * stepWh }) : [];
-        const blocks = JSON.stringify(values.map((b) => ({ fc: b.functionCode, addr: b.address, hex: registersToHex(b.registers) })));
+        const blocks = blocksOf({ WH: 1_000_000 + n * stepWh });
         for (const [i, g] of energyFleet.gateways.entries()) {
-          const list = g.devices.map((d) => `{"sn":"${d.sn}","proto":"${PROTOCOL}","blocks":${blocks}}`).join(',');
-          const payload = `{"v":1,"seq":${n + 1},"ts":${start + n * 60_000},"devices":[${list}]}`;
+          const payload = report(
+            n + 1,
+            start + n * 60_000,
+            g.devices.map((d) => d.sn),
+            blocks,
+          );
           sends.push(gateways[20 + i]?.publishAsync(gatewayTopic(g.sn, 'report'), payload, { qos: 1 }) ?? Promise.resolve());
         }
       }

@@ -18,9 +18,8 @@ async function backlog(clientId: string, topic: string, count: number): Promise<
   const owner = await mqtt.connectAsync(MOSQUITTO_URL, ownerOptions(clientId));
   await owner.subscribeAsync(topic, { qos: 1 });
   await owner.endAsync(true);
-  const publisher = await mqtt.connectAsync(MOSQUITTO_URL, { protocolVersion: 5, reconnectPeriod: 0 });
-  clients.push(publisher);
-  await Promise.all(Array.from({ length: count }, (_, i) => publisher.publishAsync(topic, String(i), { qos: 1 })));
+  const sender = await publisher();
+  await Promise.all(Array.from({ length: count }, (_, i) => sender.publishAsync(topic, String(i), { qos: 1 })));
 }
 
 /** Resolves every handled message together every `ms`, like the ingest pipeline's batch commit. */
@@ -41,6 +40,25 @@ function batches(ms: number) {
 /** Resumes `clientId`'s session with `handle` storing its messages. */
 const resume = (clientId: string, handle: (topic: string, payload: Buffer) => Promise<void>) =>
   openOrderedAckSession({ url: MOSQUITTO_URL, clientId, sessionExpirySeconds: 300, handle });
+
+/** Holds `clientId`'s session subscribed to `topic`, reconnecting 100 ms after a drop. */
+const hold = (clientId: string, topic: string, handle: (topic: string, payload: Buffer) => Promise<void>) =>
+  holdOrderedAckSession({
+    url: MOSQUITTO_URL,
+    clientId,
+    sessionExpirySeconds: 300,
+    reconnectMs: 100,
+    handle,
+    onConnect: (session) => session.subscribe([topic]),
+    onError: () => undefined,
+  });
+
+/** A plain publisher, closed after the tests. */
+async function publisher(): Promise<mqtt.MqttClient> {
+  const client = await mqtt.connectAsync(MOSQUITTO_URL, { protocolVersion: 5, reconnectPeriod: 0 });
+  clients.push(client);
+  return client;
+}
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.endAsync(true)));
@@ -114,28 +132,18 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('an adopted broker sess
     const clientId = `ordered-${run}-e`;
     const topic = `test/${run}/e`;
     const seen: string[] = [];
-    const errors: unknown[] = [];
-    const held = holdOrderedAckSession({
-      url: MOSQUITTO_URL,
-      clientId,
-      sessionExpirySeconds: 300,
-      reconnectMs: 100,
-      handle: async (_topic, payload) => {
-        seen.push(payload.toString());
-      },
-      onConnect: (session) => session.subscribe([topic]),
-      onError: (error) => errors.push(error),
+    const held = hold(clientId, topic, async (_topic, payload) => {
+      seen.push(payload.toString());
     });
     await held.ready;
-    const publisher = await mqtt.connectAsync(MOSQUITTO_URL, { protocolVersion: 5, reconnectPeriod: 0 });
-    clients.push(publisher);
-    await publisher.publishAsync(topic, 'before', { qos: 1 });
+    const sender = await publisher();
+    await sender.publishAsync(topic, 'before', { qos: 1 });
     await expect.poll(() => seen).toEqual(['before']);
     // Another connection under the same client id takes the session: the broker drops the held one.
     const intruder = await mqtt.connectAsync(MOSQUITTO_URL, ownerOptions(clientId));
     await intruder.endAsync(true);
     await expect.poll(() => held.connected).toBe(true);
-    await publisher.publishAsync(topic, 'after', { qos: 1 });
+    await sender.publishAsync(topic, 'after', { qos: 1 });
     await expect.poll(() => seen).toEqual(['before', 'after']);
     await held.close();
     expect(held.connected).toBe(false);
@@ -149,20 +157,11 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('an adopted broker sess
     const clientId = `ordered-${run}-f`;
     const topic = `test/${run}/f`;
     const release: (() => void)[] = [];
-    const held = holdOrderedAckSession({
-      url: MOSQUITTO_URL,
-      clientId,
-      sessionExpirySeconds: 300,
-      reconnectMs: 100,
-      handle: () => new Promise<void>((resolve) => release.push(resolve)),
-      onConnect: (session) => session.subscribe([topic]),
-      onError: () => undefined,
-    });
+    const held = hold(clientId, topic, () => new Promise<void>((resolve) => release.push(resolve)));
     await held.ready;
-    const publisher = await mqtt.connectAsync(MOSQUITTO_URL, { protocolVersion: 5, reconnectPeriod: 0 });
-    clients.push(publisher);
+    const sender = await publisher();
     const body = Buffer.alloc(200, 1);
-    await Promise.all(Array.from({ length: 3000 }, () => publisher.publishAsync(topic, body, { qos: 0 })));
+    await Promise.all(Array.from({ length: 3000 }, () => sender.publishAsync(topic, body, { qos: 0 })));
     await expect.poll(() => release.length).toBeGreaterThanOrEqual(500);
     // What one read of the socket held past the limit arrives too; then nothing more until some are stored.
     await delay(300);

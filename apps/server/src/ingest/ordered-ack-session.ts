@@ -50,6 +50,11 @@ interface Received {
  */
 const MAX_WAITING = 500;
 
+/** Seconds between two packets from the broker at most (it answers our pings within it). */
+const KEEPALIVE_S = 30;
+/** Unacknowledged QoS 1 messages the broker may send us at once (its own limit may be lower: Mosquitto's is 20). */
+const RECEIVE_MAXIMUM = 100;
+
 /** An unanswered SUBSCRIBE/UNSUBSCRIBE or the CONNECT fails after this long. */
 const ANSWER_TIMEOUT_MS = 10_000;
 
@@ -59,8 +64,6 @@ export async function openOrderedAckSession(options: {
   sessionExpirySeconds: number;
   /** Stores a message; resolves once it is stored (then it is acknowledged). */
   handle: (topic: string, payload: Buffer) => Promise<void>;
-  receiveMaximum?: number;
-  keepaliveSeconds?: number;
 }): Promise<OrderedAckSession> {
   const url = new URL(options.url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -68,7 +71,6 @@ export async function openOrderedAckSession(options: {
   const port = Number(url.port) || (secure ? 8883 : 1883);
   const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port });
   socket.setNoDelay(true);
-  const keepalive = options.keepaliveSeconds ?? 30;
 
   const received: Received[] = [];
   const answers = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
@@ -138,7 +140,7 @@ export async function openOrderedAckSession(options: {
           const entry: Received = { messageId: packet.qos === 1 ? packet.messageId : undefined, stored: false };
           received.push(entry);
           if (received.length >= MAX_WAITING) socket.pause();
-          options.handle(String(packet.topic), Buffer.from(packet.payload)).then(
+          options.handle(packet.topic, typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload).then(
             () => {
               entry.stored = true;
               acknowledge();
@@ -195,12 +197,12 @@ export async function openOrderedAckSession(options: {
       protocolVersion: 5,
       clientId: options.clientId,
       clean: false,
-      keepalive,
+      keepalive: KEEPALIVE_S,
       ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
       ...(url.password ? { password: Buffer.from(decodeURIComponent(url.password)) } : {}),
       properties: {
         sessionExpiryInterval: options.sessionExpirySeconds,
-        receiveMaximum: options.receiveMaximum ?? 100,
+        receiveMaximum: RECEIVE_MAXIMUM,
         maximumPacketSize: MAX_MQTT_PACKET_BYTES,
       },
     });
@@ -208,13 +210,11 @@ export async function openOrderedAckSession(options: {
   else socket.once('connect', connect);
 
   const sessionPresent = await connack;
-  if (keepalive > 0) {
-    stopPinging = every((keepalive * 1000) / 2, () => {
-      // The broker answers a ping within the keep-alive: a connection silent for longer is dead.
-      if (Date.now() - lastPacketAt > keepalive * 1500) socket.destroy();
-      else send({ cmd: 'pingreq' });
-    });
-  }
+  stopPinging = every((KEEPALIVE_S * 1000) / 2, () => {
+    // The broker answers a ping within the keep-alive: a connection silent for longer is dead.
+    if (Date.now() - lastPacketAt > KEEPALIVE_S * 1500) socket.destroy();
+    else send({ cmd: 'pingreq' });
+  });
 
   const ask = (packet: Packet & { messageId: number }) =>
     new Promise<void>((resolve, reject) => {

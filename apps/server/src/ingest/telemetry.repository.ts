@@ -92,6 +92,10 @@ export function packValues(rows: readonly { values: readonly number[] }[]): { pa
 
 const INT4_OID = 23;
 
+/** A column of numbers as one binary array parameter (see binaryArray). */
+const int4Param = (values: readonly (number | null)[]) => sql.param(binaryArray(values, 'int4'));
+const float8Param = (values: readonly (number | null)[]) => sql.param(binaryArray(values, 'float8'));
+
 /**
  * A one-dimensional int4[] or float8[] in PostgreSQL's binary array format, nulls allowed: a column of
  * numbers crosses as bytes the server copies, not as a text literal node-postgres escapes element by
@@ -234,16 +238,11 @@ async function writeEnergy(
       });
   }
   const merged = [...merges.values()];
-  const column = (pick: (m: Merge) => number | null) => sql.param(binaryArray(merged.map(pick), 'float8'));
+  const column = (pick: (m: Merge) => number | null) => float8Param(merged.map(pick));
   await tx.execute(sql`
     insert into ${deviceEnergyDaily} (device_id, day, first_ts, first_wh, last_ts, last_wh, energy_wh, drop_wh, peak_w)
     select d, dy, to_timestamp(ft / 1000), fw, to_timestamp(lt / 1000), lw, en, dr, pk
-    from unnest(${sql.param(
-      binaryArray(
-        merged.map((m) => m.deviceId),
-        'int4',
-      ),
-    )}::int[], ${sql.param(merged.map((m) => m.day))}::date[],
+    from unnest(${int4Param(merged.map((m) => m.deviceId))}::int[], ${sql.param(merged.map((m) => m.day))}::date[],
                 ${column((m) => m.firstTs)}::float8[], ${column((m) => m.firstWh)}::float8[],
                 ${column((m) => m.lastTs)}::float8[], ${column((m) => m.lastWh)}::float8[],
                 ${column((m) => m.energyWh)}::float8[], ${column((m) => m.dropWh)}::float8[],
@@ -282,18 +281,8 @@ async function recomputeDeviceDays(
     return [{ deviceId, index, timezone, dayOf, fromDay: dayOf(Math.min(...times)), newest: Math.max(...times) }];
   });
   if (plans.length === 0) return [];
-  const ids = sql.param(
-    binaryArray(
-      plans.map((p) => p.deviceId),
-      'int4',
-    ),
-  );
-  const indexes = sql.param(
-    binaryArray(
-      plans.map((p) => p.index),
-      'int4',
-    ),
-  );
+  const ids = int4Param(plans.map((p) => p.deviceId));
+  const indexes = int4Param(plans.map((p) => p.index));
   // Each device's next counter reading after its newest new one, and its last rollup reading before its first day.
   const edges = await queryRows<{ device_id: number; next_t: number | null; last_ts: number | null; last_wh: number | null }>(
     tx,
@@ -301,12 +290,7 @@ async function recomputeDeviceDays(
           (select (extract(epoch from min(r.ts)) * 1000)::float8 from ${readings} r
            where r.device_id = v.d and r.ts > to_timestamp(v.n / 1000) and r.values[v.i] is not null and r.values[v.i] <> 'NaN') as next_t,
           b.last_ts, b.last_wh
-        from unnest(${ids}::int[], ${indexes}::int[], ${sql.param(
-          binaryArray(
-            plans.map((p) => p.newest),
-            'float8',
-          ),
-        )}::float8[], ${sql.param(plans.map((p) => p.fromDay))}::date[]) as v(d, i, n, f)
+        from unnest(${ids}::int[], ${indexes}::int[], ${float8Param(plans.map((p) => p.newest))}::float8[], ${sql.param(plans.map((p) => p.fromDay))}::date[]) as v(d, i, n, f)
         left join lateral (select (extract(epoch from e.last_ts) * 1000)::float8 as last_ts, e.last_wh from ${deviceEnergyDaily} e
                            where e.device_id = v.d and e.day < v.f and e.last_wh is not null order by e.day desc limit 1) b on true`,
   );
@@ -320,17 +304,7 @@ async function recomputeDeviceDays(
   const raw = await queryRows<{ device_id: number; t: number; v: number }>(
     tx,
     sql`select v.d as device_id, (extract(epoch from r.ts) * 1000)::float8 as t, r.values[v.i]::float8 as v
-        from unnest(${ids}::int[], ${indexes}::int[], ${sql.param(
-          binaryArray(
-            spans.map((p) => p.from),
-            'float8',
-          ),
-        )}::float8[], ${sql.param(
-          binaryArray(
-            spans.map((p) => p.to),
-            'float8',
-          ),
-        )}::float8[]) as v(d, i, f, u)
+        from unnest(${ids}::int[], ${indexes}::int[], ${float8Param(spans.map((p) => p.from))}::float8[], ${float8Param(spans.map((p) => p.to))}::float8[]) as v(d, i, f, u)
         join ${readings} r on r.device_id = v.d and r.ts >= to_timestamp(v.f / 1000) and r.ts < to_timestamp(v.u / 1000)
         where r.values[v.i] is not null and r.values[v.i] <> 'NaN'
         order by v.d, r.ts`,
@@ -352,16 +326,11 @@ async function recomputeDeviceDays(
     return energyByDay(previous, counters.get(p.deviceId) ?? [], p.dayOf).map((d) => ({ deviceId: p.deviceId, ...d }));
   });
   if (days.length === 0) return [];
-  const floats = (pick: (d: (typeof days)[number]) => number) => sql.param(binaryArray(days.map(pick), 'float8'));
+  const floats = (pick: (d: (typeof days)[number]) => number) => float8Param(days.map(pick));
   await tx.execute(sql`
     insert into ${deviceEnergyDaily} (device_id, day, first_ts, first_wh, last_ts, last_wh, energy_wh, drop_wh)
     select d, dy, to_timestamp(ft / 1000), fw, to_timestamp(lt / 1000), lw, en, dr
-    from unnest(${sql.param(
-      binaryArray(
-        days.map((d) => d.deviceId),
-        'int4',
-      ),
-    )}::int[], ${sql.param(days.map((d) => d.day))}::date[],
+    from unnest(${int4Param(days.map((d) => d.deviceId))}::int[], ${sql.param(days.map((d) => d.day))}::date[],
                 ${floats((d) => d.firstTs)}::float8[], ${floats((d) => d.firstWh)}::float8[],
                 ${floats((d) => d.lastTs)}::float8[], ${floats((d) => d.lastWh)}::float8[],
                 ${floats((d) => d.energyWh)}::float8[], ${floats((d) => d.dropWh)}::float8[]) as v(d, dy, ft, fw, lt, lw, en, dr)
@@ -452,19 +421,9 @@ export function createTelemetryRepository(db: Database, options: { soleWriter: b
           await tx.execute(sql`
             insert into ${readings} (device_id, ts, values)
             select d, to_timestamp(t / 1000), (${sql.param(packed)}::float8[])[s:e]
-            from unnest(${sql.param(
-              binaryArray(
-                part.map((r) => r.deviceId),
-                'int4',
-              ),
-            )}::int[],
-                        ${sql.param(
-                          binaryArray(
-                            part.map((r) => r.ts.getTime()),
-                            'float8',
-                          ),
-                        )}::float8[],
-                        ${sql.param(binaryArray(starts, 'int4'))}::int[], ${sql.param(binaryArray(ends, 'int4'))}::int[]) as rows(d, t, s, e)
+            from unnest(${int4Param(part.map((r) => r.deviceId))}::int[],
+                        ${float8Param(part.map((r) => r.ts.getTime()))}::float8[],
+                        ${int4Param(starts)}::int[], ${int4Param(ends)}::int[]) as rows(d, t, s, e)
             on conflict do nothing`);
         }
         if (batch.realtime.length > 0) {
@@ -472,36 +431,11 @@ export function createTelemetryRepository(db: Database, options: { soleWriter: b
           await tx.execute(sql`
             insert into ${deviceRealtime} (device_id, ts, power_w, energy_total_wh, soc)
             select d, to_timestamp(t / 1000), p, e, s::real
-            from unnest(${sql.param(
-              binaryArray(
-                rt.map((r) => r.deviceId),
-                'int4',
-              ),
-            )}::int[],
-                        ${sql.param(
-                          binaryArray(
-                            rt.map((r) => r.ts.getTime()),
-                            'float8',
-                          ),
-                        )}::float8[],
-                        ${sql.param(
-                          binaryArray(
-                            rt.map((r) => r.powerW),
-                            'float8',
-                          ),
-                        )}::float8[],
-                        ${sql.param(
-                          binaryArray(
-                            rt.map((r) => r.energyTotalWh),
-                            'float8',
-                          ),
-                        )}::float8[],
-                        ${sql.param(
-                          binaryArray(
-                            rt.map((r) => r.soc),
-                            'float8',
-                          ),
-                        )}::float8[]) as rows(d, t, p, e, s)
+            from unnest(${int4Param(rt.map((r) => r.deviceId))}::int[],
+                        ${float8Param(rt.map((r) => r.ts.getTime()))}::float8[],
+                        ${float8Param(rt.map((r) => r.powerW))}::float8[],
+                        ${float8Param(rt.map((r) => r.energyTotalWh))}::float8[],
+                        ${float8Param(rt.map((r) => r.soc))}::float8[]) as rows(d, t, p, e, s)
             on conflict (device_id) do update set ts = excluded.ts, power_w = excluded.power_w,
               energy_total_wh = excluded.energy_total_wh, soc = excluded.soc
             where ${deviceRealtime.ts} < excluded.ts`);
