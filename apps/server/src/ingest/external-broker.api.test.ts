@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gatewayRefusedTopic, gatewayTopic } from '@sunward/contracts/gateway-protocol';
 import type { SimulatedFleet } from '@sunward/contracts/simulated-fleet';
 import { encodeValues, registersToHex } from '@sunward/protocol/codec';
@@ -14,6 +13,7 @@ import { type DatabaseHandle, openDatabase } from '../db/client.js';
 import { devices, gateways, readings } from '../db/schema.js';
 import { createScratchDatabase } from '../db/scratch-database.js';
 import { provisionDemoFleet } from '../features/fleet/demo-fleet.js';
+import { startServerProcess } from '../test/cluster-harness.js';
 import { reportOf } from '../test/fleet.js';
 import { TEST_POSTGRES_URL } from '../test/harness.js';
 import { hashGatewayKey } from './gateway-auth.js';
@@ -21,7 +21,6 @@ import { hashGatewayKey } from './gateway-auth.js';
 // The external-broker path: the machine's Mosquitto at 127.0.0.1:1883 and its PostgreSQL. Runs in the
 // api-postgres project (npm test says when that project is skipped).
 const MOSQUITTO_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 const run = `${process.pid}${Date.now() % 100000}`;
 let databaseUrl = '';
 let dropDatabase: () => Promise<void> = async () => undefined;
@@ -29,43 +28,16 @@ let database: DatabaseHandle;
 let fleet: SimulatedFleet;
 const publishers: MqttClient[] = [];
 
-function startServer(consumerId: string): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'sunward-ext-')),
-      DATABASE_URL: databaseUrl,
-      MQTT_URL: MOSQUITTO_URL,
-      MQTT_CONSUMER_ID: consumerId,
-      MQTT_SHARE_GROUP: `test-${run}`,
-      MQTT_SESSION_EXPIRY_S: '300',
-      MQTT_CONSUMERS: '4',
-      SIMULATOR: 'off',
-      LOG_LEVEL: 'warn',
-      ADMIN_PASSWORD: 'External-Broker-1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (out.includes('running at')) {
-        clearInterval(timer);
-        resolve({ child, output: () => out });
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited ${code}: ${out}`));
-    });
+function startServer(consumerId: string) {
+  return startServerProcess({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'sunward-ext-')),
+    DATABASE_URL: databaseUrl,
+    MQTT_URL: MOSQUITTO_URL,
+    MQTT_CONSUMER_ID: consumerId,
+    MQTT_SHARE_GROUP: `test-${run}`,
+    MQTT_SESSION_EXPIRY_S: '300',
+    MQTT_CONSUMERS: '4',
+    ADMIN_PASSWORD: 'External-Broker-1',
   });
 }
 

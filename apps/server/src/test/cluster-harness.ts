@@ -43,6 +43,37 @@ function waitForExit(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/**
+ * The product's entry point (main.ts) as its own process, on an ephemeral port, quiet (`LOG_LEVEL` warn, no
+ * simulator) unless `env` says otherwise. Resolves once it serves; fails with what it printed if it exits first.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  name = 'server',
+): Promise<{ url: string; child: ChildProcess; output(): string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SIMULATOR: 'off', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const match = /running at http:\/\/localhost:(\d+)/.exec(out);
+    if (match) return { url: `http://127.0.0.1:${match[1]}`, child, output: () => out };
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} did not start:\n${out.slice(-4000)}`);
+    }
+    await delay(100);
+  }
+}
+
 /** Starts `servers` processes: the first alone (it migrates the database), then the others at once. */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sunward-cluster-'));
@@ -50,45 +81,23 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const children: ChildProcess[] = [];
 
   async function start(index: number): Promise<ClusterProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: '0',
+    const started = await startServerProcess(
+      {
         DATABASE_URL: options.databaseUrl,
         MQTT_URL: options.mqttUrl,
         MQTT_CONSUMER_ID: `${options.run}-s${index + 1}`,
         MQTT_SHARE_GROUP: `cl-${options.run}`,
         MQTT_CONSUMERS: '4',
         DATA_DIR: dataDir,
-        SIMULATOR: 'off',
         SIP_PORT: 'off',
         SIMULATOR_HISTORY_DAYS: '0',
-        LOG_LEVEL: 'warn',
         ...options.env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const match = /running at http:\/\/localhost:(\d+)/.exec(out);
-      if (match) {
-        const started: ClusterProcess = { index, url: `http://127.0.0.1:${match[1]}`, child, output: () => out };
-        processes[index] = started;
-        return started;
-      }
-      if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline)
-        throw new Error(`server ${index + 1} did not start:\n${out.slice(-4000)}`);
-      await delay(100);
-    }
+      `server ${index + 1}`,
+    );
+    children.push(started.child);
+    processes[index] = { index, ...started };
+    return processes[index];
   }
 
   try {
