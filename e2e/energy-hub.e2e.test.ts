@@ -159,6 +159,8 @@ describe('energy hub', () => {
     await page.getByTestId('energy-hub-publish-submit').click();
     await publish.getByText("Enter the programme's event ID.").waitFor();
     await publish.locator('#eh-ev-id').fill('flex-1');
+    // The message fades out (antd's leave animation, half transparent meanwhile): check the form once it is gone.
+    await publish.getByText("Enter the programme's event ID.").waitFor({ state: 'detached' });
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     await page.getByTestId('energy-hub-publish-submit').click();
     await page.getByRole('cell', { name: 'flex-1', exact: true }).waitFor();
