@@ -39,7 +39,9 @@ COPY scripts scripts
 RUN mkdir -p /data && chown node:node /data
 USER node
 # DATA_DIR holds the embedded database (when DATABASE_URL is unset), keys, firmware files and pictures.
-ENV DATA_DIR=/data HOST=0.0.0.0 PORT=8080 MQTT_PORT=1883 SIMULATOR=off
+# glibc's malloc gives allocations of 64 KB and more their own mapping, returned when freed (scripts/lib.mjs
+# serverEnv, docs/decisions.md "Memory under overload").
+ENV DATA_DIR=/data HOST=0.0.0.0 PORT=8080 MQTT_PORT=1883 SIMULATOR=off MALLOC_MMAP_THRESHOLD_=65536
 VOLUME ["/data"]
 EXPOSE 8080 1883
 # Ready = the database answers, the broker is up, and the server is not migrating or draining.

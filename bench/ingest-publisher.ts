@@ -1,5 +1,5 @@
 // One publisher process of bench/ingest.ts: plays a slice of the bench gateways over MQTT, QoS 1.
-// Reads its job as JSON on stdin (thousands of gateway keys do not fit on a command line); prints {"sent":N,"readings":M} when done.
+// Reads its job as JSON on stdin (thousands of gateway keys do not fit on a command line); prints {"sent":N,"readings":M,…,"lags":[ms…]} when done.
 
 import { createInterface } from 'node:readline';
 import { gatewayTopic } from '@sunward/contracts/gateway-protocol';
@@ -57,13 +57,18 @@ let readings = 0;
 let acked = 0;
 // Reports the server refused to acknowledge (not stored): sent again, as a gateway's store and forward does.
 let refused = 0;
-const resend: { client: mqtt.MqttClient; topic: string; payload: string }[] = [];
-function publish(client: mqtt.MqttClient, topic: string, payload: string) {
+// Publish-to-acknowledged time of each report (ms; the server acknowledges once stored): the gateway's view of
+// the lag, whichever process the server runs in. A report sent again counts from its first publish.
+const lags: number[] = [];
+const resend: { client: mqtt.MqttClient; topic: string; payload: string; at: number }[] = [];
+function publish(client: mqtt.MqttClient, topic: string, payload: string, at = Date.now()) {
   client.publish(topic, payload, { qos: 1 }, (error) => {
-    if (!error) acked++;
-    else {
+    if (!error) {
+      acked++;
+      lags.push(Date.now() - at);
+    } else {
       refused++;
-      resend.push({ client, topic, payload });
+      resend.push({ client, topic, payload, at });
     }
   });
 }
@@ -83,7 +88,7 @@ while (Date.now() - started < job.seconds * 1000) {
   seqOf.set(gateway.sn, seq);
   const payload = `{"v":1,"seq":${seq},"ts":${ts},"devices":[${devices}]}`;
   publish(client, job.topicRoot ? `${job.topicRoot}/${gateway.sn}/report` : gatewayTopic(gateway.sn, 'report'), payload);
-  for (const again of resend.splice(0)) publish(again.client, again.topic, again.payload);
+  for (const again of resend.splice(0)) publish(again.client, again.topic, again.payload, again.at);
   sent++;
   readings += gateway.devices.length;
   next += intervalMs;
@@ -94,9 +99,9 @@ while (Date.now() - started < job.seconds * 1000) {
 // Wait for the acknowledgements (PUBACK = stored) of everything sent.
 const deadline = Date.now() + 120_000;
 while (acked < sent && Date.now() < deadline) {
-  for (const again of resend.splice(0)) publish(again.client, again.topic, again.payload);
+  for (const again of resend.splice(0)) publish(again.client, again.topic, again.payload, again.at);
   await new Promise((r) => setTimeout(r, 50));
 }
 // A clean end waits for every PUBACK: never, for a report the server did not acknowledge by the deadline.
 await Promise.all(clients.map((c) => c.endAsync(acked < sent)));
-process.stdout.write(`${JSON.stringify({ sent, readings, acked, refused })}\n`);
+process.stdout.write(`${JSON.stringify({ sent, readings, acked, refused, lags })}\n`);

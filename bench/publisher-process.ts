@@ -6,7 +6,8 @@ import { join } from 'node:path';
 // line 1,500 gateways' keys already exceeded the kernel's argument limit (E2BIG). Each publisher connects its
 // gateways, says "connected", and starts when every publisher is connected and has read "go": the run's clock
 // (throughput, steady state) starts then, not while 5,000 gateways sign in.
-export type PublisherResult = { sent: number; readings: number; acked: number; refused: number };
+/** What one publisher did; `lags`: each acknowledged report's publish-to-PUBACK time in ms. */
+export type PublisherResult = { sent: number; readings: number; acked: number; refused: number; lags: number[] };
 export function publisher(job: object): { connected: Promise<void>; go: () => void; done: Promise<PublisherResult> } {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ingest-publisher.ts')], {
     stdio: ['pipe', 'pipe', 'inherit'],

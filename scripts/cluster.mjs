@@ -13,7 +13,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { ensureServerBuild, ensureWebBuild, exitWithParent, root, serverMain } from './lib.mjs';
+import { ensureServerBuild, ensureWebBuild, exitWithParent, root, serverEnv, serverMain } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -75,7 +75,7 @@ function startServer(index) {
   const child = spawn(process.execPath, ['--enable-source-maps', '--import', exitWithParent, serverMain], {
     cwd: root,
     env: {
-      ...process.env,
+      ...serverEnv(),
       PORT: String(serverPort),
       DATABASE_URL: values.database,
       MQTT_URL: values.mqtt,

@@ -34,6 +34,16 @@ export function ensureWebBuild() {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/**
+ * The server process's environment: ours, plus glibc's malloc told to give allocations of 64 KB and more their
+ * own mapping (returned to the system when freed) instead of raising that threshold as it goes and keeping freed
+ * socket reads and batch buffers in its arenas (docs/decisions.md "Memory under overload"). Set it yourself to
+ * choose another; the Docker image sets the same.
+ */
+export function serverEnv(env = process.env) {
+  return { MALLOC_MMAP_THRESHOLD_: '65536', ...env };
+}
+
 /** Runs a child with our stdio and passes Ctrl-C and SIGTERM on to it. */
 export function runForwarding(command, args, options = {}) {
   const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });

@@ -301,6 +301,8 @@ const EnvSchema = z.object({
   MAX_REPORT_AGE_DAYS: z.coerce.number().int().min(1).max(3660).optional(),
   /** Megabytes of report payloads ingest holds accepted and not yet stored; past it the broker stops reading (backpressure). */
   INGEST_PENDING_MB: z.coerce.number().min(0.01).max(4096).default(16),
+  /** How far the JavaScript heap grows past what survived the last full collection before the next (lib/heap-growth.ts); 0: V8's own. */
+  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(50),
 });
 
 export interface Config {
@@ -425,6 +427,8 @@ export interface Config {
   maxReportAgeDays: number;
   /** INGEST_PENDING_MB in bytes: ingest's byte budget (ingest/byte-budget.ts). */
   ingestPendingBytes: number;
+  /** HEAP_GROWTH_PERCENT: V8's heap growing factor, set by main.ts (lib/heap-growth.ts); 0: V8's own heuristic. */
+  heapGrowthPercent: number;
 }
 
 export class ConfigError extends Error {}
@@ -583,6 +587,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     ingestPendingBytes: Math.round(e.INGEST_PENDING_MB * 1024 * 1024),
+    heapGrowthPercent: e.HEAP_GROWTH_PERCENT,
     maxReportAgeDays:
       e.MAX_REPORT_AGE_DAYS ??
       (e.SIMULATOR === 'on' ? Math.max(DEFAULT_MAX_REPORT_AGE_DAYS, e.SIMULATOR_HISTORY_DAYS + 2) : DEFAULT_MAX_REPORT_AGE_DAYS),

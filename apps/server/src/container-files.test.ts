@@ -119,6 +119,21 @@ describe('Dockerfile', () => {
       expect(copy.args).toMatch(/apps\/(server|simulator|web)\/dist/);
   });
 
+  it('gives the server the memory settings npm start gives it', async () => {
+    // scripts/lib.mjs serverEnv: glibc's mmap threshold (docs/decisions.md "Memory under overload").
+    const { serverEnv } = (await import(join(ROOT, 'scripts/lib.mjs'))) as { serverEnv: (env: object) => Record<string, string> };
+    const fromStart = serverEnv({});
+    const finalStage = steps.slice(steps.map((s) => s.op).lastIndexOf('FROM'));
+    const env = finalStage
+      .filter((s) => s.op === 'ENV')
+      .map((s) => s.args)
+      .join(' ');
+    expect(fromStart.MALLOC_MMAP_THRESHOLD_).toBe('65536');
+    expect(env).toContain(`MALLOC_MMAP_THRESHOLD_=${fromStart.MALLOC_MMAP_THRESHOLD_}`);
+    // A value the operator set is kept.
+    expect(serverEnv({ MALLOC_MMAP_THRESHOLD_: '131072' }).MALLOC_MMAP_THRESHOLD_).toBe('131072');
+  });
+
   it('keeps dependencies and builds out of the build context', () => {
     const ignored = read('.dockerignore').split('\n');
     for (const entry of ['.git', '**/node_modules', '**/dist', 'data']) expect(ignored).toContain(entry);

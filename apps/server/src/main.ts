@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirError } from './data-dir.js';
 import { startDemoFleet } from './features/fleet/demo-runner.js';
+import { applyHeapGrowth } from './lib/heap-growth.js';
 import { startServer } from './server.js';
 import { demoFleetLine, startBanner } from './start-banner.js';
 
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
     throw error;
   }
   config.webDist ??= DEFAULT_WEB_DIST;
+  // Before anything is allocated: bounded memory under overload (docs/decisions.md "Memory under overload").
+  applyHeapGrowth(config.heapGrowthPercent);
   try {
     const server = await startServer(config);
     // Printed once, on the console, never through the logger: the first start's only copy of it.
