@@ -182,6 +182,7 @@ describe('checkAccount', () => {
     const minute = () => Math.floor(Date.now() / 60_000);
     let ip = '';
     let answers: number[] = [];
+    let limited: Awaited<ReturnType<typeof call>> | undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       ip = newIp();
       const started = minute();
@@ -194,12 +195,13 @@ describe('checkAccount', () => {
       expect((await get('/anonymous/checkAccount', { query: { account: newEmail() }, ip })).code).toBe(0);
       answers = [];
       for (let i = 0; i < 8; i++) answers.push((await get('/anonymous/checkAccount', { query: { account: newEmail() }, ip })).code);
+      // In the same minute as the ten before it: a window that turned over in between starts counting afresh.
+      limited = await call(server.app, 'GET', '/anonymous/checkAccount', { query: { account: newEmail() }, ip });
       if (minute() === started) break;
     }
     expect(answers.slice(0, 5).every((c) => c === 0)).toBe(true);
     expect(answers.slice(5)).toEqual([Code.RATE_LIMITED, Code.RATE_LIMITED, Code.RATE_LIMITED]);
-    const limited = await call(server.app, 'GET', '/anonymous/checkAccount', { query: { account: newEmail() }, ip });
-    expect(limited.status).toBe(429);
+    expect(limited?.status).toBe(429);
     // Another client is not affected.
     expect((await get('/anonymous/checkAccount', { query: { account: newEmail() }, ip: newIp() })).code).toBe(0);
   });

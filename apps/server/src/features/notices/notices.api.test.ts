@@ -99,7 +99,9 @@ describe('notice rules', () => {
 
   it('refuses an end that is not after the start, in the caller’s language, and keeps nothing', async () => {
     const before = (await get<NoticePage>('/api/v1/ss/notices')).data.total;
-    const same = await post('/api/v1/ss/notices', fields({ startTime: at(1), endTime: at(1), effectiveTime: at(1) }));
+    // One instant for all three: at() called three times can cross a millisecond, and the end is then after the start.
+    const instant = at(1);
+    const same = await post('/api/v1/ss/notices', fields({ startTime: instant, endTime: instant, effectiveTime: instant }));
     expect(refusedField(same, 'endTime')).toBe('the end time must be after the start time');
     const german = await post('/api/v1/ss/notices', fields({ startTime: at(2), endTime: at(1), effectiveTime: at(2) }), {
       token: admin,
